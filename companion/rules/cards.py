@@ -1,0 +1,137 @@
+"""The 76-card Sabacc deck, its card codes and the tarot aliases used for display.
+
+Four suits of fifteen ranks (one copy each) and sixteen face cards (two copies each)::
+
+    >>> len(DECK)
+    76
+    >>> card("CO7").value, card("evil-one").value
+    (7, -15)
+    >>> card("idiot").copies
+    2
+    >>> display_name("sa12"), display_name("sa12", tarot=True)
+    ('Commander of Sabers', 'Knight of Swords')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+
+class UnknownCard(ValueError):
+    """A card code that names no card of the deck."""
+
+
+class TooManyCopies(ValueError):
+    """A set of cards that holds more copies of a card than the deck has."""
+
+    def __init__(self, code: str, count: int, copies: int):
+        super().__init__(f"{count} copies of {code} but the deck has {copies}")
+        self.code, self.count, self.copies = code, count, copies
+
+
+@dataclass(frozen=True)
+class Suit:
+    """One of the four suits: its code prefix, its name, and its tarot name."""
+
+    prefix: str
+    name: str
+    tarot: str
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card of the deck: its code, value, how many copies the deck holds, and names."""
+
+    code: str
+    value: int
+    copies: int
+    name: str
+    tarot: str
+    suit: Suit | None = None  # None for the face cards
+
+    @property
+    def is_face(self) -> bool:
+        """True for the sixteen face cards (Idiot, Queen of Air and Darkness, ...)."""
+        return self.suit is None
+
+
+SUITS: tuple[Suit, ...] = (
+    Suit("sa", "Sabers", "Swords"),
+    Suit("st", "Staves", "Wands"),
+    Suit("fl", "Flasks", "Cups"),
+    Suit("co", "Coins", "Pentacles"),
+)
+
+# Ranks 12..15 have names; 1..10 are numbers. Tarot: 11 Page, 12 Knight, 13 Queen, 14 King, 15 Ace.
+_RANK_NAMES = {12: "Commander", 13: "Mistress", 14: "Master", 15: "Ace"}
+_TAROT_RANKS = {1: "One", 11: "Page", 12: "Knight", 13: "Queen", 14: "King", 15: "Ace"}
+
+# (code, value, name, tarot major arcana)
+_FACE_CARDS = (
+    ("idiot", 0, "The Idiot", "The Fool"),
+    ("queen", -2, "Queen of Air and Darkness", "The High Priestess"),
+    ("endurance", -8, "Endurance", "Strength"),
+    ("balance", -11, "Balance", "Justice"),
+    ("demise", -13, "Demise", "Death"),
+    ("moderation", -14, "Moderation", "Temperance"),
+    ("evil-one", -15, "The Evil One", "The Devil"),
+    ("star", -17, "The Star", "The Star"),
+)
+
+
+def _build_deck() -> dict[str, Card]:
+    deck: dict[str, Card] = {}
+    for suit in SUITS:
+        for rank in range(1, 16):
+            name = f"{_RANK_NAMES.get(rank, rank)} of {suit.name}"
+            tarot = f"{_TAROT_RANKS.get(rank, rank)} of {suit.tarot}"
+            deck[f"{suit.prefix}{rank}"] = Card(f"{suit.prefix}{rank}", rank, 1, name, tarot, suit)
+    for code, value, name, tarot in _FACE_CARDS:
+        deck[code] = Card(code, value, 2, name, tarot)
+    return deck
+
+
+#: Every distinct card by code, suits first in deck order, then the face cards.
+CARDS: dict[str, Card] = _build_deck()
+
+#: The full deck as a tuple of codes, one entry per physical card (76).
+DECK: tuple[str, ...] = tuple(code for code, c in CARDS.items() for _ in range(c.copies))
+
+
+def card(code: str) -> Card:
+    """The card a code names (case-insensitive, surrounding spaces ignored).
+
+    Raises `UnknownCard` for anything else.
+    """
+    if not isinstance(code, str):
+        raise UnknownCard(f"a card code must be a string, not {type(code).__name__}")
+    found = CARDS.get(code.strip().lower())
+    if found is None:
+        raise UnknownCard(f"unknown card {code!r}")
+    return found
+
+
+def normalize(code: str) -> str:
+    """The canonical lower-case code of a card code given in any case."""
+    return card(code).code
+
+
+def check_copies(codes: Iterable[str]) -> None:
+    """Raise `TooManyCopies` if `codes` (canonical) hold more of a card than the deck has."""
+    for code, count in Counter(codes).items():
+        copies = CARDS[code].copies
+        if count > copies:
+            raise TooManyCopies(code, count, copies)
+
+
+def display_name(code: str, *, tarot: bool = False) -> str:
+    """The name players read for a card, in Sabacc words or, as an option, tarot words."""
+    c = card(code)
+    return c.tarot if tarot else c.name
+
+
+def total(codes: Iterable[str]) -> int:
+    """The plain sum of the card values (before any variant's re-valuation)."""
+    return sum(card(c).value for c in codes)

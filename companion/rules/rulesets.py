@@ -1,0 +1,427 @@
+"""Rule sets as data: every option of RULES.md as one frozen value, and the five presets.
+
+The engine, the table and the rules page read a `RuleSet`; nothing anywhere tests a preset's
+name. A table or an API request starts from a preset and overrides options by name::
+
+    >>> rs = ruleset_from({"preset": "classic", "bet_limit": 10, "bomb_out_penalty": 5})
+    >>> rs.ranking, rs.bet_limit, rs.bomb_out_penalty
+    (<Ranking.CLOSEST_POSITIVE: 'closest-positive'>, 10, 5)
+    >>> PRESETS["pagat-d6"].scrambler_trigger
+    <Trigger.D6_HIGH: 'd6-high'>
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Mapping
+
+
+class Ranking(StrEnum):
+    """How ordinary hands compare (RULES.md "Hands")."""
+
+    HIGHEST = "highest"  # the higher total wins
+    CLOSEST_POSITIVE = "closest-positive"  # larger magnitude; +n beats -n
+    CLOSEST_NEGATIVE = "closest-negative"  # larger magnitude; -n beats +n
+
+
+class AnteRule(StrEnum):
+    """Where each player's ante goes at the start of a hand."""
+
+    BOTH_POTS = "both_pots"  # the ante into the hand pot and the same into the sabacc pot
+    SABACC_POT_WHEN_EMPTY = "sabacc_pot_when_empty"  # hand pot; sabacc pot only while it is empty
+
+
+class OrderOfPlay(StrEnum):
+    """The shape of a hand (RULES.md "Rule sets", order of play)."""
+
+    TURNS = "turns"  # each player's turn: bet, roll, call, draw
+    PHASES = "phases"  # each round: betting phase, trade phase (each player), dice phase (dealer)
+    PLAY_AND_BETTING = "play_and_betting"  # each round: play round (draw then roll), betting round
+
+
+class Phase(StrEnum):
+    """The named steps of a turn or round, in the words of the sources."""
+
+    BET = "bet"
+    ROLL = "roll"
+    CALL = "call"
+    DRAW = "draw"
+    BETTING = "betting"
+    TRADE = "trade"
+    DICE = "dice"
+    PLAY = "play"
+
+
+class AfterCall(StrEnum):
+    """The steps between a call and the reveal."""
+
+    FINISH_PHASE = "finish_phase"  # the other players finish the current phase/round
+    ROLL = "roll"  # the scrambler fires once more
+    REVEAL = "reveal"
+
+
+class Trigger(StrEnum):
+    """When a roll of the scrambler causes a shift (names used in settings, API and CLI)."""
+
+    TWO_D6_DOUBLES = "2d6-doubles"  # two d6, any double: 1/6
+    TWO_D6_SPIKE = "2d6-spike"  # two d6, only the double "spike" face: 1/36
+    D6_HIGH = "d6-high"  # one d6, 4-6: 1/2
+    D6_LOW = "d6-low"  # one d6, 1-3: 1/2
+    D10 = "d10"  # one die, one chosen face: 1/N
+    D12 = "d12"
+    D20 = "d20"
+    TIMER = "timer"  # the random timer ("randomiser"): fires at random intervals
+
+
+class ShiftKind(StrEnum):
+    """What a shift does to every player's unprotected cards."""
+
+    CORE = "core"
+    RIM = "rim"
+    WILD = "wild"
+    BY_SYMBOL = "by-symbol"  # the doubled die face picks: 1-2 core, 3-4 rim, 5-6 wild
+
+
+class StaticField(StrEnum):
+    """How a player may change their static field."""
+
+    NONE = "none"  # no static field in this rule set
+    FREE = "free"  # add and remove cards at any time in the player's own turn
+    ONE_CHANGE_PER_TURN = "one_change_per_turn"  # one card added or removed a turn
+    ONE_IN_ONE_OUT_PLAY_ROUND = "one_in_one_out_play_round"  # one in and one out, play round only
+
+
+class Side(StrEnum):
+    """Force Sabacc: the side a player declared at the start of the game."""
+
+    LIGHT = "light"
+    DARK = "dark"
+
+
+#: Whole-number bomb-out penalties are a fixed amount; this value means "the hand pot".
+HAND_POT = "hand_pot"
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One denomination of a table's physical chips."""
+
+    name: str
+    value: int
+    per_buy_in: int  # how many of this chip make up one buy-in
+
+
+@dataclass(frozen=True)
+class CallingRule:
+    """Who may call, when, and what happens between the call and the reveal."""
+
+    phase: Phase  # the phase of a turn or round in which a call is made
+    # Full rounds (every player, dealer included, has had a turn) before a call is allowed.
+    rounds_before_call: int
+    # weg/classic: the caller is a player other than the one whose turn it is.
+    not_by_turn_player: bool
+    after_call: tuple[AfterCall, ...]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every option RULES.md names, as one value. Read by the engine, never branched on by name."""
+
+    name: str
+    title: str
+    summary: str  # one line for the host's preset picker
+    source: str
+    # Hands
+    ranking: Ranking
+    negative_pure: bool  # -23 is also a Pure Sabacc
+    fairy_empress: bool
+    # Money
+    ante: int
+    ante_rule: AnteRule
+    fold_fee: int
+    bet_limit: int | None  # the most one bet or raise may add; None: no limit
+    bomb_out_penalty: int | str  # HAND_POT or a fixed whole number of credits
+    buy_in: int  # 0: free (players bring what they like)
+    chip_set: tuple[Chip, ...]
+    # Order of play
+    order_of_play: OrderOfPlay
+    turn_phases: tuple[Phase, ...]  # the phases of one turn or round, in order
+    calling: CallingRule
+    # Scrambler and shifts
+    scrambler_trigger: Trigger
+    shift_kind: ShiftKind
+    static_field: StaticField
+    # Variants
+    holdem: bool = False
+    force_sabacc: bool = False
+    corellia_run: bool = False
+    house_dealer: bool = False
+    trigger_face: int | None = None  # d10/d12/d20: the face that shifts; 2d6-spike: the spike face
+    timer_mean_s: float = 120.0
+    timer_min_s: float = 20.0
+    timer_max_s: float = 600.0
+    overrides: tuple[str, ...] = field(default=(), compare=False)  # options changed from preset
+
+    @property
+    def pot_building_rounds(self) -> int:
+        """Rounds that must be played before anyone may call (an option name of its own)."""
+        return self.calling.rounds_before_call
+
+    def to_json(self) -> dict[str, Any]:
+        """The rule set as plain JSON values (for the API, the rules page and the ledger)."""
+        out = dataclasses.asdict(self)
+        out["pot_building_rounds"] = self.pot_building_rounds
+        out["overrides"] = list(self.overrides)
+        return out
+
+
+_TURNS = (Phase.BET, Phase.ROLL, Phase.CALL, Phase.DRAW)
+
+#: Generic chips for the free buy-in presets (values chosen so that small antes can be paid).
+DEFAULT_CHIPS = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
+#: Holodex lay game: 500 credits (the ruling on 001's table that does not add up).
+HOLODEX_LAY_CHIPS = (Chip("aurodium", 100, 2), Chip("argentium", 50, 4), Chip("bronzium", 5, 20))
+#: Holodex tournament: 1000 credits.
+HOLODEX_TOURNAMENT_CHIPS = (Chip("aurodium", 100, 4), Chip("argentium", 50, 8), Chip("bronzium", 10, 20))
+
+_WEG_CALL = CallingRule(Phase.CALL, 1, True, (AfterCall.REVEAL,))
+
+PRESETS: dict[str, RuleSet] = {
+    rs.name: rs
+    for rs in (
+        RuleSet(
+            name="weg",
+            title="West End Games (1989)",
+            summary="The Crisis on Cloud City rules: 1-credit ante, 3-credit bet limit, "
+            "a shift on 1-3 of one die, rim shifts, no static field.",
+            source="seed 003; seed 000 part 1",
+            ranking=Ranking.HIGHEST,
+            negative_pure=False,
+            fairy_empress=False,
+            ante=1,
+            ante_rule=AnteRule.SABACC_POT_WHEN_EMPTY,
+            fold_fee=1,
+            bet_limit=3,
+            bomb_out_penalty=HAND_POT,
+            buy_in=0,
+            chip_set=DEFAULT_CHIPS,
+            order_of_play=OrderOfPlay.TURNS,
+            turn_phases=_TURNS,
+            calling=_WEG_CALL,
+            scrambler_trigger=Trigger.D6_LOW,
+            shift_kind=ShiftKind.RIM,
+            static_field=StaticField.NONE,
+        ),
+        RuleSet(
+            name="classic",
+            title="Classic Sabacc v1.01",
+            summary="The community rules: equal ante to both pots, no bet limit, shift on any "
+            "double, core shifts, a free static field, closest to 23 either side.",
+            source="seed 000 (v1.01)",
+            ranking=Ranking.CLOSEST_POSITIVE,
+            negative_pure=True,
+            fairy_empress=False,
+            ante=1,
+            ante_rule=AnteRule.BOTH_POTS,
+            fold_fee=1,
+            bet_limit=None,
+            bomb_out_penalty=HAND_POT,
+            buy_in=0,
+            chip_set=DEFAULT_CHIPS,
+            order_of_play=OrderOfPlay.TURNS,
+            turn_phases=_TURNS,
+            calling=_WEG_CALL,
+            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
+            shift_kind=ShiftKind.CORE,
+            static_field=StaticField.FREE,
+        ),
+        RuleSet(
+            name="holodex",
+            title="Games of the Galaxy Holodex",
+            summary="Betting, trade and dice phases; call Alderaan after two rounds; 500-credit "
+            "buy-in; negative hands win ties; the Fairy Empress.",
+            source="seed 001",
+            ranking=Ranking.CLOSEST_NEGATIVE,
+            negative_pure=True,
+            fairy_empress=True,
+            ante=5,
+            ante_rule=AnteRule.BOTH_POTS,
+            fold_fee=1,
+            bet_limit=None,
+            bomb_out_penalty=HAND_POT,
+            buy_in=500,
+            chip_set=HOLODEX_LAY_CHIPS,
+            order_of_play=OrderOfPlay.PHASES,
+            turn_phases=(Phase.BETTING, Phase.TRADE, Phase.DICE),
+            calling=CallingRule(
+                Phase.TRADE, 2, False, (AfterCall.FINISH_PHASE, AfterCall.REVEAL)
+            ),
+            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
+            shift_kind=ShiftKind.CORE,
+            static_field=StaticField.ONE_CHANGE_PER_TURN,
+        ),
+        RuleSet(
+            name="pagat",
+            title="Brockley's rules (pagat.com)",
+            summary="Play rounds and betting rounds; the dealer rolls two dice after each "
+            "betting round; call from the 4th betting round; highest hand wins.",
+            source="seed 000 part 2 (Brockley); seeds 004, 002",
+            ranking=Ranking.HIGHEST,
+            negative_pure=True,
+            fairy_empress=False,
+            ante=1,
+            ante_rule=AnteRule.BOTH_POTS,
+            fold_fee=1,
+            bet_limit=None,
+            bomb_out_penalty=HAND_POT,
+            buy_in=0,
+            chip_set=DEFAULT_CHIPS,
+            order_of_play=OrderOfPlay.PLAY_AND_BETTING,
+            turn_phases=(Phase.PLAY, Phase.BETTING),
+            calling=CallingRule(
+                Phase.BETTING, 3, False, (AfterCall.FINISH_PHASE, AfterCall.ROLL, AfterCall.REVEAL)
+            ),
+            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
+            shift_kind=ShiftKind.CORE,
+            static_field=StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
+        ),
+    )
+}
+# pagat-d6 (seed 002): the same game with one die that shifts on 4-6.
+PRESETS["pagat-d6"] = dataclasses.replace(
+    PRESETS["pagat"],
+    name="pagat-d6",
+    title="Brockley's rules with one die",
+    summary="As pagat, but the scrambler is one die and a 4-6 shifts (half of all rolls).",
+    source="seed 002",
+    scrambler_trigger=Trigger.D6_HIGH,
+)
+
+
+class InvalidRules(ValueError):
+    """A rule-set description that names an unknown preset or option, or a bad value."""
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.message, self.field = message, field
+
+
+# Option name -> (attribute, parser). The first seven names are fixed by SETTLE-API.md.
+def _bool(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError("must be true or false")
+    return v
+
+
+def _whole(minimum: int, allow_none: bool = False):
+    def parse(v: Any) -> int | None:
+        if v is None and allow_none:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError("must be a whole number" + (" or null" if allow_none else ""))
+        if v < minimum:
+            raise ValueError(f"must be at least {minimum}")
+        return v
+
+    return parse
+
+
+def _enum(kind):
+    def parse(v: Any):
+        try:
+            return kind(v)
+        except ValueError:
+            raise ValueError("must be one of " + ", ".join(repr(k.value) for k in kind)) from None
+
+    return parse
+
+
+def _penalty(v: Any) -> int | str:
+    if v == HAND_POT:
+        return HAND_POT
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise ValueError('must be "hand_pot" or a whole number of credits')
+    return v
+
+
+def _seconds(v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v <= 86400:
+        raise ValueError("must be a number of seconds between 1 and 86400")
+    return float(v)
+
+
+OPTIONS: dict[str, Any] = {
+    "bomb_out_penalty": _penalty,
+    "ranking": _enum(Ranking),
+    "negative_pure": _bool,
+    "fairy_empress": _bool,
+    "holdem": _bool,
+    "force_sabacc": _bool,
+    "corellia_run": _bool,
+    # The project's own option names (documented in the OpenAPI document and the rules page).
+    "ante": _whole(0),
+    "ante_rule": _enum(AnteRule),
+    "fold_fee": _whole(0),
+    "bet_limit": _whole(1, allow_none=True),
+    "pot_building_rounds": _whole(0),
+    "scrambler_trigger": _enum(Trigger),
+    "trigger_face": _whole(1, allow_none=True),
+    "shift_kind": _enum(ShiftKind),
+    "static_field": _enum(StaticField),
+    "house_dealer": _bool,
+    "buy_in": _whole(0),
+    "timer_mean_s": _seconds,
+    "timer_min_s": _seconds,
+    "timer_max_s": _seconds,
+}
+
+
+def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
+    """Build a rule set from a preset name or `{"preset": name, **options}`.
+
+    Raises `InvalidRules` (with the path of the bad field) for an unknown preset or option,
+    or an option value of the wrong type or range.
+    """
+    preset_field = field if isinstance(spec, str) else f"{field}.preset"
+    if isinstance(spec, str):
+        spec = {"preset": spec}
+    if not isinstance(spec, Mapping):
+        raise InvalidRules("rules must be a preset name or an object with a preset", field)
+    preset = spec.get("preset")
+    if preset not in PRESETS:
+        raise InvalidRules(f"unknown preset {preset!r}; one of " + ", ".join(PRESETS), preset_field)
+    changes: dict[str, Any] = {}
+    for name, value in spec.items():
+        if name == "preset":
+            continue
+        parse = OPTIONS.get(name)
+        if parse is None:
+            raise InvalidRules(f"unknown option {name!r}", f"{field}.{name}")
+        try:
+            changes[name] = parse(value)
+        except ValueError as exc:
+            raise InvalidRules(f"{name} {exc}", f"{field}.{name}") from None
+    base = PRESETS[preset]
+    rounds = changes.pop("pot_building_rounds", None)
+    if rounds is not None:
+        changes["calling"] = dataclasses.replace(base.calling, rounds_before_call=rounds)
+    rs = dataclasses.replace(base, **changes, overrides=tuple(sorted(spec.keys() - {"preset"})))
+    _check_consistent(rs, field)
+    return rs
+
+
+def _check_consistent(rs: RuleSet, field: str) -> None:
+    """Refuse combinations that cannot be played."""
+    faces = {Trigger.D10: 10, Trigger.D12: 12, Trigger.D20: 20, Trigger.TWO_D6_SPIKE: 6}
+    sides = faces.get(rs.scrambler_trigger)
+    if rs.trigger_face is not None and (sides is None or rs.trigger_face > sides):
+        raise InvalidRules(
+            f"trigger_face {rs.trigger_face} does not fit the {rs.scrambler_trigger} trigger",
+            f"{field}.trigger_face",
+        )
+    if not rs.timer_min_s <= rs.timer_mean_s <= rs.timer_max_s:
+        raise InvalidRules("the timer needs min <= mean <= max", f"{field}.timer_mean_s")
+    if sum((rs.force_sabacc, rs.corellia_run)) > 1:
+        raise InvalidRules("force_sabacc and corellia_run cannot be combined", f"{field}.corellia_run")

@@ -1,0 +1,65 @@
+"""`create_app` builds the whole site: API blueprints, pages, error handling, headers."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from companion.paths import STATIC_DIR, TEMPLATES_DIR
+from companion.server import errors
+
+# Each module defines one `bp`; the order does not matter.
+BLUEPRINTS = (
+    "companion.server.openapi",
+    "companion.server.settle_api",
+    "companion.server.pages",
+)
+
+# Bodies larger than this are refused with a 413 before they are read.
+MAX_BODY_BYTES = 256 * 1024
+
+# Every asset is served by the companion itself: nothing is fetched from anywhere else, and
+# no inline script runs, so a name that slips past escaping still cannot execute.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the companion's Flask application.
+
+    `config` overrides settings such as `DATA_DIR` (where table state lives) and `TESTING`.
+    """
+    app = Flask(
+        "companion",
+        template_folder=str(TEMPLATES_DIR),
+        static_folder=str(STATIC_DIR),
+        static_url_path="/static",
+    )
+    app.config.update(
+        DATA_DIR=str(Path.cwd() / "data"),
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config or {})
+    app.json.sort_keys = False
+    errors.init_app(app)
+    for name in BLUEPRINTS:
+        module = importlib.import_module(name)
+        app.register_blueprint(module.bp)
+        if hasattr(module, "init_app"):
+            module.init_app(app)
+
+    @app.after_request
+    def _headers(response):
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    return app

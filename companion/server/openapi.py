@@ -1,0 +1,78 @@
+"""The OpenAPI document at /api/v1/openapi.json, assembled from each API module's part.
+
+Each blueprint module calls `describe(paths=..., schemas=...)` when it is imported, so the
+document always lists exactly the endpoints that are registered.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from flask import Blueprint, jsonify
+
+from companion import __version__
+
+bp = Blueprint("openapi", __name__)
+
+_PATHS: dict[str, Any] = {}
+_SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "required": ["error", "field"],
+        "properties": {
+            "error": {"type": "string", "description": "What is wrong, in words."},
+            "field": {
+                "type": ["string", "null"],
+                "description": "Path of the bad field, e.g. players[2].cards[1].",
+            },
+        },
+    }
+}
+
+
+def describe(paths: dict[str, Any] | None = None, schemas: dict[str, Any] | None = None) -> None:
+    """Add path items and component schemas to the document."""
+    for path, item in (paths or {}).items():
+        _PATHS.setdefault(path, {}).update(item)
+    _SCHEMAS.update(schemas or {})
+
+
+def error_response(description: str) -> dict[str, Any]:
+    """A response object whose body is the common `Error` schema."""
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def document() -> dict[str, Any]:
+    """The whole OpenAPI 3.1 document."""
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Sabacc table companion",
+            "version": __version__,
+            "description": "The payout calculator and the live table of the Sabacc companion.",
+        },
+        "paths": copy.deepcopy(_PATHS),
+        "components": {"schemas": copy.deepcopy(_SCHEMAS)},
+    }
+
+
+@bp.get("/api/v1/openapi.json")
+def openapi_json():
+    """Serve the OpenAPI document."""
+    return jsonify(document())
+
+
+describe(
+    paths={
+        "/api/v1/openapi.json": {
+            "get": {
+                "summary": "This document",
+                "responses": {"200": {"description": "The OpenAPI document", "content": {"application/json": {"schema": {"type": "object"}}}}},
+            }
+        }
+    }
+)

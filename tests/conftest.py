@@ -1,0 +1,96 @@
+"""Shared fixtures: the Flask app and client, a live waitress server, and headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion.server import create_app
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Flags that keep Chromium off the (closed) network and working as root in a container.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = REPO / "test-artifacts"
+
+
+@pytest.fixture
+def app(tmp_path):
+    """A fresh application with its own data folder."""
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})
+
+
+@pytest.fixture
+def client(app):
+    """Flask's test client for `app`."""
+    return app.test_client()
+
+
+class LiveServer:
+    """The app served by a real waitress server on a free port, in a thread."""
+
+    def __init__(self, app, threads: int = 32):
+        import waitress
+
+        self.app = app
+        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+        self.url = f"http://127.0.0.1:{self.server.effective_port}"
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.server.close()
+
+
+@pytest.fixture
+def live_server(app):
+    """A running waitress server for `app`; its `.url` is the base URL."""
+    srv = LiveServer(app)
+    yield srv
+    srv.close()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Debian Chromium for the whole run, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/test, which installs Debian's chromium")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+PHONE = {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
+DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
+
+
+@pytest.fixture
+def phone(chromium):
+    """A fresh phone-sized browser page (360x640)."""
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a screenshot of `page` under test-artifacts/screenshots/ and return its path."""
+    out = ARTIFACTS / "screenshots" / f"{name}.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(out), full_page=True)
+    return out
