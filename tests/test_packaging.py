@@ -1,0 +1,42 @@
+"""The distribution: a plain wheel ships the web assets, and the console script works."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(REPO)],
+        check=True,
+    )
+    (whl,) = out.glob("sabacc_companion-*.whl")
+    return whl
+
+
+def test_wheel_ships_every_template_and_static_file(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    web = REPO / "web"
+    expected = {
+        "companion/web/" + p.relative_to(web).as_posix()
+        for p in web.rglob("*")
+        if p.is_file() and p.name != ".keep"
+    }
+    assert expected, "web/ holds no files"
+    assert expected <= names, f"missing from the wheel: {sorted(expected - names)[:5]}"
+
+
+def test_wheel_declares_the_console_script(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        entry = next(n for n in z.namelist() if n.endswith("entry_points.txt"))
+        text = z.read(entry).decode()
+    assert "sabacc-companion = companion.cli:main" in text
