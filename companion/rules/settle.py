@@ -2,19 +2,105 @@
 
 The one settlement function of the project: the payout calculator's API and every hand of a
 live table call `settle`. It is a pure function of the rule set, the players at the reveal
-(in seat order from the dealer's left, so the dealer is last) and the sabacc pot.
+(in seat order from the dealer's left, so the dealer is last) and the sabacc pot. Credits are
+whole numbers everywhere, and they are conserved: what the players receive plus the sabacc pot
+after equals what they committed plus the sabacc pot before plus the penalties paid.
 
 Sudden demise is a two-step exchange: when tied players must be dealt one more card, `settle`
 returns a `Settlement` with `status == "sudden_demise"` and `demise_players`; the caller
-supplies each of them a `demise` card and calls again.
+supplies each of them a `demise` card and calls again. A real hand, walked through::
+
+    >>> from companion.rules.rulesets import PRESETS
+    >>> classic = PRESETS["classic"]
+    >>> players = [
+    ...     PlayerReveal("Lando", ("co7", "sa11", "fl9"), committed=30, stack=120),
+    ...     PlayerReveal("Han", ("idiot", "st2", "co3"), committed=30, stack=45, called=True),
+    ...     PlayerReveal("Chewie", (), committed=10, stack=80, folded=True),
+    ... ]
+    >>> s = settle(classic, players, sabacc_pot=40)
+    >>> [(h.name, h.total, h.kind) for h in s.hands]
+    [('Lando', 27, 'bomb_out'), ('Han', 5, 'idiots_array'), ('Chewie', None, 'folded')]
+    >>> s.pots
+    (PotResult(amount=70, eligible=('Lando', 'Han'), winners=('Han',), to_sabacc_pot=False),)
+    >>> s.sabacc_pot_winners, s.penalties
+    (('Han',), (Penalty(name='Lando', reason='bomb_out', amount=70, shortfall=0),))
+    >>> s.sabacc_pot_after, s.payouts
+    (70, {'Lando': -70, 'Han': 110, 'Chewie': 0})
+
+Two equal hands go to a sudden demise::
+
+    >>> tied = [
+    ...     PlayerReveal("Leia", ("co10", "sa9"), committed=20),
+    ...     PlayerReveal("Luke", ("fl10", "st9"), committed=20, called=True),
+    ... ]
+    >>> first = settle(classic, tied, sabacc_pot=0)
+    >>> first.status, first.demise_players
+    ('sudden_demise', ('Leia', 'Luke'))
+    >>> from dataclasses import replace
+    >>> dealt = [replace(tied[0], demise=("sa2",)), replace(tied[1], demise=("co8",))]
+    >>> second = settle(classic, dealt, sabacc_pot=0)
+    >>> second.status, second.pots[0].winners, second.payouts
+    ('settled', ('Leia',), {'Leia': 40, 'Luke': -40})
+
+Luke's 27 bombed out in the demise (no bomb-out penalty for that), so Leia's 21 wins; Luke
+called and won no share of a contested pot, so he pays the hand pot (40) as the caller.
+
+Rulings where RULES.md leaves a corner open (the rules page states them):
+
+- Pots are built as in poker (and as PokerKit builds them): one level per distinct
+  commitment, and neighbouring levels that the same players can win are one pot. A level that
+  only folded players reached (nobody still in the hand committed that much) is a pot nobody
+  can win: it moves to the sabacc pot (listed with no eligible players).
+- A conceded hand: the last player standing takes every pot, including any such pot.
+- The hand pot used for penalties is the sum of the contested pots (two or more eligible
+  players). An uncontested pot is returned to its player even when that player bombed out,
+  and even when every player bombs out (step 6 moves only the hand pot).
+- The sabacc pot is won "in full" in step 4, after step 3: a pot that moved to the sabacc pot
+  in this settlement is part of what the sabacc pot's winner takes.
+- The sabacc pot goes to the best hand on the table (every player who did not fold or bomb
+  out, whatever pots they can win) when that hand is an Idiot's Array or Pure Sabacc.
+- Sudden demise: each pot's tie is resolved among the tied players of that pot, and the tie
+  for the sabacc pot among the tied special hands. A player tied in several of them is dealt
+  one card, used in each. The demise card counts fully: a modified hand can become an Idiot's
+  Array or a Pure Sabacc, or bomb out. A response asks for every demise card at once; a
+  request that sends only some of them is answered with the same question.
+- A penalty of 0 credits (hand pot of 0) is not listed. A penalty the cap reduces to 0 is
+  listed, with its shortfall.
+- The caller pays `caller_lost` when they win no share of any contested pot, including a hand
+  with no contested pot at all (with a fixed penalty that costs them the fixed amount).
+- Players who folded pay no penalty here (the fold fee is paid during the hand).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable, Mapping, Sequence
 
-from companion.rules.rulesets import RuleSet, Side
+from companion.rules.cards import CARDS, UnknownCard, card
+from companion.rules.hands import Hand, InvalidHand, Kind, evaluate
+from companion.rules.rulesets import HAND_POT, RuleSet, Side
+
+#: Limits that keep one settlement small (the API refuses larger requests with a 422).
+MAX_PLAYERS = 12
+MIN_PLAYERS = 2
+MAX_NAME = 24
+#: Revealed hands need at least this many cards.
+MIN_HAND = 2
+
+SETTLED = "settled"
+SUDDEN_DEMISE = "sudden_demise"
+BOMB_OUT = "bomb_out"
+CALLER_LOST = "caller_lost"
+
+
+class InvalidReveal(ValueError):
+    """A reveal that cannot be settled: `message` says why, `field` is the bad field's path
+    (as in SETTLE-API.md, e.g. ``players[2].cards[1]``)."""
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.message, self.field = message, field
 
 
 @dataclass(frozen=True)
@@ -39,6 +125,19 @@ class HandResult:
     name: str
     total: int | None
     kind: str  # idiots_array, pure_sabacc, fairy_empress, ordinary, bomb_out, folded, conceded
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A pot built from commitments: its credits and who can win it (names in seat order)."""
+
+    amount: int
+    eligible: tuple[str, ...]
+
+    @property
+    def contested(self) -> bool:
+        """Two or more players can win it (an uncontested pot is returned to its one player)."""
+        return len(self.eligible) >= 2
 
 
 @dataclass(frozen=True)
@@ -76,9 +175,286 @@ class Settlement:
 
     def to_json(self) -> dict[str, Any]:
         """The response body of SETTLE-API.md."""
-        raise NotImplementedError  # filled in with the engine
+        hands = [{"name": h.name, "total": h.total, "kind": str(h.kind)} for h in self.hands]
+        if self.status == SUDDEN_DEMISE:
+            return {"status": self.status, "demise_players": list(self.demise_players), "hands": hands}
+        return {
+            "status": self.status,
+            "hands": hands,
+            "pots": [
+                {
+                    "amount": p.amount,
+                    "eligible": list(p.eligible),
+                    "winners": list(p.winners),
+                    "to_sabacc_pot": p.to_sabacc_pot,
+                }
+                for p in self.pots
+            ],
+            "sabacc_pot_winners": list(self.sabacc_pot_winners),
+            "penalties": [
+                {"name": p.name, "reason": p.reason, "amount": p.amount, "shortfall": p.shortfall}
+                for p in self.penalties
+            ],
+            "sabacc_pot_after": self.sabacc_pot_after,
+            "payouts": dict(self.payouts),
+        }
 
 
-def settle(rules: RuleSet, players: list[PlayerReveal], sabacc_pot: int) -> Settlement:
-    """Settle a called hand (see the module docstring)."""
-    raise NotImplementedError  # filled in with the engine
+def build_pots(committed: Mapping[str, int], folded: Iterable[str] = ()) -> tuple[Pot, ...]:
+    """The hand pot and side pots, derived from what each player committed this hand.
+
+    `committed` maps each player's name to their commitment, in seat order; `folded` names the
+    players who folded (their credits stay in the pots; they can win none). Each distinct
+    commitment level makes a pot of what every player put in up to that level, which the
+    players who did not fold and committed at least that much can win; neighbouring levels
+    with the same eligible players are one pot. Main pot first.
+
+    >>> build_pots({"Han": 50, "Lando": 20, "Leia": 50, "Chewie": 10}, folded={"Chewie"})
+    (Pot(amount=70, eligible=('Han', 'Lando', 'Leia')), Pot(amount=60, eligible=('Han', 'Leia')))
+
+    The table engine calls this during a hand to show the live pots.
+    """
+    out = set(folded)
+    pots: list[Pot] = []
+    previous = 0
+    for level in sorted({c for c in committed.values() if c > 0}):
+        amount = sum(min(c, level) - min(c, previous) for c in committed.values())
+        eligible = tuple(n for n, c in committed.items() if c >= level and n not in out)
+        if pots and pots[-1].eligible == eligible:
+            amount += pots.pop().amount
+        pots.append(Pot(amount, eligible))
+        previous = level
+    return tuple(pots)
+
+
+def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int = 0) -> None:
+    """Raise `InvalidReveal` (with the bad field's path) if the reveal cannot be settled.
+
+    Checks what no type check can: player count, names, callers, hand sizes, the copies of
+    each card across the table (demise cards included), Hold 'Em static cards, Force Sabacc
+    sides and Corellia Run's set-aside cards. `settle` runs it first.
+    """
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidReveal(
+            f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}", "players"
+        )
+    if isinstance(sabacc_pot, bool) or not isinstance(sabacc_pot, int) or sabacc_pot < 0:
+        raise InvalidReveal("the sabacc pot must be a whole number of credits, at least 0", "sabacc_pot")
+    seen: dict[str, int] = {}
+    copies: Counter[str] = Counter()
+    callers = []
+    for i, p in enumerate(players):
+        at = f"players[{i}]"
+        if not isinstance(p.name, str) or not 1 <= len(p.name) <= MAX_NAME or not p.name.strip():
+            raise InvalidReveal(f"a name must be 1 to {MAX_NAME} characters", f"{at}.name")
+        if p.name in seen:
+            raise InvalidReveal(f"two players are called {p.name!r}", f"{at}.name")
+        seen[p.name] = i
+        for what, value in (("committed", p.committed), ("stack", p.stack)):
+            if value is None and what == "stack":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidReveal(f"{what} must be a whole number of credits, at least 0", f"{at}.{what}")
+        if p.called:
+            callers.append(i)
+            if len(callers) > 1:
+                raise InvalidReveal(
+                    f"only one player can call; {players[callers[0]].name!r} already did", f"{at}.called"
+                )
+            if p.folded:
+                raise InvalidReveal("a player who folded cannot be the caller", f"{at}.called")
+        if not p.folded and len(p.cards) < MIN_HAND:
+            raise InvalidReveal(f"a revealed hand has at least {MIN_HAND} cards", f"{at}.cards")
+        if len(p.demise) > 1:
+            raise InvalidReveal("a sudden demise deals one card", f"{at}.demise")
+        for kind, codes in (("cards", p.cards), ("demise", p.demise)):
+            for k, code in enumerate(codes):
+                try:
+                    c = card(code)
+                except UnknownCard as exc:
+                    raise InvalidReveal(str(exc), f"{at}.{kind}[{k}]") from None
+                copies[c.code] += 1
+                if copies[c.code] > c.copies:
+                    raise InvalidReveal(
+                        f"more copies of {c.code} on the table than the deck has ({c.copies})",
+                        f"{at}.{kind}[{k}]",
+                    )
+                if rules.corellia_run and c.is_face and c.value != 0:
+                    raise InvalidReveal(
+                        f"{c.name} is set aside in Corellia Run: it cannot be in a hand",
+                        f"{at}.{kind}[{k}]",
+                    )
+        if p.static and not rules.holdem:
+            raise InvalidReveal("static is only used in Hold 'Em", f"{at}.static")
+        held = Counter(card(c).code for c in p.cards)
+        for k, code in enumerate(p.static):
+            try:
+                c = card(code).code
+            except UnknownCard as exc:
+                raise InvalidReveal(str(exc), f"{at}.static[{k}]") from None
+            if held[c] <= 0:
+                raise InvalidReveal(f"{c} is in the static field but not in the hand", f"{at}.static[{k}]")
+            held[c] -= 1
+        if rules.force_sabacc:
+            if p.side is None and not p.folded:
+                raise InvalidReveal("Force Sabacc needs each player's side (light or dark)", f"{at}.side")
+        elif p.side is not None:
+            raise InvalidReveal("side is only used in Force Sabacc", f"{at}.side")
+    if all(p.folded for p in players):
+        raise InvalidReveal("at least one player must still be in the hand", "players")
+
+
+def _split(amount: int, winners: Sequence[int]) -> dict[int, int]:
+    """Share `amount` between `winners` (seat indices in seat order from the dealer's left):
+    equal shares, then the odd credits one at a time in seat order."""
+    share, odd = divmod(amount, len(winners))
+    return {w: share + (1 if n < odd else 0) for n, w in enumerate(winners)}
+
+
+def _best(indices: Iterable[int], hands: Mapping[int, Hand]) -> list[int]:
+    """The players among `indices` holding the best hand (several when they tie), seat order."""
+    indices = sorted(indices)
+    if not indices:
+        return []
+    top = max(hands[i].rank for i in indices)
+    return [i for i in indices if hands[i].rank == top]
+
+
+def _community(rules: RuleSet, players: Sequence[PlayerReveal], i: int) -> tuple[str, ...]:
+    """Hold 'Em: the static-field cards of every *other* player still in the hand.
+
+    Ruling: a folded player's static field went to the junk pile with the rest of their cards,
+    so it is no longer community.
+    """
+    if not rules.holdem:
+        return ()
+    return tuple(c for j, p in enumerate(players) if j != i and not p.folded for c in p.static)
+
+
+def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> Settlement:
+    """Settle a called hand (see the module docstring for the walk-through and rulings).
+
+    `players` are in seat order from the dealer's left. Returns a settled `Settlement`, or one
+    with status `sudden_demise` naming the players who must be dealt a demise card. Raises
+    `InvalidReveal` for input that cannot be settled, including a demise card nobody asked for.
+    """
+    check_reveal(rules, players, sabacc_pot)
+    names = [p.name for p in players]
+    index = {n: i for i, n in enumerate(names)}
+    in_hand = [i for i, p in enumerate(players) if not p.folded]
+    built = build_pots({p.name: p.committed for p in players}, {p.name for p in players if p.folded})
+
+    # 2. Conceded hand: the last player standing takes every pot, shows nothing, pays nothing.
+    if len(in_hand) == 1:
+        last = in_hand[0]
+        for i, p in enumerate(players):
+            if p.demise:
+                raise InvalidReveal("nobody is in a sudden demise in a conceded hand", f"players[{i}].demise")
+        hands = tuple(
+            HandResult(p.name, None, Kind.CONCEDED if i == last else Kind.FOLDED)
+            for i, p in enumerate(players)
+        )
+        pots = tuple(PotResult(pot.amount, pot.eligible, (names[last],)) for pot in built)
+        payouts = {n: 0 for n in names}
+        payouts[names[last]] = sum(pot.amount for pot in built)
+        return Settlement(SETTLED, hands, pots=pots, sabacc_pot_after=sabacc_pot, payouts=payouts)
+
+    try:
+        judged = {
+            i: evaluate(rules, players[i].cards, side=players[i].side, community=_community(rules, players, i))
+            for i in in_hand
+        }
+    except InvalidHand as exc:  # check_reveal catches these first; kept for safety
+        raise InvalidReveal(exc.message, "players") from None
+    hands = tuple(
+        HandResult(p.name, judged[i].total, judged[i].kind) if i in judged else HandResult(p.name, None, Kind.FOLDED)
+        for i, p in enumerate(players)
+    )
+    standing = [i for i in in_hand if not judged[i].bombed_out]
+
+    # 3./4. Who is tied for what: each contested pot, and the sabacc pot's special hands.
+    pot_ties: list[list[int]] = []
+    for pot in built:
+        contenders = [index[n] for n in pot.eligible if index[n] in standing]
+        pot_ties.append(_best(contenders, judged) if pot.contested else [])
+    table_best = _best(standing, judged)
+    sabacc_tie = table_best if table_best and judged[table_best[0]].special else []
+    needed = {i for tie in (*pot_ties, sabacc_tie) if len(tie) > 1 for i in tie}
+    for i, p in enumerate(players):
+        if p.demise and i not in needed:
+            raise InvalidReveal(f"{p.name} is not in a sudden demise: no demise card was asked for", f"players[{i}].demise")
+    if any(not players[i].demise for i in needed):
+        return Settlement(SUDDEN_DEMISE, hands, demise_players=tuple(names[i] for i in sorted(needed)))
+    demised = {
+        i: evaluate(
+            rules, players[i].cards + players[i].demise, side=players[i].side, community=_community(rules, players, i)
+        )
+        for i in needed
+    }
+
+    def resolve(tie: list[int], others: list[int]) -> list[int]:
+        """Winners of a tie: the best modified hand that survived the demise (split if still
+        tied); if none survived, the best hand among `others` (no second demise)."""
+        if len(tie) <= 1:
+            return tie
+        survivors = [i for i in tie if not demised[i].bombed_out]
+        if survivors:
+            return _best(survivors, demised)
+        return _best(others, judged)
+
+    received = {i: 0 for i in range(len(players))}
+    moved = 0
+    pot_results = []
+    won_contested: set[int] = set()
+    for pot, tie in zip(built, pot_ties):
+        if len(pot.eligible) == 1:  # 1. uncontested: returned to its player
+            winners = [index[pot.eligible[0]]]
+        else:
+            contenders = [index[n] for n in pot.eligible if index[n] in standing]
+            winners = resolve(tie, [i for i in contenders if i not in tie])
+            won_contested.update(winners)
+        if not winners:  # a pot no eligible player can win
+            moved += pot.amount
+            pot_results.append(PotResult(pot.amount, pot.eligible, (), True))
+            continue
+        for i, amount in _split(pot.amount, winners).items():
+            received[i] += amount
+        pot_results.append(PotResult(pot.amount, pot.eligible, tuple(names[i] for i in winners)))
+
+    # 4. The sabacc pot, in full, to the best special hand (or the demise among tied ones).
+    sabacc = sabacc_pot + moved
+    sabacc_winners = resolve(sabacc_tie, []) if len(sabacc_tie) > 1 else sabacc_tie
+    if sabacc_winners:
+        for i, amount in _split(sabacc, sabacc_winners).items():
+            received[i] += amount
+        sabacc = 0
+
+    # 5./6. Penalties, after the award, capped at what the player still has.
+    hand_pot = sum(pot.amount for pot in built if pot.contested)
+    due = hand_pot if rules.bomb_out_penalty == HAND_POT else int(rules.bomb_out_penalty)
+    penalties = []
+    paid = {i: 0 for i in range(len(players))}
+    for i in in_hand:
+        p = players[i]
+        if judged[i].bombed_out:
+            reason = BOMB_OUT
+        elif p.called and i not in won_contested:
+            reason = CALLER_LOST
+        else:
+            continue
+        if due == 0:
+            continue
+        can_pay = due if p.stack is None else min(due, p.stack + received[i])
+        paid[i] = can_pay
+        penalties.append(Penalty(p.name, reason, can_pay, due - can_pay))
+        sabacc += can_pay
+
+    return Settlement(
+        SETTLED,
+        hands,
+        pots=tuple(pot_results),
+        sabacc_pot_winners=tuple(names[i] for i in sabacc_winners),
+        penalties=tuple(penalties),
+        sabacc_pot_after=sabacc,
+        payouts={names[i]: received[i] - paid[i] for i in range(len(players))},
+    )
