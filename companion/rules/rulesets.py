@@ -390,7 +390,7 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
     if not isinstance(spec, Mapping):
         raise InvalidRules("rules must be a preset name or an object with a preset", field)
     preset = spec.get("preset")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:  # a list is unhashable
         raise InvalidRules(f"unknown preset {preset!r}; one of " + ", ".join(PRESETS), preset_field)
     changes: dict[str, Any] = {}
     for name, value in spec.items():
