@@ -163,6 +163,10 @@ class RuleSet:
     timer_min_s: float = 20.0
     timer_max_s: float = 600.0
     overrides: tuple[str, ...] = field(default=(), compare=False)  # options changed from preset
+    # The live table (appended for the hand engine; read, never branched on by preset name).
+    deal_size: int = 2  # cards each player is dealt at the start of a hand (every seed: two)
+    # weg/classic: only the player whose turn it is may open the betting; others call or raise.
+    only_turn_player_opens: bool = False
 
     @property
     def pot_building_rounds(self) -> int:
@@ -213,6 +217,7 @@ PRESETS: dict[str, RuleSet] = {
             scrambler_trigger=Trigger.D6_LOW,
             shift_kind=ShiftKind.RIM,
             static_field=StaticField.NONE,
+            only_turn_player_opens=True,
         ),
         RuleSet(
             name="classic",
@@ -236,6 +241,7 @@ PRESETS: dict[str, RuleSet] = {
             scrambler_trigger=Trigger.TWO_D6_DOUBLES,
             shift_kind=ShiftKind.CORE,
             static_field=StaticField.FREE,
+            only_turn_player_opens=True,
         ),
         RuleSet(
             name="holodex",
