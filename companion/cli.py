@@ -15,6 +15,7 @@ from companion import __version__
 
 COMMANDS = (
     "companion.serve",
+    "companion.scrambler.cli",
 )
 
 

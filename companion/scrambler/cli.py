@@ -1,0 +1,130 @@
+"""`sabacc-companion scrambler simulate` and `sabacc-companion verify`.
+
+    sabacc-companion scrambler simulate --trigger 2d6-doubles --rolls 100000 --json
+    sabacc-companion verify --seed HEX --commitment HEX --roll 2d6-doubles:3,3 --roll d6-low:2
+    sabacc-companion verify --record hand-7.json
+
+`verify` exits 0 when the seed matches the commitment and gives every recorded roll, 1 when
+anything does not match (each mismatch is printed), 2 for unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from companion.rules.rulesets import ShiftKind, Trigger
+from companion.scrambler.dice import DICE
+from companion.scrambler.seed import SCHEME, SeededRoller, verify
+from companion.scrambler.simulate import simulate
+
+DICE_TRIGGERS = [t.value for t in Trigger if t in DICE]
+
+
+def register(sub) -> None:
+    """Add the `scrambler` and `verify` subcommands to the companion's command line."""
+    scr = sub.add_parser("scrambler", help="the shift scrambler: simulate its rolls")
+    scr_sub = scr.add_subparsers(dest="scrambler_command", required=True, metavar="ACTION")
+    sim = scr_sub.add_parser("simulate", help="roll many times and count the shifts")
+    sim.add_argument("--trigger", required=True, choices=DICE_TRIGGERS)
+    sim.add_argument("--rolls", type=int, default=10000, help="how many rolls (default 10000)")
+    sim.add_argument("--face", type=int, help="the face that shifts (d10/d12/d20, 2d6-spike)")
+    sim.add_argument("--kind", default=ShiftKind.CORE.value,
+                     choices=[k.value for k in ShiftKind], help="the shift kind (default core)")
+    sim.add_argument("--seed", help="derive the rolls from this hex seed (reproducible) "
+                     "instead of fresh operating-system randomness")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(func=run_simulate)
+
+    ver = sub.add_parser("verify", help="recompute a hand's rolls from its revealed seed")
+    ver.add_argument("--record", type=Path, help="a JSON file of the hand's record "
+                     "(scheme, commitment, seed, rolls: [{trigger, dice}, ...])")
+    ver.add_argument("--seed", help="the revealed seed (64 hex digits)")
+    ver.add_argument("--commitment", help="the commitment published before the hand")
+    ver.add_argument("--roll", action="append", default=[], metavar="TRIGGER:A,B",
+                     help="a recorded roll, in order (repeat for each roll)")
+    ver.add_argument("--face", type=int, help="the trigger's chosen face, to check shifts")
+    ver.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    ver.set_defaults(func=run_verify)
+
+
+def run_simulate(args) -> int:
+    """Simulate `args.rolls` rolls and print the counts."""
+    trigger = Trigger(args.trigger)
+    sides = DICE[trigger][1]
+    if args.rolls < 0:
+        print("error: --rolls must not be negative", file=sys.stderr)
+        return 2
+    if args.face is not None and not 1 <= args.face <= sides:
+        print(f"error: --face must be a face of a d{sides}", file=sys.stderr)
+        return 2
+    try:
+        roller = SeededRoller(args.seed) if args.seed else None
+    except ValueError as exc:
+        print(f"error: --seed: {exc}", file=sys.stderr)
+        return 2
+    out = simulate(trigger, args.rolls, kind=ShiftKind(args.kind), face=args.face, roller=roller)
+    if roller is not None:
+        out["commitment"] = roller.commitment
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    else:
+        observed = "-" if out["observed_rate"] is None else f"{out['observed_rate']:.4f}"
+        print(f"{out['trigger']} ({out['dice']}): {out['shifts']} shifts in {out['rolls']} rolls, "
+              f"observed {observed}, expected {out['expected_rate_fraction']} "
+              f"= {out['expected_rate']:.4f}")
+        for kind, n in out["kinds"].items():
+            print(f"  {kind}: {n}")
+    return 0
+
+
+def _parse_roll(text: str) -> dict:
+    trigger, _, faces = text.partition(":")
+    Trigger(trigger)  # ValueError for an unknown trigger
+    dice = [int(f) for f in faces.split(",") if f.strip()] if faces else []
+    return {"trigger": trigger, "dice": dice}
+
+
+def run_verify(args) -> int:
+    """Check a revealed seed against its commitment and the recorded rolls; print the outcome."""
+    record: dict = {}
+    if args.record:
+        try:
+            record = json.loads(args.record.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            print(f"error: cannot read the record {args.record}: {exc}", file=sys.stderr)
+            return 2
+        if not isinstance(record, dict):
+            print("error: the record must be a JSON object", file=sys.stderr)
+            return 2
+        if record.get("scheme", SCHEME) != SCHEME:
+            print(f"error: the record uses scheme {record['scheme']!r}; this tool checks {SCHEME}",
+                  file=sys.stderr)
+            return 2
+    seed = args.seed or record.get("seed")
+    published = args.commitment or record.get("commitment")
+    if not seed or not published:
+        print("error: give the seed and the commitment (arguments or --record)", file=sys.stderr)
+        return 2
+    try:
+        rolls = [_parse_roll(r) for r in args.roll] if args.roll else list(record.get("rolls", []))
+    except ValueError as exc:
+        print(f"error: --roll: {exc} (write it as TRIGGER:A,B, e.g. 2d6-doubles:3,3)",
+              file=sys.stderr)
+        return 2
+    if not all(isinstance(r, dict) for r in rolls):
+        print("error: each recorded roll must be an object with trigger and dice", file=sys.stderr)
+        return 2
+    face = args.face if args.face is not None else record.get("face")
+    result = verify(seed, published, rolls, face=face)
+    if args.json:
+        print(json.dumps({"ok": result.ok, "problems": result.problems, "rolls": result.rolls}))
+    elif result.ok:
+        print(f"OK: the seed matches the commitment and gives all {len(result.rolls)} rolls.")
+    else:
+        print("MISMATCH:", file=sys.stderr)
+        for problem in result.problems:
+            print(f"  {problem}", file=sys.stderr)
+    return 0 if result.ok else 1
