@@ -1,0 +1,584 @@
+"""The user-facing rules, in plain words, generated from a `RuleSet` value.
+
+Every ruling of RULES.md that a player could argue about is stated here. The parts that
+differ between rule sets are written from the rule set's fields, so a changed option changes
+the text; nothing here tests a preset's name. The rules page and a live table's own rules
+page both render `explain(ruleset)`::
+
+    >>> from companion.rules.rulesets import PRESETS, ruleset_from
+    >>> [s.key for s in explain(PRESETS["weg"])][:4]
+    ['deck', 'hands', 'ranking', 'money']
+    >>> section(explain(PRESETS["weg"]), "money").text().count("3 credits") > 0
+    True
+    >>> "10 credits" in section(explain(ruleset_from({"preset": "weg", "bet_limit": 10})), "money").text()
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules.cards import CARDS, SUITS
+from companion.rules.rulesets import (
+    HAND_POT,
+    AfterCall,
+    AnteRule,
+    OrderOfPlay,
+    Phase,
+    Ranking,
+    RuleSet,
+    ShiftKind,
+    StaticField,
+    Trigger,
+)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One heading of the rules page.
+
+    `key` is a stable id (used as the HTML anchor and by tests), `paragraphs` are plain
+    sentences, `points` a bulleted list after them. `varies` is True when the text depends on
+    the rule set (the page marks those sections so players know where tables differ).
+    """
+
+    key: str
+    title: str
+    paragraphs: tuple[str, ...]
+    points: tuple[str, ...] = ()
+    varies: bool = False
+
+    def text(self) -> str:
+        """All the words of the section as one string (for search and tests)."""
+        return " ".join((self.title, *self.paragraphs, *self.points))
+
+
+def section(sections: list[Section], key: str) -> Section:
+    """The section with `key` (KeyError if there is none)."""
+    for s in sections:
+        if s.key == key:
+            return s
+    raise KeyError(key)
+
+
+def credits(n: int) -> str:
+    """'1 credit', '3 credits'."""
+    return f"{n} credit" if n == 1 else f"{n} credits"
+
+
+def _join(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# Plain words for each value of the rule set's enums: the one place the page's wording of an
+# option lives, so tests and the host's preset picker can reuse it.
+RANKING_WORDS = {
+    Ranking.HIGHEST: "the higher total wins (22 beats 5, 5 beats -3)",
+    Ranking.CLOSEST_POSITIVE: "the total furthest from zero wins (-22 beats 21); at equal "
+    "distance the positive total wins (+20 beats -20)",
+    Ranking.CLOSEST_NEGATIVE: "the total furthest from zero wins (-22 beats 21); at equal "
+    "distance the negative total wins (-20 beats +20, -10 beats 9)",
+}
+
+PHASE_WORDS = {
+    Phase.BET: "bet",
+    Phase.ROLL: "roll the scrambler",
+    Phase.CALL: "call",
+    Phase.DRAW: "draw",
+    Phase.BETTING: "betting",
+    Phase.TRADE: "trade",
+    Phase.DICE: "dice",
+    Phase.PLAY: "play",
+}
+
+TRIGGER_WORDS = {
+    Trigger.TWO_D6_DOUBLES: "two six-sided dice; any double causes a shift (1 roll in 6)",
+    Trigger.TWO_D6_SPIKE: "two six-sided dice; only the double of the spike face causes a shift "
+    "(1 roll in 36)",
+    Trigger.D6_HIGH: "one six-sided die; a 4, 5 or 6 causes a shift (half of all rolls)",
+    Trigger.D6_LOW: "one six-sided die; a 1, 2 or 3 causes a shift (half of all rolls)",
+    Trigger.D10: "one ten-sided die; one chosen face causes a shift (1 roll in 10)",
+    Trigger.D12: "one twelve-sided die; one chosen face causes a shift (1 roll in 12)",
+    Trigger.D20: "one twenty-sided die; one chosen face causes a shift (1 roll in 20)",
+    Trigger.TIMER: "a random timer (the randomiser) that fires a shift at random moments",
+}
+
+SHIFT_WORDS = {
+    ShiftKind.CORE: "core shift: every player discards every card that is not in their static "
+    "field; the dealer shuffles the discards into the deck and deals each player the same "
+    "number back",
+    ShiftKind.RIM: "rim shift: each player discards one card, picked at random by the player on "
+    "their right; the dealer gathers and shuffles those cards and deals one back to each player",
+    ShiftKind.WILD: "wild shift: every player discards every card that is not in their static "
+    "field; the dealer shuffles everything that is not in a static field, the junk pile "
+    "included, and deals each player the same number back",
+}
+
+STATIC_FIELD_WORDS = {
+    StaticField.NONE: "There is no static field in this rule set: every card in your hand can "
+    "be changed by a shift.",
+    StaticField.FREE: "In your own turn you may add cards to your static field or take them "
+    "back, as many as you like.",
+    StaticField.ONE_CHANGE_PER_TURN: "Each turn you may change your static field by one card: "
+    "add one, or take one back.",
+    StaticField.ONE_IN_ONE_OUT_PLAY_ROUND: "In the play round only, you may add one card to "
+    "your static field and take one back each round.",
+}
+
+
+def _deck() -> Section:
+    suits = ", ".join(s.name for s in SUITS)
+    faces = [c for c in CARDS.values() if c.is_face]
+    face_list = ", ".join(f"{c.name} {c.value}" for c in faces)
+    tarot_suits = ", ".join(f"{s.name} = {s.tarot}" for s in SUITS)
+    tarot_faces = ", ".join(f"{c.name} = {c.tarot}" for c in faces)
+    return Section(
+        "deck",
+        "The deck",
+        (
+            f"76 cards. Four suits ({suits}), each with one copy of 1 to 11, Commander 12, "
+            "Mistress 13, Master 14 and Ace 15. Sixteen face cards, two copies of each: "
+            f"{face_list}.",
+            "No set of cards can hold more copies of a card than the deck has: two 7s of "
+            "Sabers, or three Idiots, at one table means a card was misread.",
+            "Playing with two tarot decks: "
+            f"{tarot_suits}; 11 = Page, 12 = Knight, 13 = Queen, 14 = King, 15 = Ace; "
+            f"{tarot_faces}. The tarot names are a display option only.",
+        ),
+    )
+
+
+def _pure_words(rs: RuleSet) -> str:
+    if rs.negative_pure:
+        return "a total of exactly 23 or exactly -23"
+    return "a total of exactly +23 (a total of -23 is an ordinary hand)"
+
+
+def _hands(rs: RuleSet) -> Section:
+    if rs.corellia_run:
+        return Section(
+            "hands",
+            "Hands (Corellia Run)",
+            (
+                "Corellia Run is in play: the face cards other than the Idiot are set aside. "
+                "Sabers and Staves count negative, Coins and Flasks positive.",
+                "The target is 0. A total of exactly 0 is Sabacc and wins both pots. Otherwise "
+                "the total closest to 0 wins, and at equal distance the positive total wins. "
+                "A total further than 23 from zero bombs out.",
+            ),
+            varies=True,
+        )
+    points = [
+        "Your total is the sum of your card values, static field included.",
+        "Idiot's Array: exactly three cards, the Idiot, a 2 of any suit and a 3 of any suit. "
+        "It beats every other hand.",
+        f"Pure Sabacc: {_pure_words(rs)}. It beats every ordinary hand.",
+    ]
+    if rs.fairy_empress:
+        points.append(
+            "Fairy Empress: exactly two cards, both Queens of Air and Darkness (total -4). It "
+            "beats every ordinary hand of 22 or less either side of zero, loses to Pure Sabacc "
+            "and to the Idiot's Array, and never wins the sabacc pot."
+        )
+    else:
+        points.append("There is no Fairy Empress: two Queens of Air and Darkness are an ordinary -4.")
+    exceptions = "an Idiot's Array" + (" or a Fairy Empress" if rs.fairy_empress else "")
+    points.append(
+        f"Bomb out: a total over 23, under -23, or exactly 0, unless the hand is {exceptions}."
+    )
+    paragraphs: list[str] = []
+    if rs.force_sabacc:
+        paragraphs.append(
+            "Force Sabacc is in play: at the start of the game each player declares Light (aims "
+            "for +23) or Dark (aims for -23). Sabers and Coins count positive, Flasks and Staves "
+            "negative; face cards count negative for Light players and positive for Dark players. "
+            "A Dark player's hand is judged as if its total were turned round (-23 counts as 23), "
+            "so each side's Pure Sabacc is its own 23 and a hand on the wrong side of zero is weak."
+        )
+    return Section("hands", "Hands", tuple(paragraphs), tuple(points), varies=True)
+
+
+def _ranking(rs: RuleSet) -> Section:
+    if rs.corellia_run:
+        return Section(
+            "ranking",
+            "Which hand wins",
+            (
+                "Idiot's Array beats everything, then Sabacc (exactly 0), then the total "
+                "closest to 0; at equal distance the positive total wins.",
+            ),
+            varies=True,
+        )
+    ranking = Ranking.HIGHEST if rs.force_sabacc else rs.ranking
+    order = ["Idiot's Array", "Pure Sabacc"]
+    if rs.fairy_empress:
+        order.append("Fairy Empress")
+    order.append("ordinary hands")
+    paragraphs = [
+        "From best to worst: " + ", then ".join(order) + ". A hand that bombed out never wins.",
+        "Ordinary hands: " + RANKING_WORDS[ranking] + ".",
+    ]
+    if rs.force_sabacc:
+        paragraphs.append(
+            "With Force Sabacc, hands are compared on their judged totals (a Dark player's "
+            "turned round) and the higher judged total wins, whatever the usual ranking."
+        )
+    if rs.negative_pure and not rs.force_sabacc:
+        if ranking is Ranking.HIGHEST:
+            paragraphs.append(
+                "+23 and -23 are both Pure Sabacc and rank equal: a +23 against a -23 is a tie, "
+                "settled by sudden demise."
+            )
+        elif ranking is Ranking.CLOSEST_POSITIVE:
+            paragraphs.append("+23 and -23 are both Pure Sabacc; +23 beats -23.")
+        else:
+            paragraphs.append("+23 and -23 are both Pure Sabacc; -23 beats +23.")
+    paragraphs.append("Equal best hands go to a sudden demise (see Settling).")
+    return Section("ranking", "Which hand wins", tuple(paragraphs), varies=True)
+
+
+def _money(rs: RuleSet) -> Section:
+    if rs.ante_rule is AnteRule.BOTH_POTS:
+        ante = (
+            f"Ante: at the start of each hand every player puts {credits(rs.ante)} into the hand "
+            f"pot and {credits(rs.ante)} into the sabacc pot."
+        )
+    else:
+        ante = (
+            f"Ante: at the start of each hand every player puts {credits(rs.ante)} into the hand "
+            f"pot; only while the sabacc pot is empty does each player also put "
+            f"{credits(rs.ante)} into the sabacc pot."
+        )
+    if rs.bet_limit is None:
+        limit = "Bets and raises: no limit."
+    else:
+        limit = f"Bets and raises: one bet or raise may add at most {credits(rs.bet_limit)}."
+    if rs.buy_in:
+        chips = ", ".join(f"{c.per_buy_in} × {c.value} ({c.name})" for c in rs.chip_set)
+        buy_in = f"Buy-in: {credits(rs.buy_in)} each, as chips: {chips}."
+    else:
+        chips = ", ".join(f"{c.name} {c.value}" for c in rs.chip_set)
+        buy_in = f"Buy-in: free; players bring what they like. Suggested chips: {chips}."
+    return Section(
+        "money",
+        "Ante, bets and folding",
+        (ante, limit, buy_in),
+        (
+            f"Fold: your cards go to the junk pile, you pay the fold fee of {credits(rs.fold_fee)} "
+            "to the sabacc pot, and you cannot win any pot this hand. What you already put in "
+            "stays in.",
+            "If you cannot match a bet you may go all-in with what you have: you can then win "
+            "only the part of the pot you matched (a side pot), or you may fold.",
+        ),
+        varies=True,
+    )
+
+
+def _order(rs: RuleSet) -> Section:
+    phases = [PHASE_WORDS[p] for p in rs.turn_phases]
+    if rs.order_of_play is OrderOfPlay.TURNS:
+        text = (
+            "Play goes round the table in turns. On your turn, in this order: "
+            + ", ".join(phases)
+            + "."
+        )
+    elif rs.order_of_play is OrderOfPlay.PHASES:
+        text = (
+            "Each round has phases, in this order: "
+            + ", ".join(f"{p} phase" for p in phases)
+            + ". Everyone bets in the betting phase, each player in turn trades in the trade "
+            "phase, and the dealer rolls the scrambler in the dice phase."
+        )
+    else:
+        text = (
+            "Each round has a play round and a betting round, in this order: "
+            + ", ".join(f"{p} round" for p in phases)
+            + ". In the play round each player draws, then rolls; the dealer rolls once more "
+            "at the end of the betting round."
+        )
+    extra = (
+        "House dealer: the dealer stays the same all game; a token moves one seat left each "
+        "hand to show who is dealt first."
+        if rs.house_dealer
+        else "The deal moves one seat to the left after each hand."
+    )
+    return Section("order", "Order of play", (text, extra), varies=True)
+
+
+def _shift(rs: RuleSet) -> Section:
+    trigger = TRIGGER_WORDS[rs.scrambler_trigger]
+    if rs.trigger_face is not None:
+        trigger += f"; the shifting face is {rs.trigger_face}"
+    if rs.scrambler_trigger is Trigger.TIMER:
+        trigger += (
+            f"; on average every {rs.timer_mean_s:g} seconds, never sooner than "
+            f"{rs.timer_min_s:g} or later than {rs.timer_max_s:g}"
+        )
+    if rs.shift_kind is ShiftKind.BY_SYMBOL:
+        kind = (
+            "The kind of shift is picked by the doubled die face: 1 or 2 a "
+            + SHIFT_WORDS[ShiftKind.CORE]
+            + "; 3 or 4 a "
+            + SHIFT_WORDS[ShiftKind.RIM]
+            + "; 5 or 6 a "
+            + SHIFT_WORDS[ShiftKind.WILD]
+            + "."
+        )
+    else:
+        kind = "Every shift is a " + SHIFT_WORDS[rs.shift_kind] + "."
+    return Section(
+        "shift",
+        "The scrambler and shifts",
+        (
+            f"The scrambler replaces the dice: {trigger}.",
+            kind,
+            "Cards in a static field are protected from a shift. After a shift every player "
+            "holds exactly as many cards as before.",
+        ),
+        varies=True,
+    )
+
+
+def _static_field(rs: RuleSet) -> Section:
+    paragraphs = [STATIC_FIELD_WORDS[rs.static_field]]
+    if rs.static_field is not StaticField.NONE:
+        paragraphs.insert(
+            0,
+            "Your static field is the cards you lay face up in front of you. Everyone can see "
+            "them, a shift cannot touch them, and they count in your hand at the reveal.",
+        )
+    if rs.holdem:
+        paragraphs.append(
+            "Hold 'Em is in play: every card in any static field is a community card. At the "
+            "reveal your hand is the best hand you can make from your own cards plus any of the "
+            "community cards."
+        )
+    return Section("static-field", "The static field", tuple(paragraphs), varies=True)
+
+
+def _calling(rs: RuleSet) -> Section:
+    c = rs.calling
+    who = (
+        "a player other than the one whose turn it is"
+        if c.not_by_turn_player
+        else "any player still in the hand"
+    )
+    where = (
+        f"in the {PHASE_WORDS[c.phase]} step of a turn"
+        if rs.order_of_play is OrderOfPlay.TURNS
+        else f"in the {PHASE_WORDS[c.phase]} {'phase' if rs.order_of_play is OrderOfPlay.PHASES else 'round'}"
+    )
+    if c.rounds_before_call == 0:
+        when = "at any time from the start of the hand"
+    elif c.rounds_before_call == 1:
+        when = "once every player, dealer included, has had a turn (one full round)"
+    else:
+        when = (
+            f"once {c.rounds_before_call} full rounds have been played "
+            f"(so from round {c.rounds_before_call + 1} on)"
+        )
+    steps = []
+    for step in c.after_call:
+        if step is AfterCall.FINISH_PHASE:
+            steps.append("the other players finish the current "
+                         + ("phase" if rs.order_of_play is OrderOfPlay.PHASES else "round"))
+        elif step is AfterCall.ROLL:
+            steps.append("the scrambler is rolled once more")
+        else:
+            steps.append("then every hand still in is revealed")
+    after = _join(steps) if len(steps) > 1 else "every hand still in is revealed at once"
+    return Section(
+        "calling",
+        "Calling the hand",
+        (
+            f"A hand may be called by {who}, {where}, {when}. After the call, {after}.",
+            "The caller takes a risk: if the caller wins no share of a contested pot, the caller "
+            "pays a penalty (see Penalties).",
+        ),
+        varies=True,
+    )
+
+
+def _settling() -> Section:
+    return Section(
+        "settling",
+        "Settling a called hand",
+        (
+            "The companion settles a hand in this order. Every credit is accounted for: what "
+            "players receive plus the sabacc pot afterwards equals what they put in plus the "
+            "sabacc pot before plus the penalties.",
+        ),
+        (
+            "1. Pots are built from what each player put in this hand (ante and bets), as in "
+            "poker: each level of commitment makes a pot that only players who put in at least "
+            "that much and did not fold can win. A pot that only one player can win goes back "
+            "to that player. The hand pot, as the penalty rule means it, is the total of the "
+            "pots that were contested.",
+            "2. If everyone else folded, the last player takes every pot, shows nothing, pays "
+            "nothing, and cannot win the sabacc pot.",
+            "3. Each pot goes to the best hand among the players who can win it, leaving out "
+            "hands that bombed out. A pot nobody can win moves to the sabacc pot.",
+            "4. The sabacc pot (below).",
+            "5. Penalties (below), paid after all the pots are awarded.",
+        ),
+    )
+
+
+def _sudden_demise() -> Section:
+    return Section(
+        "sudden-demise",
+        "Ties: sudden demise and splits",
+        (
+            "When the best hands for a pot are equal, the dealer deals each tied player one more "
+            "card, which is added to their hand. The best hand after that wins.",
+        ),
+        (
+            "A player who bombs out in a sudden demise drops out of it and pays no bomb-out "
+            "penalty for it.",
+            "If the hands are still equal, those players split the pot. Credits that do not "
+            "divide evenly go one at a time to the tied players in seat order, starting from "
+            "the dealer's left.",
+            "If every player in the sudden demise bombs out, the pot goes to the best hand among "
+            "the pot's other players that did not bomb out (split if they tie). There is never a "
+            "second sudden demise.",
+        ),
+    )
+
+
+def _sabacc_pot(rs: RuleSet) -> Section:
+    specials = "an Idiot's Array or a Pure Sabacc"
+    if rs.corellia_run:
+        specials = "an Idiot's Array or a Sabacc (exactly 0)"
+    points = [
+        f"It is won, all of it, only by the player who wins the hand with {specials}; the "
+        "best such hand on the table takes it.",
+        "It is never divided between side pots.",
+        "If two such hands tie, the sudden demise decides both pots: its winner takes the "
+        "sabacc pot too; players still tied after it split the sabacc pot (odd credits as "
+        "above); if none of them survives the sudden demise, nobody wins the sabacc pot.",
+    ]
+    if rs.fairy_empress:
+        points.append("A Fairy Empress never wins the sabacc pot.")
+    points.append(
+        "Penalties, fold fees and pots nobody could win go into the sabacc pot and build it "
+        "for the hands to come."
+    )
+    return Section(
+        "sabacc-pot",
+        "The sabacc pot",
+        ("The sabacc pot carries over from hand to hand.",),
+        tuple(points),
+        varies=True,
+    )
+
+
+def _penalties(rs: RuleSet) -> Section:
+    if rs.bomb_out_penalty == HAND_POT:
+        amount = "The penalty is the size of the hand pot (the contested pots)."
+    else:
+        amount = (
+            f"The penalty is a fixed {credits(int(rs.bomb_out_penalty))}, agreed before play."
+        )
+    return Section(
+        "penalties",
+        "Penalties",
+        (
+            "After the pots are awarded, these players pay a penalty into the sabacc pot:",
+            amount,
+        ),
+        (
+            "every player who bombed out at the reveal;",
+            "the caller, if the caller wins no share of a contested pot.",
+            "Nobody pays more than one penalty.",
+            "Nobody pays more than they have: the penalty is capped at the player's stack plus "
+            "what they receive in this settlement. What the cap saves them is shown as a "
+            "shortfall.",
+        ),
+        varies=True,
+    )
+
+
+def _everyone_bombs(rs: RuleSet) -> Section:
+    pays = (
+        "each the size of the hand pot as it stood at the reveal"
+        if rs.bomb_out_penalty == HAND_POT
+        else f"each the fixed {credits(int(rs.bomb_out_penalty))}"
+    )
+    return Section(
+        "everyone-bombs-out",
+        "When everyone bombs out",
+        (
+            "Nobody wins the hand: the hand pot moves to the sabacc pot, and every player still "
+            f"pays their penalty, {pays}.",
+        ),
+        varies=True,
+    )
+
+
+def _variants(rs: RuleSet) -> Section:
+    on = []
+    if rs.holdem:
+        on.append("Hold 'Em")
+    if rs.force_sabacc:
+        on.append("Force Sabacc")
+    if rs.corellia_run:
+        on.append("Corellia Run")
+    if rs.house_dealer:
+        on.append("house dealer")
+    if rs.bomb_out_penalty != HAND_POT:
+        on.append("fixed bomb-out penalty")
+    paragraphs = [
+        ("Variants in play at this table: " + _join(on) + ".")
+        if on
+        else "No variants are in play: the rule set as described above."
+    ]
+    if rs.overrides:
+        paragraphs.append(
+            "Options changed from the preset: " + ", ".join(o.replace("_", " ") for o in rs.overrides) + "."
+        )
+    paragraphs.append(
+        "The Plutt (the host, in the companion) rules on house rules and sets the credit value "
+        "of anything other than credits put into a pot."
+    )
+    return Section("variants", "Variants and the Plutt", tuple(paragraphs), varies=True)
+
+
+def _rulings() -> Section:
+    return Section(
+        "rulings",
+        "Where the source texts disagree",
+        ("The printed rules this companion follows disagree in places. Its rulings:",),
+        (
+            "The Holodex starting chips do not add up for the 500-credit buy-in. The companion "
+            "uses 20 × 5 + 4 × 50 + 2 × 100 = 500 for a lay game and 20 × 10 + 8 × 50 + "
+            "4 × 100 = 1000 for a tournament; the chip set can be changed.",
+            "The Holodex says both one and two rounds must be played before Alderaan can be "
+            "called: the companion uses two.",
+            "The 78-card deck in the Classic Sabacc introduction is a proposal, not a rule: "
+            "the deck is always 76 cards.",
+        ),
+    )
+
+
+def explain(rs: RuleSet) -> list[Section]:
+    """The whole rules page for `rs`, section by section, in reading order."""
+    return [
+        _deck(),
+        _hands(rs),
+        _ranking(rs),
+        _money(rs),
+        _order(rs),
+        _shift(rs),
+        _static_field(rs),
+        _calling(rs),
+        _settling(),
+        _sudden_demise(),
+        _sabacc_pot(rs),
+        _penalties(rs),
+        _everyone_bombs(rs),
+        _variants(rs),
+        _rulings(),
+    ]

@@ -1,0 +1,296 @@
+// The payout calculator page: build a POST /api/v1/settle request from the form, show the
+// result in words and as a table, run the sudden-demise exchange, and show a 422 next to the
+// control its `field` names.
+
+import { postJSON, clearFieldErrors, showFieldError } from "./api.js";
+import { loadDeck, CardPool, CardPicker, cardName } from "./cardpicker.js";
+import { describeSettlement, handWords } from "./settlement.js";
+
+const form = document.getElementById("calculator");
+const playersList = document.getElementById("players");
+const template = document.getElementById("player-template");
+const presetSelect = document.getElementById("preset");
+const presetSummary = document.getElementById("preset-summary");
+const presetLink = document.getElementById("preset-rules-link");
+const tarotBox = document.getElementById("tarot");
+const formError = document.getElementById("form-error");
+const resultBox = document.getElementById("result");
+const demiseBox = document.getElementById("demise");
+const demiseList = document.getElementById("demise-players");
+const demiseError = document.getElementById("demise-error");
+
+const STARTING_PLAYERS = 3;
+let deck = null;
+let pool = null;
+let playerSeq = 0;
+const players = []; // {li, picker, inputs} in seat order
+let demise = null; // {request, pickers: Map(name -> picker)} while a sudden demise is open
+
+function input(li, id) {
+  return li.querySelector(`[data-id="${id}"]`);
+}
+
+function addPlayer() {
+  const n = ++playerSeq;
+  const li = template.content.firstElementChild.cloneNode(true);
+  // Give every control a unique id and tie each label to its control.
+  for (const el of li.querySelectorAll("[data-id]")) el.id = `p${n}-${el.dataset.id}`;
+  for (const label of li.querySelectorAll("label[data-for]")) label.htmlFor = `p${n}-${label.dataset.for}`;
+  const pickerRoot = input(li, "picker");
+  pickerRoot.setAttribute("aria-labelledby", `p${n}-cards-label`);
+  playersList.append(li);
+  const picker = new CardPicker(pickerRoot, { deck, pool, tarot: tarotBox.checked, onChange: invalidate });
+  const player = { li, picker };
+  players.push(player);
+  input(li, "folded").addEventListener("change", (e) => {
+    picker.setDisabled(e.target.checked);
+    li.classList.toggle("is-folded", e.target.checked);
+    invalidate();
+  });
+  input(li, "called").value = String(n);
+  li.querySelector('[data-action="remove"]').addEventListener("click", () => removePlayer(player));
+  li.querySelector('[data-action="up"]').addEventListener("click", () => movePlayer(player, -1));
+  li.querySelector('[data-action="down"]').addEventListener("click", () => movePlayer(player, +1));
+  for (const el of li.querySelectorAll("input")) el.addEventListener("input", invalidate);
+  renumber();
+  return player;
+}
+
+function removePlayer(player) {
+  const i = players.indexOf(player);
+  if (i < 0) return;
+  players.splice(i, 1);
+  player.picker.destroy();
+  player.li.remove();
+  renumber();
+  invalidate();
+  const next = players[Math.min(i, players.length - 1)];
+  (next ? input(next.li, "name") : document.getElementById("add-player")).focus();
+}
+
+function movePlayer(player, step) {
+  const i = players.indexOf(player);
+  const j = i + step;
+  if (j < 0 || j >= players.length) return;
+  [players[i], players[j]] = [players[j], players[i]];
+  playersList.replaceChildren(...players.map((p) => p.li));
+  renumber();
+  invalidate();
+  player.li.querySelector(`[data-action="${step < 0 ? "up" : "down"}"]`).focus();
+}
+
+/** Seat labels ("Seat 3, the dealer") and the API paths errors point to follow the order. */
+function renumber() {
+  players.forEach((p, i) => {
+    const last = i === players.length - 1;
+    p.li.querySelector(".seat-label").textContent =
+      i === 0 && !last ? `Seat 1, on the dealer's left` : last ? `Seat ${i + 1}, the dealer` : `Seat ${i + 1}`;
+    p.li.dataset.field = `players[${i}]`;
+    for (const c of p.li.querySelectorAll(".control[data-key]")) c.dataset.field = `players[${i}].${c.dataset.key}`;
+    p.li.querySelector('[data-action="up"]').disabled = i === 0;
+    p.li.querySelector('[data-action="down"]').disabled = last;
+  });
+}
+
+/** Anything typed after a result makes that result stale. */
+function invalidate() {
+  closeDemise();
+}
+
+function whole(value) {
+  // Sent as typed: the server says in words what is wrong with "2.5" or "-3".
+  return value.trim() === "" ? null : Number(value);
+}
+
+function rulesSpec() {
+  const options = {};
+  const penalty = form.querySelector('input[name="penalty"]:checked').value;
+  if (penalty === "fixed") options.bomb_out_penalty = whole(document.getElementById("penalty-amount").value);
+  const ranking = document.getElementById("ranking").value;
+  if (ranking) options.ranking = ranking;
+  return Object.keys(options).length ? { preset: presetSelect.value, ...options } : presetSelect.value;
+}
+
+function buildRequest() {
+  return {
+    rules: rulesSpec(),
+    players: players.map((p) => {
+      const folded = input(p.li, "folded").checked;
+      const out = {
+        name: input(p.li, "name").value.trim(),
+        cards: folded ? [] : p.picker.cards,
+        committed: whole(input(p.li, "committed").value) ?? 0,
+      };
+      const stack = whole(input(p.li, "stack").value);
+      if (stack !== null) out.stack = stack;
+      if (folded) out.folded = true;
+      if (input(p.li, "called").checked) out.called = true;
+      return out;
+    }),
+    sabacc_pot: whole(document.getElementById("sabacc-pot").value) ?? 0,
+  };
+}
+
+function clearErrors() {
+  clearFieldErrors(document);
+  formError.textContent = "";
+  demiseError.textContent = "";
+}
+
+/** Show a refused request's words next to the control it names (or under the button). */
+function showError(data, fallback) {
+  const words = data && data.error ? data.error : "The companion refused this request.";
+  const shown = data && data.field ? showFieldError(document, data.field, words) : null;
+  if (shown) {
+    const control = shown.querySelector("input, select, button");
+    if (control) control.focus({ preventScroll: true });
+    shown.scrollIntoView({ block: "center" });
+    fallback.textContent = "Please check the field marked above.";
+  } else {
+    fallback.textContent = words;
+  }
+}
+
+async function settle(request, errorSlot) {
+  clearErrors();
+  const button = errorSlot === demiseError ? document.getElementById("demise-settle") : document.getElementById("settle");
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    const { ok, data } = await postJSON(form.dataset.settleUrl, request);
+    if (!ok) {
+      showError(data, errorSlot);
+      return;
+    }
+    if (data.status === "sudden_demise") openDemise(request, data);
+    else showResult(request, data);
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+function openDemise(request, data) {
+  resultBox.hidden = true;
+  closeDemise();
+  const names = data.demise_players;
+  document.getElementById("demise-text").textContent =
+    `${names.join(", ")} tie. The dealer deals each of them one more card: pick the card each one was dealt, then settle.`;
+  const pickers = new Map();
+  names.forEach((name, k) => {
+    const i = request.players.findIndex((p) => p.name === name);
+    const wrap = document.createElement("div");
+    wrap.className = "control demise-player";
+    wrap.dataset.field = `players[${i}].demise`;
+    const label = document.createElement("span");
+    label.className = "label";
+    label.id = `demise-label-${k}`;
+    label.textContent = `Card dealt to ${name}`;
+    const root = document.createElement("div");
+    root.id = `demise-picker-${k}`;
+    root.setAttribute("aria-labelledby", label.id);
+    const err = document.createElement("p");
+    err.className = "field-error";
+    err.setAttribute("aria-live", "polite");
+    wrap.append(label, root, err);
+    demiseList.append(wrap);
+    pickers.set(name, new CardPicker(root, { deck, pool, max: 1, tarot: tarotBox.checked }));
+  });
+  demise = { request, pickers };
+  demiseBox.hidden = false;
+  document.getElementById("demise-h").focus();
+}
+
+function closeDemise() {
+  if (!demise) return;
+  for (const p of demise.pickers.values()) p.destroy();
+  demiseList.replaceChildren();
+  demiseBox.hidden = true;
+  demise = null;
+}
+
+function settleDemise() {
+  if (!demise) return;
+  const request = structuredClone(demise.request);
+  for (const p of request.players) {
+    const picker = demise.pickers.get(p.name);
+    if (picker) p.demise = picker.cards;
+  }
+  settle(request, demiseError);
+}
+
+function cell(text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function showResult(request, data) {
+  closeDemise();
+  document.getElementById("result-sentence").textContent = describeSettlement(data);
+  const rows = data.hands.map((hand, i) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = hand.name;
+    const sent = request.players[i] || {};
+    const cards = (sent.cards || []).concat(sent.demise || []).map((c) => cardName(deck, c, tarotBox.checked));
+    const handCell = cell(handWords(hand));
+    if (cards.length && hand.kind !== "conceded") {
+      const small = document.createElement("span");
+      small.className = "muted cards-line";
+      small.textContent = cards.join(", ");
+      handCell.append(document.createElement("br"), small);
+    }
+    const payout = data.payouts[hand.name];
+    const stack = typeof sent.stack === "number" ? String(sent.stack + payout) : "—";
+    tr.append(th, handCell, cell(signed(payout), `num ${payout > 0 ? "plus" : payout < 0 ? "minus" : ""}`), cell(stack, "num"));
+    tr.dataset.name = hand.name;
+    return tr;
+  });
+  document.querySelector("#payouts tbody").replaceChildren(...rows);
+  document.getElementById("sabacc-after").textContent = String(data.sabacc_pot_after);
+  resultBox.hidden = false;
+  document.getElementById("result-h").focus({ preventScroll: true });
+  resultBox.scrollIntoView({ block: "start" });
+}
+
+function showPreset() {
+  const option = presetSelect.selectedOptions[0];
+  presetSummary.textContent = option.dataset.summary;
+  presetLink.href = `/rules?preset=${encodeURIComponent(presetSelect.value)}`;
+}
+
+async function start() {
+  try {
+    deck = await loadDeck(form.dataset.cardsUrl);
+  } catch (err) {
+    formError.textContent = `The card list could not be loaded: ${err.message}. Reload the page.`;
+    return;
+  }
+  pool = new CardPool(deck);
+  for (let i = 0; i < STARTING_PLAYERS; i++) addPlayer();
+  document.getElementById("add-player").addEventListener("click", () => {
+    const p = addPlayer();
+    input(p.li, "name").focus();
+  });
+  presetSelect.addEventListener("change", () => { showPreset(); invalidate(); });
+  form.addEventListener("change", invalidate);
+  tarotBox.addEventListener("change", () => {
+    for (const p of players) p.picker.setTarot(tarotBox.checked);
+  });
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    settle(buildRequest(), formError);
+  });
+  document.getElementById("demise-settle").addEventListener("click", settleDemise);
+  showPreset();
+  form.dataset.ready = "true";
+}
+
+start();

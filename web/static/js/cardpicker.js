@@ -1,0 +1,354 @@
+// The card picker: choose Sabacc cards with a few taps (suit tabs and a grid of ranks), see
+// them as removable chips, and never pick more copies of a card than the deck holds.
+//
+// The deck comes from the server (GET /api/v1/cards, built from companion.rules.cards), so the
+// cards live in one place. Several pickers can share one `CardPool` so that the copies limit
+// holds across a whole table (every player's hand, a sudden-demise card, a static field).
+//
+//   import { loadDeck, CardPool, CardPicker } from "/static/js/cardpicker.js";
+//   const deck = await loadDeck();
+//   const pool = new CardPool(deck);
+//   const picker = new CardPicker(document.getElementById("hand"), {
+//     deck, pool, max: 0, label: "Your hand", onChange: (codes) => console.log(codes),
+//   });
+//   picker.setCards(["co7", "sa11"]);   picker.cards  // -> ["co7", "sa11"]
+//
+// All text is set with textContent; nothing is parsed as HTML.
+
+const FACE_TAB = "face";
+let deckPromise = null;
+
+/** Load the deck once per page: {suits: [...], cards: [...], byCode: Map}. */
+export function loadDeck(url = "/api/v1/cards") {
+  if (!deckPromise) {
+    deckPromise = fetch(url, { headers: { Accept: "application/json" } })
+      .then((r) => {
+        if (!r.ok) throw new Error(`the deck could not be loaded (${r.status})`);
+        return r.json();
+      })
+      .then((deck) => ({ ...deck, byCode: new Map(deck.cards.map((c) => [c.code, c])) }));
+  }
+  return deckPromise;
+}
+
+/** The name players read for a card ("7 of Coins", or the tarot name). */
+export function cardName(deck, code, tarot = false) {
+  const c = deck.byCode.get(code);
+  if (!c) return code;
+  return tarot ? c.tarot : c.name;
+}
+
+/** The short face of a card button: "7", "Cmd", "Idiot". */
+function shortLabel(card, tarot) {
+  if (card.suit) {
+    const names = tarot ? { 11: "Page", 12: "Knight", 13: "Queen", 14: "King", 15: "Ace" }
+                        : { 12: "Cmdr", 13: "Mistr", 14: "Mastr", 15: "Ace" };
+    return names[card.value] || String(card.value);
+  }
+  const name = tarot ? card.tarot : card.name;
+  return name.replace(/^The /, "").replace(/ of Air and Darkness$/, "");
+}
+
+/**
+ * How many copies of each card are in use across every picker that shares this pool.
+ * `extra` counts cards held outside any picker (e.g. cards already known to be elsewhere).
+ */
+export class CardPool {
+  constructor(deck) {
+    this.deck = deck;
+    this.pickers = new Set();
+    this.listeners = new Set();
+  }
+
+  /** Copies of `code` in use, optionally leaving one picker out. */
+  count(code, except = null) {
+    let n = 0;
+    for (const p of this.pickers) if (p !== except && p.isCounted()) n += p.cards.filter((c) => c === code).length;
+    return n;
+  }
+
+  /** Copies of `code` still free for the deck. */
+  left(code) {
+    const card = this.deck.byCode.get(code);
+    return card ? card.copies - this.count(code) : 0;
+  }
+
+  /** Called by pickers: tell every picker that counts changed. */
+  changed() {
+    for (const p of this.pickers) p.refresh();
+    for (const fn of this.listeners) fn();
+  }
+}
+
+let pickerSeq = 0;
+
+export class CardPicker {
+  /**
+   * @param {HTMLElement} root  an empty element (role=group) that the picker fills in
+   * @param {object} opts
+   *   deck     the deck from loadDeck()
+   *   pool     a shared CardPool (default: a pool of its own)
+   *   max      most cards it holds (0 or missing: root's data-max, else no limit)
+   *   label    accessible name of the group (default: root's aria-label)
+   *   tarot    show tarot names
+   *   cards    initial card codes
+   *   onChange called with the list of codes after every change
+   */
+  constructor(root, opts = {}) {
+    this.root = root;
+    this.deck = opts.deck;
+    this.pool = opts.pool || new CardPool(this.deck);
+    this.max = Number(opts.max ?? root.dataset.max ?? 0) || 0;
+    this.tarot = Boolean(opts.tarot);
+    this.onChange = opts.onChange || null;
+    this.counted = true;
+    this.disabled = false;
+    this._cards = [];
+    this.id = root.id || `cardpicker-${++pickerSeq}`;
+    if (opts.label) root.setAttribute("aria-label", opts.label);
+    root.setAttribute("role", "group");
+    root.classList.add("cardpicker");
+    this.activeTab = this.deck.suits[0].prefix;
+    this._build();
+    this.pool.pickers.add(this);
+    if (opts.cards) this.setCards(opts.cards, { silent: true });
+    this.refresh();
+  }
+
+  /** The chosen card codes, in the order they were picked. */
+  get cards() {
+    return [...this._cards];
+  }
+
+  /** Whether this picker's cards count against the deck (false while its player has folded). */
+  isCounted() {
+    return this.counted && !this.disabled;
+  }
+
+  /** Replace the chosen cards (codes, any case). Cards that do not fit are refused. */
+  setCards(codes, { silent = false } = {}) {
+    this._cards = [];
+    for (const code of codes) this.add(String(code).toLowerCase(), { silent: true });
+    this._changed(silent);
+  }
+
+  /** Add one card. Returns false (and says why) if the deck holds no more copies or the hand is full. */
+  add(code, { silent = false } = {}) {
+    const card = this.deck.byCode.get(code);
+    if (!card || this.disabled) return false;
+    if (this.max && this._cards.length >= this.max) {
+      this._say(`Only ${this.max} card${this.max === 1 ? "" : "s"} here: remove one first.`);
+      return false;
+    }
+    if (this.pool.left(code) <= 0 && this.isCounted()) {
+      this._say(`No more copies: the deck has ${card.copies} ${cardName(this.deck, code, this.tarot)}.`);
+      return false;
+    }
+    this._cards.push(code);
+    this._say("");
+    this._changed(silent);
+    return true;
+  }
+
+  /** Remove the card at `index` of `cards`. */
+  remove(index) {
+    if (index < 0 || index >= this._cards.length) return;
+    this._cards.splice(index, 1);
+    this._changed(false);
+  }
+
+  /** Remove every card. */
+  clear() {
+    this._cards = [];
+    this._changed(false);
+  }
+
+  /** Show Sabacc names (false) or tarot names (true). */
+  setTarot(tarot) {
+    this.tarot = Boolean(tarot);
+    this._renderGrid();
+    this._renderChips();
+  }
+
+  /** Grey the picker out (e.g. a folded player); its cards then stop counting in the pool. */
+  setDisabled(disabled) {
+    this.disabled = Boolean(disabled);
+    this.root.classList.toggle("is-disabled", this.disabled);
+    this.pool.changed();
+  }
+
+  /** Move keyboard focus to the first card button. */
+  focus() {
+    const b = this.grid.querySelector("button:not([disabled])");
+    if (b) b.focus();
+  }
+
+  /** Take the picker out of its pool and empty its element. */
+  destroy() {
+    this.pool.pickers.delete(this);
+    this.root.replaceChildren();
+    this.pool.changed();
+  }
+
+  /** Re-render counts and chips (called by the pool when any picker changed). */
+  refresh() {
+    this._renderChips();
+    this._renderGridState();
+  }
+
+  // ---- rendering -------------------------------------------------------------------------
+
+  _build() {
+    const doc = this.root.ownerDocument;
+    this.chips = doc.createElement("ul");
+    this.chips.className = "chips";
+    this.chips.setAttribute("aria-label", "Chosen cards");
+    this.empty = doc.createElement("p");
+    this.empty.className = "chips-empty muted";
+    this.empty.textContent = "No cards yet.";
+    this.tabs = doc.createElement("div");
+    this.tabs.className = "suit-tabs";
+    this.tabs.setAttribute("role", "tablist");
+    this.tabs.setAttribute("aria-label", "Suits");
+    const tabs = [...this.deck.suits.map((s) => ({ key: s.prefix, suit: s })), { key: FACE_TAB, suit: null }];
+    this.tabButtons = new Map();
+    for (const t of tabs) {
+      const b = doc.createElement("button");
+      b.type = "button";
+      b.className = "suit-tab";
+      b.setAttribute("role", "tab");
+      b.dataset.tab = t.key;
+      b.id = `${this.id}-tab-${t.key}`;
+      b.setAttribute("aria-controls", `${this.id}-grid`);
+      b.addEventListener("click", () => this._selectTab(t.key));
+      b.addEventListener("keydown", (e) => this._tabKey(e, t.key));
+      this.tabs.append(b);
+      this.tabButtons.set(t.key, b);
+    }
+    this.grid = doc.createElement("div");
+    this.grid.className = "card-grid";
+    this.grid.id = `${this.id}-grid`;
+    this.grid.setAttribute("role", "tabpanel");
+    this.status = doc.createElement("p");
+    this.status.className = "picker-status";
+    this.status.setAttribute("aria-live", "polite");
+    this.root.replaceChildren(this.chips, this.empty, this.tabs, this.grid, this.status);
+    this._renderGrid();
+  }
+
+  _tabName(key) {
+    if (key === FACE_TAB) return "Face cards";
+    const s = this.deck.suits.find((x) => x.prefix === key);
+    return this.tarot ? s.tarot : s.name;
+  }
+
+  _selectTab(key) {
+    this.activeTab = key;
+    this._renderGrid();
+  }
+
+  _tabKey(event, key) {
+    // Arrow keys move between tabs, as for any tab list.
+    const keys = [...this.tabButtons.keys()];
+    let i = keys.indexOf(key);
+    if (event.key === "ArrowRight") i = (i + 1) % keys.length;
+    else if (event.key === "ArrowLeft") i = (i - 1 + keys.length) % keys.length;
+    else return;
+    event.preventDefault();
+    this._selectTab(keys[i]);
+    this.tabButtons.get(keys[i]).focus();
+  }
+
+  _renderGrid() {
+    const doc = this.root.ownerDocument;
+    for (const [key, b] of this.tabButtons) {
+      b.textContent = this._tabName(key);
+      const on = key === this.activeTab;
+      b.setAttribute("aria-selected", String(on));
+      b.tabIndex = on ? 0 : -1;
+    }
+    this.grid.setAttribute("aria-labelledby", `${this.id}-tab-${this.activeTab}`);
+    const cards = this.deck.cards.filter((c) => (this.activeTab === FACE_TAB ? c.suit === null : c.suit === this.activeTab));
+    this.grid.classList.toggle("faces", this.activeTab === FACE_TAB);
+    const buttons = cards.map((c) => {
+      const b = doc.createElement("button");
+      b.type = "button";
+      b.className = "card-btn";
+      b.dataset.code = c.code;
+      const face = doc.createElement("span");
+      face.className = "card-face";
+      face.textContent = shortLabel(c, this.tarot);
+      b.append(face);
+      if (!c.suit) {
+        const v = doc.createElement("span");
+        v.className = "card-value";
+        v.textContent = String(c.value);
+        b.append(v);
+      }
+      b.addEventListener("click", () => this.add(c.code));
+      return b;
+    });
+    this.grid.replaceChildren(...buttons);
+    this._renderGridState();
+  }
+
+  _renderGridState() {
+    const full = this.max && this._cards.length >= this.max;
+    for (const b of this.grid.querySelectorAll(".card-btn")) {
+      const code = b.dataset.code;
+      const card = this.deck.byCode.get(code);
+      const left = this.isCounted() ? this.pool.left(code) : card.copies;
+      const none = left <= 0;
+      b.disabled = this.disabled || none || Boolean(full);
+      b.classList.toggle("used-up", none);
+      const name = cardName(this.deck, code, this.tarot);
+      b.setAttribute("aria-label", `${name}, ${card.value}${none ? ", no copies left" : ""}`);
+      b.title = name;
+    }
+  }
+
+  _renderChips() {
+    const doc = this.root.ownerDocument;
+    const items = this._cards.map((code, i) => {
+      const li = doc.createElement("li");
+      const b = doc.createElement("button");
+      b.type = "button";
+      b.className = "chip";
+      b.dataset.code = code;
+      const name = cardName(this.deck, code, this.tarot);
+      const text = doc.createElement("span");
+      text.textContent = name;
+      const x = doc.createElement("span");
+      x.className = "chip-x";
+      x.setAttribute("aria-hidden", "true");
+      x.textContent = "×";
+      b.append(text, x);
+      b.setAttribute("aria-label", `Remove ${name}`);
+      b.addEventListener("click", () => {
+        this.remove(i);
+        // Keep focus in the picker after the chip disappears.
+        const next = this.chips.querySelector(".chip") || this.grid.querySelector("button:not([disabled])");
+        if (next) next.focus();
+      });
+      li.append(b);
+      return li;
+    });
+    this.chips.replaceChildren(...items);
+    this.empty.hidden = items.length > 0;
+    const total = this._cards.reduce((sum, c) => sum + this.deck.byCode.get(c).value, 0);
+    this.root.dataset.total = String(total);
+    this.root.dataset.count = String(this._cards.length);
+  }
+
+  _say(text) {
+    this.status.textContent = text;
+  }
+
+  _changed(silent) {
+    this.pool.changed();
+    if (!silent) {
+      if (this.onChange) this.onChange(this.cards);
+      this.root.dispatchEvent(new CustomEvent("cardpicker:change", { detail: { cards: this.cards }, bubbles: true }));
+    }
+  }
+}

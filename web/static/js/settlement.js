@@ -1,0 +1,130 @@
+// A settled hand (the response of POST /api/v1/settle) in plain words.
+//
+//   describeSettlement(response) ->
+//     "Han wins the hand pot, 70, and the sabacc pot, 40; Lando bombed out and pays 70."
+//   handWords(hand) -> "Idiot's Array", "ordinary, 19", "bombed out, 27", "folded"
+//
+// Used by the payout calculator and, later, by the live table's reveal screen. Returns plain
+// strings: callers put them on the page with textContent.
+
+const KIND_WORDS = {
+  idiots_array: "Idiot's Array",
+  pure_sabacc: "Pure Sabacc",
+  fairy_empress: "Fairy Empress",
+  ordinary: "ordinary",
+  bomb_out: "bombed out",
+  folded: "folded",
+  conceded: "won, everyone else folded",
+};
+
+/** How one hand was judged, in words. */
+export function handWords(hand) {
+  const kind = KIND_WORDS[hand.kind] || hand.kind;
+  return hand.total === null || hand.total === undefined ? kind : `${kind}, ${hand.total}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+export function joinWords(words) {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+/** Split `amount` among `winners` (in seat order): odd credits one at a time from the first. */
+function shares(amount, winners) {
+  const base = Math.floor(amount / winners.length);
+  let odd = amount - base * winners.length;
+  const out = new Map();
+  for (const w of winners) {
+    out.set(w, base + (odd > 0 ? 1 : 0));
+    odd -= 1;
+  }
+  return out;
+}
+
+/**
+ * Merge neighbouring pots that the same players could win and the same players won (the
+ * levels of one pot as far as players are concerned), so they are named once.
+ */
+function mergedPots(pots) {
+  const out = [];
+  for (const p of pots) {
+    const last = out[out.length - 1];
+    const key = (q) => `${[...q.eligible].sort().join("\u0000")}|${[...q.winners].sort().join("\u0000")}|${q.to_sabacc_pot}`;
+    if (last && key(last) === key(p)) last.amount += p.amount;
+    else out.push({ ...p, eligible: [...p.eligible], winners: [...p.winners] });
+  }
+  return out;
+}
+
+/**
+ * The result sentence for a settled response.
+ * @param {object} result  the JSON body of a `settled` response
+ * @returns {string}
+ */
+export function describeSettlement(result) {
+  const seat = new Map(result.hands.map((h, i) => [h.name, i]));
+  const bySeat = (names) => [...names].sort((a, b) => seat.get(a) - seat.get(b));
+  const conceded = result.hands.find((h) => h.kind === "conceded");
+  const pots = mergedPots(result.pots);
+  const contested = pots.filter((p) => p.eligible.length > 1 || p.to_sabacc_pot);
+  const potName = (p) => {
+    if (contested.length <= 1) return "the hand pot";
+    const i = contested.indexOf(p);
+    return i === 0 ? "the main pot" : `side pot ${i}`;
+  };
+
+  // What each group of winners takes, in the order the pots come.
+  const groups = new Map(); // key -> {winners, items: [string], received: Map}
+  const group = (winners) => {
+    const key = winners.join("\u0000");
+    if (!groups.has(key)) groups.set(key, { winners, items: [] });
+    return groups.get(key);
+  };
+  const potsTaken = new Map(result.hands.map((h) => [h.name, 0]));
+  const clauses = [];
+  const uncontested = [];
+  for (const p of pots) {
+    if (p.to_sabacc_pot) {
+      clauses.push(`nobody can win ${potName(p)}, ${p.amount}: it goes to the sabacc pot`);
+      continue;
+    }
+    const winners = bySeat(p.winners);
+    for (const [name, amount] of shares(p.amount, winners)) potsTaken.set(name, potsTaken.get(name) + amount);
+    if (p.eligible.length === 1 && !conceded) {
+      uncontested.push(`${winners[0]} takes back ${p.amount} that nobody else matched`);
+      continue;
+    }
+    const name = conceded && contested.length <= 1 ? "the hand pot" : potName(p);
+    const g = group(winners);
+    g.items.push(winners.length > 1 ? `${name}, ${p.amount} (${describeShares(shares(p.amount, winners))})` : `${name}, ${p.amount}`);
+  }
+  // The sabacc pot: its size is read off the payouts (payout + penalty - pots taken).
+  const sabaccWinners = bySeat(result.sabacc_pot_winners || []);
+  if (sabaccWinners.length) {
+    const paid = new Map(result.penalties.map((x) => [x.name, x.amount]));
+    const won = new Map(sabaccWinners.map((n) => [n, result.payouts[n] + (paid.get(n) || 0) - potsTaken.get(n)]));
+    const total = [...won.values()].reduce((a, b) => a + b, 0);
+    const g = group(sabaccWinners);
+    g.items.push(sabaccWinners.length > 1 ? `the sabacc pot, ${total} (${describeShares(won)})` : `the sabacc pot, ${total}`);
+  }
+  const winClauses = [];
+  for (const g of groups.values()) {
+    const verb = g.winners.length > 1 ? "split" : "wins";
+    winClauses.push(`${joinWords(g.winners)} ${verb} ${g.items.join(", and ")}`);
+  }
+  if (conceded && winClauses.length) winClauses[0] += " (everyone else folded)";
+  if (!winClauses.length && !conceded) winClauses.push("Nobody wins the hand");
+  const penaltyClauses = result.penalties.map((x) => {
+    const why = x.reason === "bomb_out" ? "bombed out" : "called and won nothing";
+    const short = x.shortfall ? ` (${x.shortfall} short: that is all they have)` : "";
+    return `${x.name} ${why} and pays ${x.amount}${short}`;
+  });
+  const all = [...winClauses, ...uncontested, ...clauses, ...penaltyClauses];
+  // Only the fixed words are capitalised: a player's name is shown exactly as typed.
+  if (all.length && all[0].startsWith("nobody ")) all[0] = "N" + all[0].slice(1);
+  return all.join("; ") + ".";
+}
+
+function describeShares(map) {
+  return [...map].map(([name, amount]) => `${name} ${amount}`).join(", ");
+}
