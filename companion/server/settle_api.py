@@ -1,5 +1,232 @@
-"""`POST /api/v1/settle`: the payout calculator (SETTLE-API.md)."""
+"""`POST /api/v1/settle`: the payout calculator (SETTLE-API.md).
 
-from flask import Blueprint
+Stateless: the body describes the reveal, the answer says who wins what and who pays which
+penalty (or which players a sudden demise needs a card for). Every invalid input is a 422
+with `{"error", "field"}`; the body is read and checked in full before anything is settled.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from companion.rules.cards import CARDS
+from companion.rules.hands import Kind
+from companion.rules.request import MAX_CARDS, MAX_CREDITS, InvalidRequest, parse_settle_request
+from companion.rules.rulesets import OPTIONS, PRESETS, Ranking
+from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, settle
+from companion.server.errors import ApiError, read_json
+from companion.server.openapi import describe, error_response
 
 bp = Blueprint("settle_api", __name__)
+
+
+@bp.post("/api/v1/settle")
+def settle_hand():
+    """Settle a called hand, or ask for the sudden-demise cards it needs."""
+    body = read_json()
+    try:
+        rules, players, sabacc_pot = parse_settle_request(body)
+        settlement = settle(rules, players, sabacc_pot)
+    except (InvalidRequest, InvalidReveal) as exc:
+        raise ApiError(422, exc.message, exc.field) from None
+    return jsonify(settlement.to_json())
+
+
+_CREDITS = {"type": "integer", "minimum": 0, "maximum": MAX_CREDITS}
+_CARD = {
+    "type": "string",
+    "description": "A card code, case-insensitive: " + ", ".join(CARDS) + ".",
+    "examples": ["co7", "sa11", "idiot", "evil-one"],
+}
+_NAMES = {"type": "array", "items": {"type": "string"}}
+
+# The seven option names SETTLE-API.md fixes, with their types; the project's other options
+# (see companion.rules.rulesets.OPTIONS) are listed without a type of their own here and
+# checked by the server (a bad value is a 422).
+_FIXED_OPTIONS = {
+    "bomb_out_penalty": {
+        "description": '"hand_pot" (the default) or a fixed whole number of credits.',
+        "oneOf": [{"type": "string", "enum": ["hand_pot"]}, _CREDITS],
+    },
+    "ranking": {"type": "string", "enum": [r.value for r in Ranking]},
+    "negative_pure": {"type": "boolean", "description": "-23 is also Pure Sabacc."},
+    "fairy_empress": {"type": "boolean"},
+    "holdem": {"type": "boolean"},
+    "force_sabacc": {"type": "boolean"},
+    "corellia_run": {"type": "boolean"},
+}
+_OPTIONS = {
+    name: _FIXED_OPTIONS.get(name, {"description": f"The project's option {name!r} (see the rules page)."})
+    for name in OPTIONS
+}
+
+SCHEMAS = {
+    "RuleSetChoice": {
+        "description": "A preset name, or a preset with options that override it. "
+        "An unknown preset or option is a 422.",
+        "oneOf": [
+            {"type": "string", "enum": list(PRESETS)},
+            {
+                "type": "object",
+                "required": ["preset"],
+                "additionalProperties": False,
+                "properties": {"preset": {"type": "string", "enum": list(PRESETS)}, **_OPTIONS},
+            },
+        ],
+    },
+    "PlayerReveal": {
+        "type": "object",
+        "description": "One player at the reveal. Unknown fields are a 422.",
+        "required": ["name", "cards", "committed"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME, "description": "Unique at the table."},
+            "cards": {
+                "type": "array",
+                "maxItems": MAX_CARDS,
+                "items": _CARD,
+                "description": "The hand at the reveal, static field included; at least 2 cards "
+                "unless folded. No card may appear more often across the table than the deck has it.",
+            },
+            "committed": {**_CREDITS, "description": "Credits put into the hand pot this hand."},
+            "stack": {
+                "type": ["integer", "null"],
+                "minimum": 0,
+                "maximum": MAX_CREDITS,
+                "description": "Credits behind; penalties are capped at it plus what the player "
+                "receives. Omitted or null: no cap.",
+            },
+            "folded": {"type": "boolean", "default": False},
+            "called": {"type": "boolean", "default": False, "description": "At most one player."},
+            "demise": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 1,
+                "items": _CARD,
+                "description": "The sudden-demise card, only for a player a response named in "
+                "demise_players.",
+            },
+            "static": {
+                "type": "array",
+                "maxItems": MAX_CARDS,
+                "items": _CARD,
+                "description": "Hold 'Em only (empty otherwise): which of cards lie in the static "
+                "field; community cards for every other player still in the hand.",
+            },
+            "side": {
+                "type": ["string", "null"],
+                "enum": ["light", "dark", None],
+                "description": "Force Sabacc only, required there for every player still in the hand.",
+            },
+        },
+    },
+    "SettleRequest": {
+        "type": "object",
+        "required": ["rules", "players", "sabacc_pot"],
+        "additionalProperties": False,
+        "properties": {
+            "rules": {"$ref": "#/components/schemas/RuleSetChoice"},
+            "players": {
+                "type": "array",
+                "minItems": MIN_PLAYERS,
+                "maxItems": MAX_PLAYERS,
+                "items": {"$ref": "#/components/schemas/PlayerReveal"},
+                "description": "In seat order from the dealer's left (the dealer is last).",
+            },
+            "sabacc_pot": {**_CREDITS, "description": "The sabacc pot before this settlement."},
+        },
+    },
+    "HandResult": {
+        "type": "object",
+        "required": ["name", "total", "kind"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string"},
+            "total": {"type": ["integer", "null"], "description": "null for folded and conceded."},
+            "kind": {"type": "string", "enum": [k.value for k in Kind]},
+        },
+    },
+    "PotResult": {
+        "type": "object",
+        "required": ["amount", "eligible", "winners", "to_sabacc_pot"],
+        "additionalProperties": False,
+        "properties": {
+            "amount": {"type": "integer", "minimum": 0},
+            "eligible": _NAMES,
+            "winners": {**_NAMES, "description": "Two or more names for a split."},
+            "to_sabacc_pot": {"type": "boolean", "description": "Nobody could win this pot."},
+        },
+    },
+    "Penalty": {
+        "type": "object",
+        "required": ["name", "reason", "amount", "shortfall"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string"},
+            "reason": {"type": "string", "enum": ["bomb_out", "caller_lost"]},
+            "amount": {"type": "integer", "minimum": 0},
+            "shortfall": {"type": "integer", "minimum": 0, "description": "What the cap kept the player from paying."},
+        },
+    },
+    "Settled": {
+        "type": "object",
+        "required": ["status", "hands", "pots", "sabacc_pot_winners", "penalties", "sabacc_pot_after", "payouts"],
+        "additionalProperties": False,
+        "properties": {
+            "status": {"type": "string", "const": "settled"},
+            "hands": {"type": "array", "items": {"$ref": "#/components/schemas/HandResult"}},
+            "pots": {"type": "array", "items": {"$ref": "#/components/schemas/PotResult"}},
+            "sabacc_pot_winners": _NAMES,
+            "penalties": {"type": "array", "items": {"$ref": "#/components/schemas/Penalty"}},
+            "sabacc_pot_after": {"type": "integer", "minimum": 0},
+            "payouts": {
+                "type": "object",
+                "additionalProperties": {"type": "integer"},
+                "description": "Per player: credits received minus penalties paid.",
+            },
+        },
+    },
+    "SuddenDemise": {
+        "type": "object",
+        "required": ["status", "demise_players", "hands"],
+        "additionalProperties": False,
+        "properties": {
+            "status": {"type": "string", "const": "sudden_demise"},
+            "demise_players": {**_NAMES, "minItems": 2, "description": "Send each of them one demise card."},
+            "hands": {"type": "array", "items": {"$ref": "#/components/schemas/HandResult"}},
+        },
+    },
+    "SettleResult": {
+        "oneOf": [{"$ref": "#/components/schemas/Settled"}, {"$ref": "#/components/schemas/SuddenDemise"}]
+    },
+}
+
+describe(
+    paths={
+        "/api/v1/settle": {
+            "post": {
+                "summary": "Settle a called hand (the payout calculator)",
+                "description": "Judges every hand, awards the hand pot and side pots, the sabacc "
+                "pot and the penalties as RULES.md says. When tied hands go to a sudden demise, "
+                "answers status sudden_demise with the players who need one more card; send the "
+                "same request again with their demise cards.",
+                "operationId": "settle",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SettleRequest"}}},
+                },
+                "responses": {
+                    "200": {
+                        "description": "Settled, or waiting for sudden-demise cards.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SettleResult"}}},
+                    },
+                    "400": error_response("The body is not valid JSON."),
+                    "413": error_response("The body is too large."),
+                    "415": error_response("The body is not sent as application/json."),
+                    "422": error_response("The request is not a valid reveal; field names the bad field."),
+                },
+            }
+        }
+    },
+    schemas=SCHEMAS,
+)

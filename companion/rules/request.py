@@ -1,0 +1,161 @@
+"""Reading a payout-calculator request (SETTLE-API.md) into what `settle` takes.
+
+`parse_settle_request(body)` checks every field's type and range and then the reveal itself
+(`check_reveal`), and returns `(RuleSet, [PlayerReveal], sabacc_pot)`. Anything wrong raises
+`InvalidRequest` with the message in words and the path of the first bad field::
+
+    >>> rules, players, pot = parse_settle_request({
+    ...     "rules": "classic",
+    ...     "players": [
+    ...         {"name": "Lando", "cards": ["CO7", "sa11"], "committed": 30},
+    ...         {"name": "Han", "cards": ["idiot", "st2", "co3"], "committed": 30, "called": True},
+    ...     ],
+    ...     "sabacc_pot": 40,
+    ... })
+    >>> rules.name, players[0].cards, players[1].called, pot
+    ('classic', ('co7', 'sa11'), True, 40)
+    >>> try:
+    ...     parse_settle_request({"rules": "classic", "sabacc_pot": 0, "players": [
+    ...         {"name": "Lando", "cards": ["co7", "sa99"], "committed": 1},
+    ...         {"name": "Han", "cards": ["co8", "sa1"], "committed": 1}]})
+    ... except InvalidRequest as exc:
+    ...     print(exc.field, "-", exc.message)
+    players[0].cards[1] - unknown card 'sa99'
+
+Rulings on the shape (documented in the OpenAPI document too):
+
+- Unknown fields, at the top level or in a player, are refused (422), so that a misspelt
+  `comitted` is not silently read as 0.
+- `sabacc_pot`, and each player's `name`, `cards` and `committed`, are required (`cards` may
+  be empty for a folded player). `stack` may be omitted or null (no cap).
+- `static` must be empty unless the rules play Hold 'Em, and `side` absent (or null) unless they
+  play Force Sabacc; under Force Sabacc every player still in the hand needs a side.
+- Credits are whole numbers from 0 to `MAX_CREDITS`; true/false and 30.0 are not whole
+  numbers. At most `MAX_PLAYERS` players and `MAX_CARDS` cards a hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules.cards import UnknownCard, card
+from companion.rules.rulesets import InvalidRules, RuleSet, Side, ruleset_from
+from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, PlayerReveal, check_reveal
+
+#: The largest number of credits any field may hold (a billion: far beyond any table).
+MAX_CREDITS = 1_000_000_000
+#: The most cards one hand may list (the deck has 76; no real hand comes near this).
+MAX_CARDS = 30
+
+TOP_FIELDS = ("rules", "players", "sabacc_pot")
+PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called", "demise", "static", "side")
+
+
+class InvalidRequest(InvalidReveal):
+    """A request body that is not a valid settlement request: `message` and `field` path."""
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number"
+    )
+
+
+def _credits(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRequest(f"{where} must be a whole number of credits, not {_type_name(value)}", where)
+    if not 0 <= value <= MAX_CREDITS:
+        raise InvalidRequest(f"{where} must be between 0 and {MAX_CREDITS} credits", where)
+    return value
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidRequest(f"{where} must be true or false, not {_type_name(value)}", where)
+    return value
+
+
+def _cards(value: Any, where: str, most: int = MAX_CARDS) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise InvalidRequest(f"{where} must be a list of card codes, not {_type_name(value)}", where)
+    if len(value) > most:
+        raise InvalidRequest(f"{where} may hold at most {most} cards", where)
+    out = []
+    for k, code in enumerate(value):
+        if not isinstance(code, str):
+            raise InvalidRequest(f"a card code is a string, not {_type_name(code)}", f"{where}[{k}]")
+        try:
+            out.append(card(code).code)
+        except UnknownCard as exc:
+            raise InvalidRequest(str(exc), f"{where}[{k}]") from None
+    return tuple(out)
+
+
+def _object(value: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise InvalidRequest(f"{where or 'the body'} must be an object, not {_type_name(value)}", where or "body")
+    prefix = f"{where}." if where else ""
+    for key in value:
+        if key not in allowed:
+            raise InvalidRequest(f"unknown field {key!r}; the fields are " + ", ".join(allowed), prefix + key)
+    for key in required:
+        if key not in value:
+            raise InvalidRequest(f"{key} is missing", prefix + key)
+    return value
+
+
+def _player(value: Any, at: str) -> PlayerReveal:
+    raw = _object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"))
+    name = raw["name"]
+    if not isinstance(name, str):
+        raise InvalidRequest(f"a name is a string, not {_type_name(name)}", f"{at}.name")
+    if not 1 <= len(name) <= MAX_NAME or not name.strip():
+        raise InvalidRequest(f"a name must be 1 to {MAX_NAME} characters (not only spaces)", f"{at}.name")
+    stack = raw.get("stack")
+    side = raw.get("side")
+    if side is not None:
+        try:
+            side = Side(side) if isinstance(side, str) else None
+        except ValueError:
+            side = None
+        if side is None:
+            raise InvalidRequest('side must be "light" or "dark"', f"{at}.side")
+    demise = _cards(raw.get("demise", []), f"{at}.demise", most=1)
+    if "demise" in raw and not demise:
+        raise InvalidRequest("a demise is one card, as a one-card list", f"{at}.demise")
+    return PlayerReveal(
+        name=name,
+        cards=_cards(raw["cards"], f"{at}.cards"),
+        committed=_credits(raw["committed"], f"{at}.committed"),
+        stack=None if stack is None else _credits(stack, f"{at}.stack"),
+        folded=_flag(raw.get("folded", False), f"{at}.folded"),
+        called=_flag(raw.get("called", False), f"{at}.called"),
+        demise=demise,
+        static=_cards(raw.get("static", []), f"{at}.static"),
+        side=side,
+    )
+
+
+def parse_settle_request(body: Any) -> tuple[RuleSet, list[PlayerReveal], int]:
+    """Read a SETTLE-API.md request body; raise `InvalidRequest` for the first bad field."""
+    raw = _object(body, "", TOP_FIELDS, TOP_FIELDS)
+    try:
+        rules = ruleset_from(raw["rules"])
+    except InvalidRules as exc:
+        raise InvalidRequest(exc.message, exc.field) from None
+    if isinstance(rules.bomb_out_penalty, int) and rules.bomb_out_penalty > MAX_CREDITS:
+        raise InvalidRequest(f"bomb_out_penalty may be at most {MAX_CREDITS} credits", "rules.bomb_out_penalty")
+    sabacc_pot = _credits(raw["sabacc_pot"], "sabacc_pot")
+    players_raw = raw["players"]
+    if not isinstance(players_raw, list):
+        raise InvalidRequest(f"players must be a list, not {_type_name(players_raw)}", "players")
+    if not MIN_PLAYERS <= len(players_raw) <= MAX_PLAYERS:
+        raise InvalidRequest(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players_raw)}", "players")
+    players = [_player(p, f"players[{i}]") for i, p in enumerate(players_raw)]
+    try:
+        check_reveal(rules, players, sabacc_pot)
+    except InvalidRequest:
+        raise
+    except InvalidReveal as exc:
+        raise InvalidRequest(exc.message, exc.field) from None
+    return rules, players, sabacc_pot
