@@ -1,0 +1,106 @@
+"""Rule sets as data: the presets of RULES.md's table and options by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.rules.rulesets import (
+    HAND_POT,
+    PRESETS,
+    InvalidRules,
+    Ranking,
+    ShiftKind,
+    StaticField,
+    Trigger,
+    ruleset_from,
+)
+
+
+def test_the_five_presets_exist():
+    assert set(PRESETS) == {"weg", "classic", "holodex", "pagat", "pagat-d6"}
+
+
+@pytest.mark.parametrize(
+    "name, ranking, negative_pure, fairy_empress",
+    [
+        ("weg", Ranking.HIGHEST, False, False),
+        ("classic", Ranking.CLOSEST_POSITIVE, True, False),
+        ("holodex", Ranking.CLOSEST_NEGATIVE, True, True),
+        ("pagat", Ranking.HIGHEST, True, False),
+        ("pagat-d6", Ranking.HIGHEST, True, False),
+    ],
+)
+def test_preset_ranking_and_pure_sabacc(name, ranking, negative_pure, fairy_empress):
+    rs = PRESETS[name]
+    assert (rs.ranking, rs.negative_pure, rs.fairy_empress) == (ranking, negative_pure, fairy_empress)
+
+
+@pytest.mark.parametrize(
+    "name, trigger, shift, static",
+    [
+        ("weg", Trigger.D6_LOW, ShiftKind.RIM, StaticField.NONE),
+        ("classic", Trigger.TWO_D6_DOUBLES, ShiftKind.CORE, StaticField.FREE),
+        ("holodex", Trigger.TWO_D6_DOUBLES, ShiftKind.CORE, StaticField.ONE_CHANGE_PER_TURN),
+        ("pagat", Trigger.TWO_D6_DOUBLES, ShiftKind.CORE, StaticField.ONE_IN_ONE_OUT_PLAY_ROUND),
+        ("pagat-d6", Trigger.D6_HIGH, ShiftKind.CORE, StaticField.ONE_IN_ONE_OUT_PLAY_ROUND),
+    ],
+)
+def test_preset_scrambler_shift_and_static_field(name, trigger, shift, static):
+    rs = PRESETS[name]
+    assert (rs.scrambler_trigger, rs.shift_kind, rs.static_field) == (trigger, shift, static)
+
+
+def test_weg_bet_limit_is_3_and_the_others_have_none():
+    assert PRESETS["weg"].bet_limit == 3
+    assert all(PRESETS[n].bet_limit is None for n in ("classic", "holodex", "pagat", "pagat-d6"))
+
+
+def test_holodex_buy_in_is_500_and_its_chips_add_up():
+    rs = PRESETS["holodex"]
+    assert rs.buy_in == 500
+    assert sum(c.value * c.per_buy_in for c in rs.chip_set) == 500
+
+
+def test_calling_rounds_holodex_two_pagat_from_the_4th_betting_round():
+    assert PRESETS["holodex"].pot_building_rounds == 2
+    assert PRESETS["pagat"].pot_building_rounds == 3
+
+
+def test_every_preset_penalty_defaults_to_the_hand_pot_and_no_variant_is_on():
+    for rs in PRESETS.values():
+        assert rs.bomb_out_penalty == HAND_POT
+        assert not (rs.holdem or rs.force_sabacc or rs.corellia_run)
+
+
+def test_options_override_the_preset():
+    rs = ruleset_from({"preset": "weg", "ranking": "closest-negative", "negative_pure": True, "bomb_out_penalty": 7})
+    assert (rs.ranking, rs.negative_pure, rs.bomb_out_penalty) == (Ranking.CLOSEST_NEGATIVE, True, 7)
+    assert rs.overrides == ("bomb_out_penalty", "negative_pure", "ranking")
+    assert rs.bet_limit == 3  # untouched options keep the preset's value
+
+
+def test_a_preset_name_alone_is_the_preset():
+    assert ruleset_from("holodex") == PRESETS["holodex"]
+
+
+@pytest.mark.parametrize(
+    "spec, field",
+    [
+        ("vegas", "rules"),
+        ({"preset": "vegas"}, "rules.preset"),
+        ({"preset": ["classic"]}, "rules.preset"),
+        ({}, "rules.preset"),
+        ({"preset": "classic", "jokers": True}, "rules.jokers"),
+        ({"preset": "classic", "holdem": 1}, "rules.holdem"),
+        ({"preset": "classic", "ranking": "lowest"}, "rules.ranking"),
+        ({"preset": "classic", "ranking": ["highest"]}, "rules.ranking"),
+        ({"preset": "classic", "bomb_out_penalty": -1}, "rules.bomb_out_penalty"),
+        ({"preset": "classic", "bomb_out_penalty": True}, "rules.bomb_out_penalty"),
+        ({"preset": "classic", "force_sabacc": True, "corellia_run": True}, "rules.corellia_run"),
+        (42, "rules"),
+    ],
+)
+def test_an_unknown_preset_or_option_or_bad_value_names_the_field(spec, field):
+    with pytest.raises(InvalidRules) as err:
+        ruleset_from(spec)
+    assert err.value.field == field
