@@ -167,6 +167,8 @@ class RuleSet:
     deal_size: int = 2  # cards each player is dealt at the start of a hand (every seed: two)
     # weg/classic: only the player whose turn it is may open the betting; others call or raise.
     only_turn_player_opens: bool = False
+    # Phases at whose end the dealer rolls the scrambler (pagat: the betting round, seed 002).
+    dealer_rolls_after: tuple[Phase, ...] = ()
 
     @property
     def pot_building_rounds(self) -> int:
@@ -292,6 +294,7 @@ PRESETS: dict[str, RuleSet] = {
             scrambler_trigger=Trigger.TWO_D6_DOUBLES,
             shift_kind=ShiftKind.CORE,
             static_field=StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
+            dealer_rolls_after=(Phase.BETTING,),
         ),
     )
 }
