@@ -1,0 +1,362 @@
+"""The ledger: every table's entries, appended to SQLite and committed before anyone is told.
+
+A table's state is what its entries say. The ledger stores, per table:
+
+- `entries`: one row per accepted entry (a command with its resolved dice, a join, an undo),
+  numbered `seq` = 1, 2, 3, ... with its actor, time, idempotency key, the events it produced,
+  and `undone_by` (the seq of the undo entry that cancelled it, if any);
+- `snapshots`: the full state (`Table.to_json()`) after some entries — always after entry 0
+  (the new table), at the start of every hand and every `SNAPSHOT_EVERY` entries — so loading
+  a table costs one snapshot plus a few entries however long the evening has run;
+- `tokens`: a hash of each seat's secret token (the tokens themselves are never stored).
+
+The database runs in WAL mode with `synchronous=FULL`: once `append` returns, the entry is on
+disk and survives a pulled plug. One connection is shared by all threads behind a lock;
+the owners already apply one command at a time per table, so the lock is rarely contended.
+
+    >>> import tempfile, pathlib
+    >>> ledger = Ledger(pathlib.Path(tempfile.mkdtemp()) / "tables.sqlite3")
+    >>> ledger.create_table("KMXTR", {"rules": "weg"}, "hash", {"state": 0})
+    >>> ledger.append("KMXTR", Entry(1, "bet", "s1", {"type": "bet", "amount": 3}, 0.0, None, None, []))
+    >>> [e.type for e in ledger.entries("KMXTR")]
+    ['bet']
+    >>> ledger.close()
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    settings TEXT NOT NULL,
+    host_token_hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entries (
+    table_code TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    actor TEXT,
+    body TEXT NOT NULL,
+    ts REAL NOT NULL,
+    idempotency_key TEXT,
+    undone_by INTEGER,
+    events TEXT NOT NULL,
+    PRIMARY KEY (table_code, seq)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS entries_by_key
+    ON entries (table_code, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_code TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    hand_start INTEGER NOT NULL DEFAULT 0,
+    state TEXT NOT NULL,
+    PRIMARY KEY (table_code, seq)
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    table_code TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    issued REAL NOT NULL,
+    PRIMARY KEY (table_code, seat)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT
+);
+"""
+
+#: The type of the counter-entry that cancels an earlier entry.
+UNDO = "undo"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of a table's ledger."""
+
+    seq: int
+    type: str
+    actor: str | None
+    body: dict[str, Any]  # the entry as applied (for undo: {"undoes": seq})
+    ts: float
+    idempotency_key: str | None
+    undone_by: int | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def undoes(self) -> int | None:
+        """For an undo entry, the seq it cancels."""
+        return self.body.get("undoes") if self.type == UNDO else None
+
+    @property
+    def applies(self) -> bool:
+        """Whether replaying the ledger applies this entry to the table."""
+        return self.type != UNDO and self.undone_by is None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table's full state after entry `seq`."""
+
+    seq: int
+    hand_start: bool
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """How a table was created."""
+
+    code: str
+    created: float
+    settings: dict[str, Any]
+    host_token_hash: str
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class Ledger:
+    """The SQLite file holding every table of one server."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        # One connection for all threads, serialised by our lock; autocommit mode so that
+        # transactions are exactly the BEGIN IMMEDIATE ... COMMIT blocks below.
+        self._db = sqlite3.connect(
+            str(self.path), check_same_thread=False, isolation_level=None, timeout=10
+        )
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # FULL: the WAL is synced at every commit, so an acknowledged entry survives power loss.
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                self._db.execute(statement)
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    class _Tx:
+        def __init__(self, ledger: "Ledger"):
+            self.ledger = ledger
+
+        def __enter__(self) -> sqlite3.Connection:
+            self.ledger._lock.acquire()
+            try:
+                self.ledger._db.execute("BEGIN IMMEDIATE")
+            except BaseException:
+                self.ledger._lock.release()
+                raise
+            return self.ledger._db
+
+        def __exit__(self, kind, exc, tb) -> None:
+            try:
+                self.ledger._db.execute("COMMIT" if kind is None else "ROLLBACK")
+            finally:
+                self.ledger._lock.release()
+
+    def _transaction(self) -> "_Tx":
+        """All-or-nothing: a block whose writes are committed together (synced) or not at all."""
+        return Ledger._Tx(self)
+
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def close(self) -> None:
+        """Close the database (checkpointing the WAL)."""
+        with self._lock:
+            self._db.close()
+
+    # -- tables ---------------------------------------------------------------------------
+
+    def create_table(
+        self, code: str, settings: dict[str, Any], host_token_hash: str, state: dict[str, Any]
+    ) -> None:
+        """Record a new table and its starting state (snapshot 0). Raises `KeyError` if the
+        code is taken."""
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    "INSERT INTO tables (code, created, settings, host_token_hash) VALUES (?,?,?,?)",
+                    (code, time.time(), _dumps(settings), host_token_hash),
+                )
+                db.execute(
+                    "INSERT INTO snapshots (table_code, seq, hand_start, state) VALUES (?,0,1,?)",
+                    (code, _dumps(state)),
+                )
+        except sqlite3.IntegrityError:
+            raise KeyError(code) from None
+
+    def table_codes(self) -> list[str]:
+        """Every table's code, oldest first."""
+        return [r[0] for r in self._query("SELECT code FROM tables ORDER BY created, code")]
+
+    def table(self, code: str) -> TableRow | None:
+        """How table `code` was created, or None."""
+        rows = self._query(
+            "SELECT code, created, settings, host_token_hash FROM tables WHERE code=?", (code,)
+        )
+        if not rows:
+            return None
+        c, created, settings, host = rows[0]
+        return TableRow(c, created, json.loads(settings), host)
+
+    # -- entries --------------------------------------------------------------------------
+
+    def append(
+        self,
+        code: str,
+        entry: Entry,
+        *,
+        snapshot: dict[str, Any] | None = None,
+        hand_start: bool = False,
+        seat_token: tuple[str, str] | None = None,
+    ) -> None:
+        """Append `entry` (and, atomically with it: the state after it as a snapshot, a seat's
+        token hash, and for an undo the mark on the undone entry). Durable on return.
+
+        Raises `sqlite3.IntegrityError` if `entry.seq` or its idempotency key is taken.
+        """
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO entries (table_code, seq, type, actor, body, ts, idempotency_key,"
+                " undone_by, events) VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    code,
+                    entry.seq,
+                    entry.type,
+                    entry.actor,
+                    _dumps(entry.body),
+                    entry.ts,
+                    entry.idempotency_key,
+                    entry.undone_by,
+                    _dumps(entry.events),
+                ),
+            )
+            if entry.undoes is not None:
+                db.execute(
+                    "UPDATE entries SET undone_by=? WHERE table_code=? AND seq=?",
+                    (entry.seq, code, entry.undoes),
+                )
+                # Snapshots taken after the undone entry include it: they no longer describe
+                # the table.
+                db.execute(
+                    "DELETE FROM snapshots WHERE table_code=? AND seq>=? AND seq<?",
+                    (code, entry.undoes, entry.seq),
+                )
+            if snapshot is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO snapshots (table_code, seq, hand_start, state)"
+                    " VALUES (?,?,?,?)",
+                    (code, entry.seq, int(hand_start), _dumps(snapshot)),
+                )
+            if seat_token is not None:
+                self._set_token(db, code, *seat_token)
+
+    def _row_entry(self, row: tuple) -> Entry:
+        seq, type_, actor, body, ts, key, undone_by, events = row
+        return Entry(seq, type_, actor, json.loads(body), ts, key, undone_by, json.loads(events))
+
+    _COLUMNS = "seq, type, actor, body, ts, idempotency_key, undone_by, events"
+
+    def entries(self, code: str, after: int = 0, limit: int | None = None) -> list[Entry]:
+        """Table `code`'s entries with seq > `after`, in order (at most `limit`)."""
+        sql = f"SELECT {self._COLUMNS} FROM entries WHERE table_code=? AND seq>? ORDER BY seq"
+        args: tuple = (code, after)
+        if limit is not None:
+            sql += " LIMIT ?"
+            args += (limit,)
+        return [self._row_entry(r) for r in self._query(sql, args)]
+
+    def entry(self, code: str, seq: int) -> Entry | None:
+        """Entry `seq` of table `code`, or None."""
+        rows = self._query(
+            f"SELECT {self._COLUMNS} FROM entries WHERE table_code=? AND seq=?", (code, seq)
+        )
+        return self._row_entry(rows[0]) if rows else None
+
+    def entry_by_key(self, code: str, key: str) -> Entry | None:
+        """The entry of table `code` that was made with idempotency key `key`, or None."""
+        rows = self._query(
+            f"SELECT {self._COLUMNS} FROM entries WHERE table_code=? AND idempotency_key=?",
+            (code, key),
+        )
+        return self._row_entry(rows[0]) if rows else None
+
+    def last_seq(self, code: str) -> int:
+        """The seq of table `code`'s latest entry (0 if none)."""
+        return self._query("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE table_code=?", (code,))[0][0]
+
+    def count_entries(self, code: str) -> int:
+        """How many entries table `code` has."""
+        return self._query("SELECT COUNT(*) FROM entries WHERE table_code=?", (code,))[0][0]
+
+    # -- snapshots ------------------------------------------------------------------------
+
+    def snapshot(self, code: str, before: int | None = None, hand_start: bool = False) -> Snapshot:
+        """The latest snapshot of table `code` (with seq < `before`, if given; only those taken
+        at the start of a hand if `hand_start`). Snapshot 0 always exists."""
+        sql = "SELECT seq, hand_start, state FROM snapshots WHERE table_code=?"
+        args: tuple = (code,)
+        if before is not None:
+            sql += " AND seq<?"
+            args += (before,)
+        if hand_start:
+            sql += " AND hand_start=1"
+        rows = self._query(sql + " ORDER BY seq DESC LIMIT 1", args)
+        if not rows:
+            raise KeyError(code)
+        seq, hs, state = rows[0]
+        return Snapshot(seq, bool(hs), json.loads(state))
+
+    # -- tokens ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _set_token(db: sqlite3.Connection, code: str, seat: str, token_hash: str) -> None:
+        db.execute("DELETE FROM tokens WHERE table_code=? AND seat=?", (code, seat))
+        db.execute(
+            "INSERT INTO tokens (table_code, seat, token_hash, issued) VALUES (?,?,?,?)",
+            (code, seat, token_hash, time.time()),
+        )
+
+    def set_token(self, code: str, seat: str, token_hash: str) -> None:
+        """Give `seat` a new token (its previous one stops working)."""
+        with self._transaction() as db:
+            self._set_token(db, code, seat, token_hash)
+
+    def seat_for(self, code: str, token_hash: str) -> str | None:
+        """The seat of table `code` whose token has hash `token_hash`, or None."""
+        rows = self._query(
+            "SELECT seat FROM tokens WHERE table_code=? AND token_hash=?", (code, token_hash)
+        )
+        return rows[0][0] if rows else None
+
+    # -- server settings ------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        """A server-wide setting (e.g. which table the scrambler serves), or None."""
+        rows = self._query("SELECT value FROM meta WHERE key=?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        """Store a server-wide setting durably."""
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?,?)", (key, value))
+
+    def iter_all(self) -> Iterator[tuple[str, Entry]]:
+        """Every entry of every table (for checks and tests)."""
+        for code in self.table_codes():
+            for e in self.entries(code):
+                yield code, e

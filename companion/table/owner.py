@@ -1,0 +1,465 @@
+"""The one owner of a table's state: applies commands in order, records them, tells listeners.
+
+Everything that changes a table goes through its `TableOwner`: web requests, the GPIO button,
+the USB scrambler box, a timer. Each calls `submit` (from any thread); the owner
+
+1. answers a retried request (same idempotency key) with the original result,
+2. refuses a command made against a stale `version`,
+3. fills in the dice of a roll from the table's roller (`Table.roll_needed`),
+4. applies it to the engine's `Table` (which refuses bad commands with the state unchanged),
+5. appends it to the ledger — committed to disk — and only then
+6. publishes the events to the table's subscribers and returns.
+
+One lock per table keeps this strictly one-at-a-time. A GPIO or serial callback must do no
+more than call `submit`::
+
+    owner = registry.scrambler_table()
+    if owner is not None:
+        owner.submit({"type": "roll"}, actor=SCRAMBLER)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import logging
+import queue
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from companion.scrambler.dice import Roller, SoftwareRoller
+from companion.table.ledger import UNDO, Entry, Ledger
+
+log = logging.getLogger(__name__)
+
+#: Actor names shared with the engine (companion.table.engine.HOST / SCRAMBLER).
+HOST = "host"
+SCRAMBLER = "scrambler"
+#: The entry type that seats a new player, and the actor it is applied as.
+JOIN = "join"
+GUEST = "guest"
+#: The engine's event for the start of a hand.
+HAND_STARTED = "hand_started"
+
+#: Take a full snapshot every this many entries even within a long hand, so that loading a
+#: table never replays more than this many entries.
+SNAPSHOT_EVERY = 25
+
+#: Entry fields that hold a seat's hidden cards. The audit log shows them only to that seat;
+#: everyone sees the hands in the public `revealed` event once every player has entered.
+#: (The engine's events and views never carry them: docs/table-commands.md.)
+HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("cards",), "demise_card": ("card",)}
+
+
+class Refusal(Exception):
+    """A refused request: nothing changed. `status` 400/403/404/409/422/503 as in the API;
+    `extra` holds more for the response body (e.g. the fresh `version` for a stale command)."""
+
+    def __init__(self, status: int, error: str, field: str | None = None, **extra: Any):
+        super().__init__(error)
+        self.status, self.error, self.field, self.extra = status, error, field, extra
+
+
+@dataclass
+class Result:
+    """What an accepted (or replayed) entry did."""
+
+    seq: int
+    events: list[dict[str, Any]]
+    replayed: bool = False
+    seat: str | None = None  # joins: the new seat
+    token: str | None = None  # joins: the seat's secret token (only ever returned, never kept)
+    undone: int | None = None  # undos: the seq undone
+
+
+def token_hash(token: str) -> str:
+    """How a token is stored: its SHA-256 (a stolen database does not hand out seats)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh secret token for a seat or a host."""
+    return secrets.token_urlsafe(24)
+
+
+def _is_refused(exc: BaseException) -> bool:
+    """Whether `exc` is the engine's refusal (a `Refused` with an HTTP-like status)."""
+    return type(exc).__name__ == "Refused" and isinstance(getattr(exc, "status", None), int)
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One listener (an event stream) of a table: what it may see and its mailbox.
+
+    `messages` receives `(seq, kind, data)` tuples with `data` already rendered as JSON for
+    this viewer; `None` means the table is closing.
+    """
+
+    seat: str | None
+    host: bool
+    messages: "queue.SimpleQueue[tuple[int, str, str] | None]" = field(default_factory=queue.SimpleQueue)
+
+    @property
+    def key(self) -> tuple[str | None, bool]:
+        """Viewers with the same key see the same thing."""
+        return (self.seat, self.host)
+
+
+class TableOwner:
+    """The one owner of table `code`'s state. Thread-safe; see the module docstring."""
+
+    def __init__(
+        self,
+        code: str,
+        ledger: Ledger,
+        table_class: type,
+        roller: Roller | None = None,
+        public_events: Callable[[dict], bool] | None = None,
+    ):
+        self.code = code
+        self.ledger = ledger
+        self.table_class = table_class
+        self.roller: Roller = roller or SoftwareRoller()
+        self._lock = threading.RLock()
+        self._subscriptions: set[Subscription] = set()
+        self.version = 0
+        self.hand_start_seq = 0
+        self.table: Any = None
+        self._load()
+
+    # -- creation and loading -------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        code: str,
+        settings: dict[str, Any],
+        ledger: Ledger,
+        table_class: type,
+        roller: Roller | None = None,
+    ) -> tuple["TableOwner", str]:
+        """Create table `code` (the engine validates `settings`); returns the owner and the
+        host token. Raises `Refusal` (422) for bad settings, `KeyError` if the code is taken."""
+        try:
+            table = table_class.create(code, settings)
+        except Exception as exc:
+            if _is_refused(exc):
+                raise Refusal(exc.status, exc.error, getattr(exc, "field", None)) from None
+            raise
+        host_token = new_token()
+        ledger.create_table(code, settings, token_hash(host_token), table.to_json())
+        return cls(code, ledger, table_class, roller), host_token
+
+    def _load(self) -> None:
+        """Rebuild the live table from the latest snapshot and the entries after it."""
+        snap = self.ledger.snapshot(self.code)
+        table = self.table_class.from_json(snap.state)
+        for e in self.ledger.entries(self.code, after=snap.seq):
+            if e.applies:
+                table.apply(dict(e.body), e.actor)
+        self.table = table
+        self.version = self.ledger.last_seq(self.code)
+        self.hand_start_seq = self.ledger.snapshot(self.code, hand_start=True).seq
+        self._since_snapshot = self.version - snap.seq
+
+    # -- reading --------------------------------------------------------------------------
+
+    def view(self, seat: str | None = None, host: bool = False) -> tuple[int, dict[str, Any]]:
+        """`(version, state)` for one viewer: the public view, a seat's, or the host's."""
+        with self._lock:
+            return self.version, self._view(seat, host)
+
+    def _view(self, seat: str | None, host: bool) -> dict[str, Any]:
+        # The table's version is the ledger's (it also counts undos), not the engine's count
+        # of applied entries: one number for clients, event ids and stale checks.
+        state = self.table.view(seat, host=host)
+        state["version"] = self.version
+        return state
+
+    def log_entry(self, e: Entry, who: str | None) -> dict[str, Any]:
+        """Entry `e` as the audit log shows it to `who` (a seat, HOST or None)."""
+        body = dict(e.body)
+        hidden = HIDDEN_FIELDS.get(e.type, ())
+        if hidden and who != body.get("seat", e.actor):
+            for name in hidden:
+                if name in body:
+                    body[name] = "hidden"
+        return {
+            "seq": e.seq,
+            "ts": e.ts,
+            "type": e.type,
+            "actor": e.actor,
+            "undone_by": e.undone_by,
+            "undoes": e.undoes,
+            "body": body,
+            "events": e.events,
+        }
+
+    def seat_ids(self) -> list[str]:
+        """The table's seats."""
+        with self._lock:
+            return list(self.table.seat_ids())
+
+    def seat_for_token(self, token: str) -> str | None:
+        """`HOST` for the host token, the seat id for a seat token, else None."""
+        row = self.ledger.table(self.code)
+        digest = token_hash(token)
+        if row is not None and secrets.compare_digest(row.host_token_hash, digest):
+            return HOST
+        return self.ledger.seat_for(self.code, digest)
+
+    def issue_token(self, seat: str) -> str:
+        """A new token for `seat` (moving it to another phone); the old one stops working."""
+        with self._lock:
+            if seat not in self.table.seat_ids():
+                raise Refusal(404, f"there is no seat {seat!r} at this table", "seat")
+            token = new_token()
+            self.ledger.set_token(self.code, seat, token_hash(token))
+            return token
+
+    # -- changing -------------------------------------------------------------------------
+
+    def submit(
+        self,
+        entry: dict[str, Any],
+        actor: str | None,
+        version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Result:
+        """Apply `entry` ({"type": ..., **fields}) as `actor` (a seat id, HOST or SCRAMBLER).
+
+        Thread-safe and synchronous: returns once the entry is on disk, or raises `Refusal`
+        with nothing changed. A repeated `idempotency_key` returns the first result.
+        """
+        entry = dict(entry)
+        with self._lock:
+            done = self._replayed(entry, actor, idempotency_key)
+            if done is not None:
+                return done
+            self._check_version(version)
+            if "dice" not in entry:
+                trigger = self.table.roll_needed(entry)
+                if trigger is not None:
+                    entry["dice"] = list(self.roller.dice(trigger))
+            events = self._apply(entry, actor)
+            seat_token = None
+            result = Result(self.version + 1, events)
+            if entry.get("type") == JOIN:
+                result.seat = next((e.get("seat") for e in events if e.get("seat")), None)
+                if result.seat is not None:
+                    result.token = new_token()
+                    seat_token = (result.seat, token_hash(result.token))
+            self._commit(entry, actor, idempotency_key, events, seat_token=seat_token)
+            return result
+
+    def join(self, name: str, idempotency_key: str | None = None) -> Result:
+        """Seat a new player called `name`; the result carries the seat and its token."""
+        return self.submit({"type": JOIN, "name": name}, GUEST, idempotency_key=idempotency_key)
+
+    def undo(
+        self,
+        actor: str | None,
+        seq: int | None = None,
+        version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Result:
+        """Cancel entry `seq` (default: the latest one that is not undone) with a counter-entry.
+
+        Host only. The state is rebuilt from the last snapshot before that entry, replaying
+        the rest without it; if any of them no longer applies, the undo is refused (409) and
+        nothing changes. Only entries of the current hand can be undone, and not joins.
+        """
+        with self._lock:
+            body = {"type": UNDO} if seq is None else {"type": UNDO, "seq": seq}
+            done = self._replayed(body, actor, idempotency_key)
+            if done is not None:
+                return done
+            if actor != HOST:
+                raise Refusal(403, "only the host can undo", None)
+            self._check_version(version)
+            target = self._undo_target(seq)
+            snap = self.ledger.snapshot(self.code, before=target.seq)
+            table = self.table_class.from_json(snap.state)
+            for e in self.ledger.entries(self.code, after=snap.seq):
+                if e.seq == target.seq or not e.applies:
+                    continue
+                try:
+                    table.apply(dict(e.body), e.actor)
+                except Exception as exc:
+                    why = exc.error if _is_refused(exc) else str(exc)
+                    raise Refusal(
+                        409,
+                        f"entry {e.seq} ({e.type}) would no longer apply without entry "
+                        f"{target.seq}: {why}",
+                        "seq",
+                    ) from None
+            events = [
+                {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor}
+            ]
+            new_seq = self.version + 1
+            entry = Entry(new_seq, UNDO, actor, {"undoes": target.seq}, time.time(),
+                          idempotency_key, None, events)
+            try:
+                self.ledger.append(self.code, entry, snapshot=table.to_json())
+            except Exception:
+                log.exception("table %s: the undo could not be written", self.code)
+                raise Refusal(503, "the ledger could not be written; nothing changed", None) from None
+            self.table = table
+            self.version = new_seq
+            self._since_snapshot = 0
+            self._publish(new_seq, events, None)
+            return Result(new_seq, events, undone=target.seq)
+
+    def _undo_target(self, seq: int | None) -> Entry:
+        if seq is None:
+            for e in reversed(self.ledger.entries(self.code, after=self.hand_start_seq)):
+                if e.applies and e.type != JOIN:
+                    return e
+            raise Refusal(409, "nothing in this hand can be undone", "seq")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise Refusal(422, "seq must be a whole number", "seq")
+        target = self.ledger.entry(self.code, seq)
+        if target is None:
+            raise Refusal(404, f"there is no entry {seq}", "seq")
+        if target.type == UNDO:
+            raise Refusal(409, "an undo cannot be undone", "seq")
+        if target.undone_by is not None:
+            raise Refusal(409, f"entry {seq} is already undone (by entry {target.undone_by})", "seq")
+        if target.type == JOIN:
+            raise Refusal(409, "a join cannot be undone (the seat can leave instead)", "seq")
+        if target.seq <= self.hand_start_seq:
+            raise Refusal(409, f"entry {seq} belongs to an earlier hand", "seq")
+        return target
+
+    def _replayed(self, body: dict, actor: str | None, key: str | None) -> Result | None:
+        """The stored result for a repeated idempotency key, or None for a new key."""
+        if key is None:
+            return None
+        if not isinstance(key, str) or not 1 <= len(key) <= 100:
+            raise Refusal(422, "idempotency_key must be a string of 1 to 100 characters", "idempotency_key")
+        old = self.ledger.entry_by_key(self.code, key)
+        if old is None:
+            return None
+        def plain(b: dict) -> dict:  # dice are filled in by the owner, not sent by the client
+            return {k: v for k, v in b.items() if k != "dice"}
+
+        if old.type == UNDO:
+            same = body.get("type") == UNDO and body.get("seq", old.undoes) == old.undoes
+        else:
+            same = old.actor == actor and plain(old.body) == plain(body)
+        if not same:
+            raise Refusal(422, "this idempotency_key was already used for another command", "idempotency_key")
+        result = Result(old.seq, old.events, replayed=True, undone=old.undoes)
+        if old.type == JOIN:
+            # Only the hash of the first token was kept: the retrying phone gets a new one.
+            result.seat = next((e.get("seat") for e in old.events if e.get("seat")), None)
+            if result.seat is not None:
+                result.token = new_token()
+                self.ledger.set_token(self.code, result.seat, token_hash(result.token))
+        return result
+
+    def _check_version(self, version: int | None) -> None:
+        if version is None:
+            return
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise Refusal(422, "version must be a whole number", "version")
+        if version != self.version:
+            raise Refusal(
+                409,
+                f"the table has changed since version {version} (it is at {self.version})",
+                "version",
+                version=self.version,
+            )
+
+    def _apply(self, entry: dict[str, Any], actor: str | None) -> list[dict[str, Any]]:
+        try:
+            return self.table.apply(entry, actor)
+        except Exception as exc:
+            if _is_refused(exc):
+                raise Refusal(exc.status, exc.error, getattr(exc, "field", None)) from None
+            # An engine bug must not leave a half-changed table behind: start again from disk.
+            log.exception("table %s: %r from %s could not be applied", self.code, entry, actor)
+            self._load()
+            raise Refusal(422, f"the table could not apply this command ({type(exc).__name__})", "type") from None
+
+    def _commit(
+        self,
+        entry: dict[str, Any],
+        actor: str | None,
+        key: str | None,
+        events: list[dict[str, Any]],
+        seat_token: tuple[str, str] | None = None,
+    ) -> None:
+        """Append the applied entry (durably), then move the version on and publish."""
+        seq = self.version + 1
+        # A hand starts with the entry whose events include `hand_started`: snapshot there,
+        # so undo and loading never replay more than the current hand.
+        hand_start = any(e.get("type") == HAND_STARTED for e in events)
+        snapshot = None
+        if hand_start or self._since_snapshot + 1 >= SNAPSHOT_EVERY:
+            snapshot = self.table.to_json()
+        try:
+            self.ledger.append(
+                self.code,
+                Entry(seq, str(entry.get("type")), actor, entry, time.time(), key, None, events),
+                snapshot=snapshot,
+                hand_start=hand_start,
+                seat_token=seat_token,
+            )
+        except Exception:
+            log.exception("table %s: entry %d could not be written", self.code, seq)
+            self._load()  # the table in memory is ahead of the disk: go back to the disk
+            raise Refusal(503, "the ledger could not be written; nothing changed", None) from None
+        self.version = seq
+        self._since_snapshot = 0 if snapshot is not None else self._since_snapshot + 1
+        if hand_start:
+            self.hand_start_seq = seq
+        self._publish(seq, events, actor)
+
+    # -- listening ------------------------------------------------------------------------
+
+    def subscribe(self, seat: str | None = None, host: bool = False) -> tuple[Subscription, int, dict]:
+        """Start listening as a viewer; returns the subscription, the version and the viewer's
+        state, taken at the same instant, so no update is missed or doubled."""
+        sub = Subscription(seat, host)
+        with self._lock:
+            self._subscriptions.add(sub)
+            return sub, self.version, self._view(seat, host)
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """Stop listening (safe to call twice)."""
+        with self._lock:
+            self._subscriptions.discard(sub)
+
+    @property
+    def subscriber_count(self) -> int:
+        """How many listeners the table has."""
+        return len(self._subscriptions)
+
+    @staticmethod
+    def update_json(seq: int, events: list[dict], state: dict | None) -> str:
+        """One `update` message: the entry's events (public: the engine never puts hidden
+        cards in an event) and, if given, the viewer's state after it."""
+        msg: dict[str, Any] = {"version": seq, "events": events}
+        if state is not None:
+            msg["state"] = state
+        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+    def _publish(self, seq: int, events: list[dict], actor: str | None) -> None:
+        """Send the update to every subscriber: rendered once per distinct viewer."""
+        rendered: dict[tuple[str | None, bool], str] = {}
+        for sub in list(self._subscriptions):
+            data = rendered.get(sub.key)
+            if data is None:
+                data = rendered[sub.key] = self.update_json(seq, events, self._view(sub.seat, sub.host))
+            sub.messages.put((seq, "update", data))
+
+    def close(self) -> None:
+        """Tell every listener the table is going away (server shutdown)."""
+        with self._lock:
+            for sub in list(self._subscriptions):
+                sub.messages.put(None)

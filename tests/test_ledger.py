@@ -1,0 +1,328 @@
+"""The ledger and the table owner: durable, replayable, snapshots, undo, idempotency.
+
+These tests use `PassTable`, a tiny table that follows the engine's interface (apply /
+roll_needed / view / to_json / from_json / credits), so that each ledger rule is checked on
+its own; the real engine runs through the same owner in the API, crash and concurrency tests.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import pytest
+
+from companion.rules.rulesets import Trigger
+from companion.table.ledger import Ledger
+from companion.table.owner import HOST, SCRAMBLER, SNAPSHOT_EVERY, Refusal, TableOwner
+
+
+class Refused(Exception):
+    """As the engine's: a refused command, nothing changed."""
+
+    def __init__(self, status: int, error: str, field: str | None = None):
+        super().__init__(error)
+        self.status, self.error, self.field = status, error, field
+
+
+COMMANDS = {
+    "join": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+    "buy_in": {"type": "object", "properties": {"amount": {"type": "integer", "minimum": 1}}, "required": ["amount"]},
+    "pass": {"type": "object", "properties": {"to": {"type": "string"}, "amount": {"type": "integer", "minimum": 1}}, "required": ["to", "amount"]},
+    "start_hand": {"type": "object", "properties": {}},
+    "roll": {"type": "object", "properties": {"dice": {"type": "array", "items": {"type": "integer"}}}},
+}
+
+
+class PassTable:
+    """Seats pass credits to each other; the host starts hands; the scrambler rolls a d6."""
+
+    applied_count = 0  # how many `apply` calls all PassTables made (to measure replay cost)
+
+    def __init__(self, code: str):
+        self.code, self.version = code, 0
+        self.stacks: dict[str, int] = {}
+        self.names: dict[str, str] = {}
+        self.hand_no = 0
+        self.rolls: list[list[int]] = []
+
+    @classmethod
+    def create(cls, code: str, settings: dict) -> "PassTable":
+        if settings.get("rules") != "pass":
+            raise Refused(422, "rules must be 'pass'", "rules")
+        return cls(code)
+
+    def apply(self, entry: dict, actor: str | None) -> list[dict]:
+        PassTable.applied_count += 1
+        kind = entry.get("type")
+        if kind == "join":
+            seat = f"s{len(self.stacks) + 1}"
+            self.stacks[seat], self.names[seat] = 0, entry["name"]
+            out = [{"type": "joined", "seat": seat, "name": entry["name"]}]
+        elif kind == "buy_in":
+            if actor not in self.stacks:
+                raise Refused(403, "seats buy in", None)
+            self.stacks[actor] += entry["amount"]
+            out = [{"type": "bought_in", "seat": actor, "amount": entry["amount"]}]
+        elif kind == "pass":
+            if actor not in self.stacks:
+                raise Refused(403, "seats pass", None)
+            if entry["to"] not in self.stacks:
+                raise Refused(422, "no such seat", "to")
+            if entry["amount"] > self.stacks[actor]:
+                raise Refused(422, "over the stack", "amount")
+            self.stacks[actor] -= entry["amount"]
+            self.stacks[entry["to"]] += entry["amount"]
+            out = [{"type": "passed", "seat": actor, "to": entry["to"], "amount": entry["amount"]}]
+        elif kind == "start_hand":
+            if actor != HOST:
+                raise Refused(403, "host only", None)
+            self.hand_no += 1
+            out = [{"type": "hand_started", "hand": self.hand_no}]
+        elif kind == "roll":
+            if actor not in (HOST, SCRAMBLER):
+                raise Refused(403, "roller only", None)
+            self.rolls.append(list(entry["dice"]))
+            out = [{"type": "rolled", "roll": {"dice": entry["dice"]}}]
+        else:
+            raise Refused(400, "unknown type", "type")
+        self.version += 1
+        return out
+
+    def roll_needed(self, entry: dict):
+        return Trigger.D6_HIGH if entry.get("type") == "roll" else None
+
+    def view(self, seat: str | None = None, *, host: bool = False) -> dict:
+        return {"code": self.code, "version": self.version, "stacks": dict(self.stacks), "hand_no": self.hand_no}
+
+    def to_json(self) -> dict:
+        return copy.deepcopy(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "PassTable":
+        t = cls(data["code"])
+        t.__dict__.update(copy.deepcopy(data))
+        return t
+
+    def credits(self) -> int:
+        return sum(self.stacks.values())
+
+    def seat_ids(self) -> list[str]:
+        return list(self.stacks)
+
+
+class FixedRoller:
+    """Rolls the faces it is given, in turn."""
+
+    def __init__(self, *faces: int):
+        self.faces = list(faces)
+
+    def dice(self, trigger):
+        return (self.faces.pop(0),)
+
+
+@pytest.fixture
+def ledger(tmp_path):
+    led = Ledger(tmp_path / "tables.sqlite3")
+    yield led
+    led.close()
+
+
+def new_table(ledger, roller=None) -> tuple[TableOwner, str]:
+    owner, host = TableOwner.create("KMXTR", {"rules": "pass"}, ledger, PassTable, roller)
+    return owner, host
+
+
+def seat_two(owner: TableOwner) -> None:
+    owner.join("Lando")
+    owner.join("Han")
+    owner.submit({"type": "buy_in", "amount": 100}, "s1")
+    owner.submit({"type": "buy_in", "amount": 50}, "s2")
+
+
+def test_acknowledged_entries_survive_closing_and_reopening(tmp_path):
+    led = Ledger(tmp_path / "t.sqlite3")
+    owner, _ = new_table(led)
+    seat_two(owner)
+    owner.submit({"type": "pass", "to": "s2", "amount": 30}, "s1")
+    led.close()
+
+    again = Ledger(tmp_path / "t.sqlite3")
+    reloaded = TableOwner("KMXTR", again, PassTable)
+    assert reloaded.view()[1]["stacks"] == {"s1": 70, "s2": 80}
+    assert reloaded.version == 5
+    assert [e.type for e in again.entries("KMXTR")] == ["join", "join", "buy_in", "buy_in", "pass"]
+    again.close()
+
+
+def test_the_database_is_in_wal_mode_with_full_sync(ledger):
+    assert ledger._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert ledger._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_a_refused_command_changes_nothing_and_is_not_recorded(ledger):
+    owner, _ = new_table(ledger)
+    seat_two(owner)
+    with pytest.raises(Refusal) as err:
+        owner.submit({"type": "pass", "to": "s2", "amount": 101}, "s1")
+    assert (err.value.status, err.value.field) == (422, "amount")
+    assert owner.version == 4 and ledger.last_seq("KMXTR") == 4
+    assert owner.view()[1]["stacks"] == {"s1": 100, "s2": 50}
+
+
+def test_rolls_get_their_dice_from_the_roller_and_the_ledger_keeps_them(ledger):
+    owner, _ = new_table(ledger, FixedRoller(4, 2))
+    owner.submit({"type": "roll"}, SCRAMBLER)
+    owner.submit({"type": "roll"}, SCRAMBLER)
+    assert [e.body["dice"] for e in ledger.entries("KMXTR")] == [[4], [2]]
+    # Replaying never rolls again: the recorded dice come back.
+    assert TableOwner("KMXTR", ledger, PassTable, FixedRoller()).table.rolls == [[4], [2]]
+
+
+def test_a_repeated_idempotency_key_is_applied_once_and_answers_the_first_result(tmp_path):
+    led = Ledger(tmp_path / "t.sqlite3")
+    owner, _ = new_table(led)
+    seat_two(owner)
+    first = owner.submit({"type": "pass", "to": "s2", "amount": 10}, "s1", idempotency_key="k-1")
+    again = owner.submit({"type": "pass", "to": "s2", "amount": 10}, "s1", version=0, idempotency_key="k-1")
+    assert again.replayed and again.seq == first.seq and again.events == first.events
+    assert owner.view()[1]["stacks"] == {"s1": 90, "s2": 60}
+    led.close()
+    # The key is in the ledger: it still holds after a restart.
+    led = Ledger(tmp_path / "t.sqlite3")
+    owner = TableOwner("KMXTR", led, PassTable)
+    assert owner.submit({"type": "pass", "to": "s2", "amount": 10}, "s1", idempotency_key="k-1").replayed
+    assert owner.view()[1]["stacks"] == {"s1": 90, "s2": 60}
+    with pytest.raises(Refusal) as err:
+        owner.submit({"type": "pass", "to": "s2", "amount": 11}, "s1", idempotency_key="k-1")
+    assert (err.value.status, err.value.field) == (422, "idempotency_key")
+    led.close()
+
+
+def test_a_stale_version_is_refused_with_the_current_version(ledger):
+    owner, _ = new_table(ledger)
+    seat_two(owner)
+    with pytest.raises(Refusal) as err:
+        owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1", version=3)
+    assert (err.value.status, err.value.field, err.value.extra["version"]) == (409, "version", 4)
+    assert owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1", version=4).seq == 5
+
+
+def test_loading_costs_the_same_after_many_hands_as_after_one(ledger):
+    owner, _ = new_table(ledger)
+    seat_two(owner)
+    for hand in range(200):
+        owner.submit({"type": "start_hand"}, HOST)
+        owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1")
+        owner.submit({"type": "pass", "to": "s1", "amount": 1}, "s2")
+    # Within one hand, a snapshot every SNAPSHOT_EVERY entries bounds the replay as well.
+    for _ in range(SNAPSHOT_EVERY * 3):
+        owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1")
+    PassTable.applied_count = 0
+    reloaded = TableOwner("KMXTR", ledger, PassTable)
+    assert PassTable.applied_count < SNAPSHOT_EVERY
+    assert reloaded.view()[1] == owner.view()[1]
+    assert reloaded.table.hand_no == 200
+
+
+def test_undo_appends_a_counter_entry_and_the_log_keeps_both(ledger):
+    owner, _ = new_table(ledger)
+    seat_two(owner)
+    owner.submit({"type": "start_hand"}, HOST)
+    owner.submit({"type": "pass", "to": "s2", "amount": 30}, "s1")  # seq 6
+    owner.submit({"type": "pass", "to": "s1", "amount": 5}, "s2")  # seq 7
+    result = owner.undo(HOST, seq=6)
+    assert (result.seq, result.undone) == (8, 6)
+    assert owner.view()[1]["stacks"] == {"s1": 105, "s2": 45}
+    log = ledger.entries("KMXTR")
+    assert (log[5].type, log[5].undone_by) == ("pass", 8)
+    assert (log[7].type, log[7].body) == ("undo", {"undoes": 6})
+    # The same state comes back from the disk.
+    assert TableOwner("KMXTR", ledger, PassTable).view()[1] == owner.view()[1]
+
+
+def test_an_undo_that_later_entries_depend_on_is_refused_and_changes_nothing(ledger):
+    owner, _ = new_table(ledger)
+    seat_two(owner)
+    owner.submit({"type": "start_hand"}, HOST)
+    owner.submit({"type": "pass", "to": "s2", "amount": 100}, "s1")  # seq 6: s2 has 150
+    owner.submit({"type": "pass", "to": "s1", "amount": 120}, "s2")  # seq 7 needs seq 6
+    before = owner.view()
+    with pytest.raises(Refusal) as err:
+        owner.undo(HOST, seq=6)
+    assert err.value.status == 409
+    assert owner.view() == before and ledger.last_seq("KMXTR") == 7
+
+
+def test_only_the_host_undoes_and_only_within_the_current_hand(ledger):
+    owner, _ = new_table(ledger)
+    seat_two(owner)
+    owner.submit({"type": "start_hand"}, HOST)
+    owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1")  # seq 6, hand 1
+    owner.submit({"type": "start_hand"}, HOST)  # seq 7
+    with pytest.raises(Refusal) as err:
+        owner.undo("s1")
+    assert err.value.status == 403
+    with pytest.raises(Refusal) as err:
+        owner.undo(HOST, seq=6)
+    assert err.value.status == 409 and "earlier hand" in err.value.error
+    with pytest.raises(Refusal) as err:
+        owner.undo(HOST)  # nothing after the hand's start
+    assert err.value.status == 409
+
+
+def test_an_undone_entry_cannot_be_undone_twice_nor_an_undo_undone(ledger):
+    owner, _ = new_table(ledger)
+    seat_two(owner)
+    owner.submit({"type": "start_hand"}, HOST)
+    owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1")
+    owner.undo(HOST, seq=6)
+    for seq in (6, 7):
+        with pytest.raises(Refusal) as err:
+            owner.undo(HOST, seq=seq)
+        assert err.value.status == 409
+    assert owner.view()[1]["stacks"] == {"s1": 100, "s2": 50}
+
+
+def test_seat_tokens_are_stored_as_hashes_and_a_new_token_replaces_the_old(ledger):
+    owner, host = new_table(ledger)
+    joined = owner.join("Lando")
+    assert owner.seat_for_token(joined.token) == "s1"
+    assert owner.seat_for_token(host) == HOST
+    dump = "\n".join(ledger._db.iterdump())
+    assert joined.token not in dump and host not in dump
+    fresh = owner.issue_token("s1")
+    assert owner.seat_for_token(fresh) == "s1" and owner.seat_for_token(joined.token) is None
+
+
+def test_subscribers_get_each_entry_after_it_is_committed(ledger):
+    owner, _ = new_table(ledger)
+    sub, version, state = owner.subscribe()
+    owner.join("Lando")
+    seq, kind, data = sub.messages.get(timeout=1)
+    assert (seq, kind) == (1, "update")
+    # By the time the message is out, the entry is on disk.
+    assert ledger.entry("KMXTR", 1).type == "join"
+    assert '"joined"' in data and '"version":1' in data
+    owner.unsubscribe(sub)
+    owner.join("Han")
+    assert sub.messages.empty()
+
+
+def test_an_action_costs_the_same_late_in_a_long_session(ledger):
+    owner, _ = new_table(ledger)
+    seat_two(owner)
+
+    def cost() -> float:
+        t = time.perf_counter()
+        for _ in range(20):
+            owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1")
+            owner.submit({"type": "pass", "to": "s1", "amount": 1}, "s2")
+        return time.perf_counter() - t
+
+    early = min(cost() for _ in range(2))
+    for _ in range(300):
+        owner.submit({"type": "start_hand"}, HOST)
+    late = min(cost() for _ in range(2))
+    # Generous: fsync times vary; a cost growing with the session would be far beyond this.
+    assert late < early * 3
