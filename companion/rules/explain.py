@@ -299,13 +299,19 @@ def _order(rs: RuleSet) -> Section:
             + ". In the play round each player draws, then rolls; the dealer rolls once more "
             "at the end of the betting round."
         )
+    deal = f"At the start of a hand the dealer deals each player {rs.deal_size} cards."
+    opens = (
+        "Only the player whose turn it is may open the betting; the others may call or raise."
+        if rs.only_turn_player_opens
+        else "Any player may open the betting when it comes to them."
+    )
     extra = (
         "House dealer: the dealer stays the same all game; a token moves one seat left each "
         "hand to show who is dealt first."
         if rs.house_dealer
         else "The deal moves one seat to the left after each hand."
     )
-    return Section("order", "Order of play", (text, extra), varies=True)
+    return Section("order", "Order of play", (deal, text, opens, extra), varies=True)
 
 
 def _shift(rs: RuleSet) -> Section:

@@ -237,7 +237,7 @@ export class CardPicker {
   }
 
   _tabName(key) {
-    if (key === FACE_TAB) return "Face cards";
+    if (key === FACE_TAB) return "Faces";
     const s = this.deck.suits.find((x) => x.prefix === key);
     return this.tarot ? s.tarot : s.name;
   }

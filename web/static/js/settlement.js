@@ -115,7 +115,7 @@ export function describeSettlement(result) {
   if (conceded && winClauses.length) winClauses[0] += " (everyone else folded)";
   if (!winClauses.length && !conceded) winClauses.push("Nobody wins the hand");
   const penaltyClauses = result.penalties.map((x) => {
-    const why = x.reason === "bomb_out" ? "bombed out" : "called and won nothing";
+    const why = x.reason === "bomb_out" ? "bombed out" : "called, won nothing,";
     const short = x.shortfall ? ` (${x.shortfall} short: that is all they have)` : "";
     return `${x.name} ${why} and pays ${x.amount}${short}`;
   });

@@ -1,0 +1,177 @@
+"""The payout calculator driven in headless Chromium on a phone-sized screen.
+
+Each test types a reveal in through the page only (names, the card picker, commitments,
+folds, the caller), presses Settle and reads the outcome off the page; the expected values are
+worked out by hand from RULES.md in the comments.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def seat(page, n: int):
+    """The n-th player (1-based, seat order) of the calculator."""
+    return page.locator("#players > li").nth(n - 1)
+
+
+def pick(page, n: int, codes: list[str]) -> None:
+    """Tap cards into seat n's picker: the suit tab, then the card (a 3-card hand: 6 taps)."""
+    player = seat(page, n)
+    for code in codes:
+        suited = code[:2] in ("sa", "st", "fl", "co") and code[2:].isdigit()
+        tab = code[:2] if suited else "face"
+        player.locator(f'.suit-tab[data-tab="{tab}"]').tap()
+        player.locator(f'.card-btn[data-code="{code}"]').tap()
+
+
+def enter_player(page, n, name, cards=(), committed=0, stack=None, folded=False, called=False):
+    """Fill in one seat of the form."""
+    player = seat(page, n)
+    player.locator('[data-key="name"] input').fill(name)
+    pick(page, n, list(cards))
+    player.locator('[data-key="committed"] input').fill(str(committed))
+    if stack is not None:
+        player.locator('[data-key="stack"] input').fill(str(stack))
+    if folded:
+        player.get_by_label("Folded").check()
+    if called:
+        player.get_by_label("Called the hand").check()
+
+
+def open_calculator(page, live_server, preset="classic", sabacc_pot=0):
+    page.goto(live_server.url + "/calculator")
+    page.wait_for_selector('#calculator[data-ready="true"]')
+    page.get_by_label("Play by").select_option(preset)
+    page.get_by_label("Credits in the sabacc pot before this hand is settled").fill(str(sabacc_pot))
+
+
+def payouts(page) -> dict[str, tuple[str, str]]:
+    """The payouts table as {name: (payout, stack after)}."""
+    out = {}
+    for row in page.locator("#payouts tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        out[row.locator("th").inner_text()] = (cells[1], cells[2])
+    return out
+
+
+def test_idiots_array_takes_both_pots_and_the_bomb_out_pays_the_hand_pot(phone, live_server):
+    # Classic, sabacc pot 40. Lando 7+11+9 = 27 bombs out; Han holds Idiot, 2, 3 (Idiot's
+    # Array) and called; Chewie folded after putting in 10. The 10-level (30, Chewie folded)
+    # and the 30-level (40) are both contested by Lando and Han: a hand pot of 70 for Han,
+    # plus the whole sabacc pot of 40. Lando pays the hand pot, 70, into the sabacc pot.
+    page = phone
+    open_calculator(page, live_server, "classic", sabacc_pot=40)
+    enter_player(page, 1, "Lando", ["co7", "sa11", "fl9"], committed=30, stack=120)
+    # The deck holds one 11 of Sabers: once Lando has it, nobody else can pick it.
+    assert seat(page, 2).locator('.card-btn[data-code="sa11"]').is_disabled()
+    enter_player(page, 2, "Han", ["idiot", "st2", "co3"], committed=30, stack=45, called=True)
+    enter_player(page, 3, "Chewie", [], committed=10, stack=80, folded=True)
+    chips = seat(page, 2).locator(".chip > span:first-child").all_inner_texts()
+    assert chips == ["The Idiot", "2 of Staves", "3 of Coins"]
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == (
+        "Han wins the hand pot, 70, and the sabacc pot, 40; Lando bombed out and pays 70."
+    )
+    # Stacks after: Lando 120 - 70, Han 45 + 110, Chewie 80 (his 10 is already in the pot).
+    assert payouts(page) == {"Lando": ("-70", "50"), "Han": ("+110", "155"), "Chewie": ("0", "80")}
+    assert page.locator("#sabacc-after").inner_text() == "70"
+    screenshot(page, "calculator-phone-idiots-array")
+
+
+def test_sudden_demise_card_decides_the_tie_and_the_losing_caller_pays(phone, live_server):
+    # Classic, sabacc pot 40, everyone put in 30 (hand pot 90). Lando 10+8 and Han 10+8 tie
+    # at 18 over Leia's 8: sudden demise. Lando is dealt a 2 (20), Han a 1 (19): at closest
+    # to 23, 20 beats 19, so Lando takes the 90. Han called and won no share: he pays the
+    # hand pot, 90, to the sabacc pot: 40 + 90 = 130.
+    page = phone
+    open_calculator(page, live_server, "classic", sabacc_pot=40)
+    enter_player(page, 1, "Lando", ["co10", "sa8"], committed=30)
+    enter_player(page, 2, "Han", ["st10", "fl8"], committed=30, called=True)
+    enter_player(page, 3, "Leia", ["sa7", "sa1"], committed=30)
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    demise = page.locator("#demise")
+    demise.wait_for()
+    assert "Lando, Han tie" in page.locator("#demise-text").inner_text()
+    assert page.locator("#result").is_hidden()
+    pickers = demise.locator(".demise-player")
+    assert pickers.count() == 2
+    assert pickers.nth(0).locator(".label").inner_text() == "Card dealt to Lando"
+    pickers.nth(0).locator('.suit-tab[data-tab="co"]').tap()
+    pickers.nth(0).locator('.card-btn[data-code="co2"]').tap()
+    # One card each: the picker is full after one tap.
+    assert pickers.nth(0).locator('.card-btn[data-code="co3"]').is_disabled()
+    pickers.nth(1).locator('.suit-tab[data-tab="st"]').tap()
+    pickers.nth(1).locator('.card-btn[data-code="st1"]').tap()
+    screenshot(page, "calculator-phone-sudden-demise")
+    page.get_by_role("button", name="Settle with these cards").tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == "Lando wins the hand pot, 90; Han called, won nothing, and pays 90."
+    assert payouts(page) == {"Lando": ("+90", "—"), "Han": ("-90", "—"), "Leia": ("0", "—")}
+    assert page.locator("#sabacc-after").inner_text() == "130"
+    assert page.locator("#demise").is_hidden()
+
+
+def test_a_script_as_a_player_name_is_shown_as_text(phone, live_server):
+    # Weg ranks the higher total: 10+9 = 19 beats Rey's 5+6 = 11 and takes the hand pot of 20.
+    # Nothing bombs out; the caller (Rey) won no share and pays the hand pot, 20.
+    page = phone
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    script = "<script>alert(1)</script>"
+    open_calculator(page, live_server, "weg", sabacc_pot=0)
+    enter_player(page, 1, script, ["co10", "fl9"], committed=10)
+    enter_player(page, 2, "Rey", ["sa5", "st6"], committed=10, called=True)
+    seat(page, 3).locator('[data-action="remove"]').tap()
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    # 25 characters: over the 24 a name may have, so the server refuses it, in words, at the
+    # name; the name itself stays in its box exactly as typed.
+    error = seat(page, 1).locator('[data-key="name"] .field-error')
+    error.wait_for()
+    assert "24 characters" in error.inner_text()
+    assert seat(page, 1).locator('[data-key="name"] input').input_value() == script
+    # A hostile name that fits is settled and shown as plain text.
+    evil = "<svg onload=alert(1)>"
+    seat(page, 1).locator('[data-key="name"] input').fill(evil)
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == f"{evil} wins the hand pot, 20; Rey called, won nothing, and pays 20."
+    assert payouts(page)[evil] == ("+20", "—")
+    assert page.locator("main script, main svg").count() == 0
+    page.wait_for_timeout(200)
+    assert dialogs == []
+    screenshot(page, "calculator-phone-hostile-name")
+
+
+def test_a_refused_request_is_shown_next_to_the_control_it_names(phone, live_server):
+    # Two players called Han: the API answers 422 with field players[2].name, so the words
+    # appear under seat 3's name, and nowhere else.
+    page = phone
+    open_calculator(page, live_server, "classic")
+    enter_player(page, 1, "Lando", ["co10", "sa8"], committed=5)
+    enter_player(page, 2, "Han", ["st10", "fl8"], committed=5, called=True)
+    enter_player(page, 3, "Han", ["sa7", "sa1"], committed=5)
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    error = seat(page, 3).locator('[data-key="name"] .field-error')
+    error.wait_for()
+    assert "Han" in error.inner_text()
+    assert seat(page, 3).locator('[data-key="name"] input').get_attribute("aria-invalid") == "true"
+    assert seat(page, 2).locator('[data-key="name"] .field-error').inner_text() == ""
+    assert page.locator("#result").is_hidden()
+    screenshot(page, "calculator-phone-422")
+    # A hand of one card is refused at that player's cards.
+    seat(page, 3).locator('[data-key="name"] input').fill("Leia")
+    seat(page, 3).locator(".chip").first.tap()
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    cards_error = seat(page, 3).locator('[data-key="cards"] .field-error')
+    cards_error.wait_for()
+    assert cards_error.inner_text() != ""
+    assert seat(page, 3).locator('[data-key="name"] .field-error').is_hidden()
