@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import logging
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -17,9 +18,22 @@ from companion.server import create_app
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8023
-# Every open event stream holds one waitress thread (FIELD-NOTES): room for ten phones, a
-# table display and spectators at a few tables, with headroom for ordinary requests.
-SERVER_THREADS = 64
+# Sizing. Every open event stream holds one waitress thread for as long as it is open
+# (FIELD-NOTES), so streams and action requests share the thread pool:
+# - MAX_STREAMS: event streams open at once on the whole server (a few tables of up to 12 phones,
+#   each with a display and spectators; the benchmark opens 50). One more gets 503 + Retry-After.
+# - SERVER_THREADS = MAX_STREAMS + 32: even with every stream open, 32 threads stay free for
+#   action requests (20 clients acting at once in the reliability drill, with room to spare), so
+#   a stream can never starve an action. An idle Python thread costs little memory (~100 KB RSS).
+# - CONNECTION_LIMIT: waitress refuses connections beyond this (default 100); each stream and
+#   each phone's keep-alive connection counts, so leave room above the threads.
+# - HEARTBEAT_S: a `: ping` every 5 s; a client that is gone fails the write and its stream
+#   (and thread) is freed within that time. Keep it well below CHANNEL_TIMEOUT_S.
+MAX_STREAMS = 96
+SERVER_THREADS = MAX_STREAMS + 32
+CONNECTION_LIMIT = 400
+HEARTBEAT_S = 5.0
+CHANNEL_TIMEOUT_S = 30
 
 log = logging.getLogger("companion")
 
@@ -67,18 +81,46 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted."""
+    """Serve until interrupted (Ctrl-C or SIGTERM), then shut down cleanly: tell every event
+    stream goodbye so its thread ends, let running requests finish, close the ledger."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     args.data.mkdir(parents=True, exist_ok=True)
-    app = create_app({"DATA_DIR": str(args.data.resolve())})
-    server = waitress.create_server(
-        app, host=args.host, port=args.port, threads=SERVER_THREADS, channel_timeout=30
+    app = create_app(
+        {
+            "DATA_DIR": str(args.data.resolve()),
+            "MAX_STREAMS": MAX_STREAMS,
+            "SSE_HEARTBEAT_S": HEARTBEAT_S,
+        }
     )
+    server = waitress.create_server(
+        app,
+        host=args.host,
+        port=args.port,
+        threads=SERVER_THREADS,
+        connection_limit=CONNECTION_LIMIT,
+        channel_timeout=CHANNEL_TIMEOUT_S,
+        asyncore_use_poll=True,  # select() cannot watch more than 1024 sockets
+    )
+    tables = app.extensions.get("tables")
+
+    def stop(signum, frame):
+        # Streams block waiting for the next event: wake them with a goodbye first, or
+        # waitress would wait for their threads in vain. KeyboardInterrupt ends server.run().
+        if tables is not None:
+            for owner in tables.owners():
+                owner.close()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     print_banner(phone_url(args.host, server.effective_port), sys.stdout)
     try:
-        server.run()
+        server.run()  # returns after the interrupt, once the worker threads have finished
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
+        if tables is not None:
+            tables.ledger.close()
+    log.info("stopped")
     return 0
