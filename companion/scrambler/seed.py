@@ -99,15 +99,13 @@ def derive_rolls(
     return [derive_dice(seed, i, trigger) for i in range(start, start + count)]
 
 
-class SeedRevealed(RuntimeError):
-    """The hand's seed was revealed: rolling on with it would be predictable."""
-
-
 class SeededRoller:
     """A `Roller` whose rolls are derived from a committed secret seed, one seed per hand.
 
     The owner publishes `commitment` at the start of a hand, rolls with `dice(trigger)`, and
-    after the hand publishes `reveal()` and calls `new_hand()` for the next one::
+    after the hand publishes `reveal()` and calls `new_hand()` for the next one. A roll whose
+    command the table refused was never shown: `discard()` takes it back, so that the hand's
+    recorded rolls stay numbered without gaps::
 
         >>> r = SeededRoller()
         >>> published = r.commitment
@@ -119,6 +117,8 @@ class SeededRoller:
         >>> r.new_hand() != published
         True
 
+    A roll asked for after `reveal()` (there should be none between hands) starts a fresh,
+    unpublished seed rather than rolling predictably from the revealed one.
     Thread-safe: the GPIO button, the box and the screen may roll from different threads.
     """
 
@@ -143,13 +143,19 @@ class SeededRoller:
         trigger = Trigger(trigger)
         with self._lock:
             if self._revealed:
-                raise SeedRevealed("this hand's seed is revealed; start a new hand first")
+                self._seed, self._rolls, self._revealed = new_seed(), [], False
             if DICE.get(trigger, (0, 0))[0] == 0:
                 return ()
             faces = derive_dice(self._seed, len(self._rolls), trigger)
             self._rolls.append({"index": len(self._rolls), "trigger": trigger.value,
                                 "dice": list(faces)})
             return faces
+
+    def discard(self) -> None:
+        """Take back the latest roll (its command was refused, so no one saw it)."""
+        with self._lock:
+            if self._rolls:
+                self._rolls.pop()
 
     def record(self) -> dict[str, Any]:
         """The hand's audit record so far: scheme, commitment, rolls (and the seed if revealed)."""
