@@ -16,6 +16,7 @@ BLUEPRINTS = (
     "companion.server.openapi",
     "companion.server.settle_api",
     "companion.server.pages",
+    "companion.server.tables_api",
 )
 
 # Bodies larger than this are refused with a 413 before they are read.
