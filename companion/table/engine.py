@@ -48,7 +48,7 @@ from companion.rules.rulesets import (
     Trigger,
     ruleset_from,
 )
-from companion.rules.settle import PlayerReveal, settle
+from companion.rules.settle import InvalidReveal, PlayerReveal, settle
 from companion.scrambler.dice import DICE, judge
 from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
 
@@ -1406,7 +1406,10 @@ class _Game:
                 static=tuple(p["static"]) if rules.holdem and not p["folded"] else (),
                 side=Side(side) if rules.force_sabacc and side else None,
             ))
-        result = settle(rules, reveals, s["sabacc_pot"])
+        try:
+            result = settle(rules, reveals, s["sabacc_pot"])
+        except InvalidReveal as exc:
+            raise Refused(422, exc.message if hasattr(exc, "message") else str(exc), "cards") from None
         if result.status == "sudden_demise":
             if h["stage"] == "demise":
                 raise Refused(409, "the settlement asked for a second sudden demise", None)
