@@ -68,28 +68,22 @@ def commitment(seed: bytes | str) -> str:
     return hashlib.sha256(_seed_bytes(seed)).hexdigest()
 
 
-def _stream(seed: bytes, index: int):
-    """The byte stream of roll `index` (step 4 of the scheme)."""
-    block = 0
-    while True:
-        yield from hmac.new(seed, f"roll:{index}:{block}".encode("ascii"), hashlib.sha256).digest()
-        block += 1
-
-
 def derive_dice(seed: bytes | str, index: int, trigger: Trigger | str) -> tuple[int, ...]:
     """The faces of the hand's roll number `index` (from 0) thrown for `trigger`."""
-    trigger = Trigger(trigger)
-    count, sides = DICE.get(trigger, (0, 0))
+    count, sides = DICE.get(Trigger(trigger), (0, 0))
     if count == 0:
         return ()
-    limit = 256 - 256 % sides
+    key = _seed_bytes(seed)
+    limit = 256 - 256 % sides  # bytes at or above it are rejected (step 5)
     faces: list[int] = []
-    for byte in _stream(_seed_bytes(seed), index):
-        if byte < limit:
-            faces.append(byte % sides + 1)
-            if len(faces) == count:
-                return tuple(faces)
-    raise AssertionError("unreachable: the stream is endless")  # pragma: no cover
+    block = 0
+    while True:  # the byte stream of step 4, one 32-byte block at a time
+        for byte in hmac.digest(key, b"roll:%d:%d" % (index, block), "sha256"):
+            if byte < limit:
+                faces.append(byte % sides + 1)
+                if len(faces) == count:
+                    return tuple(faces)
+        block += 1
 
 
 def derive_rolls(

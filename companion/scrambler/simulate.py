@@ -46,18 +46,23 @@ def simulate(
     roller: Roller | None = None,
 ) -> dict[str, Any]:
     """Roll `rolls` times and count shifts, shift kinds and die faces (a JSON-able summary)."""
+    trigger, kind = Trigger(trigger), ShiftKind(kind)
     if trigger not in DICE:
         raise ValueError(f"the {trigger} trigger rolls no dice")
     roller = roller or SoftwareRoller()
+    # Count each outcome, then judge each distinct outcome once: the same answer as judging
+    # every roll, several times faster for 10^5 rolls.
+    outcomes = Counter(roller.dice(trigger) for _ in range(rolls))
     shifts = 0
     kinds: Counter[str] = Counter()
     faces: Counter[int] = Counter()
-    for _ in range(rolls):
-        r = judge(trigger, roller.dice(trigger), kind, face)
-        faces.update(r.dice)
+    for dice, n in outcomes.items():
+        r = judge(trigger, dice, kind, face)
+        for f in r.dice:
+            faces[f] += n
         if r.shift:
-            shifts += 1
-            kinds[r.kind.value] += 1
+            shifts += n
+            kinds[r.kind.value] += n
     rate = expected_rate(trigger, face)
     count, sides = DICE[trigger]
     return {
