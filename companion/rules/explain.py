@@ -184,7 +184,10 @@ def _hands(rs: RuleSet) -> Section:
             "and to the Idiot's Array, and never wins the sabacc pot."
         )
     else:
-        points.append("There is no Fairy Empress: two Queens of Air and Darkness are an ordinary -4.")
+        points.append(
+            "There is no Fairy Empress in this rule set; two Queens of Air and Darkness are an "
+            "ordinary -4."
+        )
     exceptions = "an Idiot's Array" + (" or a Fairy Empress" if rs.fairy_empress else "")
     points.append(
         f"Bomb out: a total over 23, under -23, or exactly 0, unless the hand is {exceptions}."
@@ -296,9 +299,11 @@ def _order(rs: RuleSet) -> Section:
         text = (
             "Each round has a play round and a betting round, in this order: "
             + ", ".join(f"{p} round" for p in phases)
-            + ". In the play round each player draws, then rolls; the dealer rolls once more "
-            "at the end of the betting round."
+            + ". In the play round each player draws, then rolls the scrambler."
         )
+    unit = {OrderOfPlay.TURNS: "turn", OrderOfPlay.PHASES: "phase"}.get(rs.order_of_play, "round")
+    for phase in rs.dealer_rolls_after:
+        text += f" At the end of each {PHASE_WORDS[phase]} {unit} the dealer rolls the scrambler."
     deal = f"At the start of a hand the dealer deals each player {rs.deal_size} cards."
     opens = (
         "Only the player whose turn it is may open the betting; the others may call or raise."
