@@ -241,11 +241,15 @@ class TableOwner:
             if done is not None:
                 return done
             self._check_version(version)
-            if "dice" not in entry:
-                trigger = self.table.roll_needed(entry)
-                if trigger is not None:
-                    entry["dice"] = list(self.roller.dice(trigger))
-            events = self._apply(entry, actor)
+            trigger = self.table.roll_needed(entry)
+            if trigger is not None:
+                entry["dice"] = list(self.roller.dice(trigger))
+            try:
+                events = self._apply(entry, actor)
+            except Refusal:
+                if trigger is not None and hasattr(self.roller, "discard"):
+                    self.roller.discard()  # nobody saw this roll: a seeded roller takes it back
+                raise
             seat_token = None
             result = Result(self.version + 1, events)
             if entry.get("type") == JOIN:
