@@ -175,3 +175,83 @@ def test_a_refused_request_is_shown_next_to_the_control_it_names(phone, live_ser
     cards_error.wait_for()
     assert cards_error.inner_text() != ""
     assert seat(page, 3).locator('[data-key="name"] .field-error').is_hidden()
+
+
+SENTENCES = [
+    # Classic. A is all-in for 10: the main pot (3 x 10 = 30) goes to A's 19 over B's 18 and
+    # C's 8; side pot 1 (2 x 20 = 40) is between B and C only, and B's 18 takes it.
+    (
+        [{"name": "A", "cards": ["co10", "sa9"], "committed": 10},
+         {"name": "B", "cards": ["st10", "fl8"], "committed": 30, "called": True},
+         {"name": "C", "cards": ["sa7", "sa1"], "committed": 30}],
+        "A wins the main pot, 30; B wins side pot 1, 40.",
+    ),
+    # A and B tie at 19, both are dealt a 1 (20 each): still tied, they split 33, the odd
+    # credit to A, first in seat order from the dealer's left.
+    (
+        [{"name": "A", "cards": ["co10", "sa9"], "committed": 11, "demise": ["co1"]},
+         {"name": "B", "cards": ["st10", "fl9"], "committed": 11, "called": True, "demise": ["fl1"]},
+         {"name": "C", "cards": ["sa7", "sa1"], "committed": 11}],
+        "A and B split the hand pot, 33 (A 17, B 16).",
+    ),
+    # Everyone bombs out (29 and 29): the hand pot, 20, goes to the sabacc pot; each pays the
+    # hand pot, but A has only 3 behind and receives nothing, so pays 3 and is 17 short.
+    (
+        [{"name": "A", "cards": ["co15", "sa14"], "committed": 10, "stack": 3},
+         {"name": "B", "cards": ["st15", "fl14"], "committed": 10, "called": True}],
+        "Nobody wins the hand: the hand pot, 20, goes to the sabacc pot; "
+        "A bombed out and pays 3 (17 short: that is all they have); B bombed out and pays 20.",
+    ),
+    # C folded after matching 30: the level above A's all-in (B's 20 and C's 20) has B as
+    # its only eligible player, so its 40 goes back to B uncontested. A's 19 beats B's 18 for
+    # the main pot, 30, and B, the caller, won no share of a contested pot: B pays the hand
+    # pot (the contested pots: 30).
+    (
+        [{"name": "A", "cards": ["co10", "sa9"], "committed": 10},
+         {"name": "B", "cards": ["st10", "fl8"], "committed": 30, "called": True},
+         {"name": "C", "cards": [], "committed": 30, "folded": True}],
+        "A wins the hand pot, 30; B takes back 40 that nobody else matched; "
+        "B called, won nothing, and pays 30.",
+    ),
+]
+
+
+def test_result_sentence_names_side_pots_splits_and_pots_nobody_can_win(phone, live_server):
+    page = phone
+    page.goto(live_server.url + "/calculator")
+    for players, expected in SENTENCES:
+        said = page.evaluate(
+            """async (players) => {
+                const r = await fetch("/api/v1/settle", {method: "POST",
+                    headers: {"Content-Type": "application/json"},
+                    body: JSON.stringify({rules: "classic", players, sabacc_pot: 5})});
+                const { describeSettlement } = await import("/static/js/settlement.js");
+                return describeSettlement(await r.json());
+            }""",
+            players,
+        )
+        assert said == expected
+
+
+def test_pages_have_no_serious_accessibility_violations(chromium, live_server):
+    from axe_playwright_python.sync_playwright import Axe
+
+    from conftest import DISPLAY
+
+    axe = Axe()
+    context = chromium.new_context(**DISPLAY)
+    page = context.new_page()
+    try:
+        for path in ("/", "/calculator", "/rules?preset=holodex"):
+            page.goto(live_server.url + path)
+            if path == "/calculator":
+                page.wait_for_selector('#calculator[data-ready="true"]')
+            results = axe.run(page)
+            serious = [
+                (v["id"], v["help"]) for v in results.response["violations"]
+                if v["impact"] in ("serious", "critical")
+            ]
+            assert serious == [], f"{path}: {serious}"
+            screenshot(page, "display" + (path.replace("/", "-").replace("?preset=", "-") if path != "/" else "-home"))
+    finally:
+        context.close()

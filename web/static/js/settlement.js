@@ -83,9 +83,10 @@ export function describeSettlement(result) {
   const potsTaken = new Map(result.hands.map((h) => [h.name, 0]));
   const clauses = [];
   const uncontested = [];
+  const toSabaccPot = [];
   for (const p of pots) {
     if (p.to_sabacc_pot) {
-      clauses.push(`nobody can win ${potName(p)}, ${p.amount}: it goes to the sabacc pot`);
+      toSabaccPot.push(`${potName(p)}, ${p.amount},`);
       continue;
     }
     const winners = bySeat(p.winners);
@@ -113,7 +114,13 @@ export function describeSettlement(result) {
     winClauses.push(`${joinWords(g.winners)} ${verb} ${g.items.join(", and ")}`);
   }
   if (conceded && winClauses.length) winClauses[0] += " (everyone else folded)";
-  if (!winClauses.length && !conceded) winClauses.push("Nobody wins the hand");
+  if (toSabaccPot.length) {
+    // A pot that no eligible player could win (all of them bombed out) builds the sabacc pot.
+    const goes = `${joinWords(toSabaccPot)} ${toSabaccPot.length > 1 ? "go" : "goes"} to the sabacc pot`;
+    clauses.push(winClauses.length ? `${goes}: nobody who could win it is left` : `Nobody wins the hand: ${goes}`);
+  } else if (!winClauses.length && !conceded) {
+    winClauses.push("Nobody wins the hand");
+  }
   const penaltyClauses = result.penalties.map((x) => {
     const why = x.reason === "bomb_out" ? "bombed out" : "called, won nothing,";
     const short = x.shortfall ? ` (${x.shortfall} short: that is all they have)` : "";
