@@ -83,6 +83,7 @@ class Scrambler:
     `send(entry)` hands an entry to the table's owner (actor ``scrambler``). `gpio_options`
     go to `GpioScrambler` (tests pass `pin_factory` and `clock`); `box_options` to
     `ScramblerBox` (tests pass a short `backoff`); `timer_options` to `RandomTimer`.
+    `on_timer(armed)` hears the random timer start and stop (e.g. to tell the phones).
     """
 
     def __init__(
@@ -93,8 +94,10 @@ class Scrambler:
         gpio_options: Mapping[str, Any] | None = None,
         box_options: Mapping[str, Any] | None = None,
         timer_options: Mapping[str, Any] | None = None,
+        on_timer: Callable[[bool], Any] | None = None,
     ):
         self.settings = settings
+        self.on_timer = on_timer
         self._send = send
         self._gpio_options = dict(gpio_options or {})
         self._box_options = dict(box_options or {})
@@ -171,6 +174,8 @@ class Scrambler:
             self.gpio.set_background(background)
         if self.box is not None:
             self.box.set_background(background)
+        if self.on_timer is not None:
+            self.on_timer(armed)
 
     def _work(self) -> None:
         while True:

@@ -130,6 +130,11 @@ class PatternPlayer:
             self._done.clear()
         self._cond.notify_all()
 
+    def wait_showing(self, name: str, timeout: float | None = None) -> bool:
+        """Wait until the player has started pattern `name`; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.current == name, timeout)
+
     def wait_done(self, timeout: float | None = None) -> bool:
         """Wait until no one-off pattern is playing; False on timeout."""
         return self._done.wait(timeout)
@@ -150,12 +155,12 @@ class PatternPlayer:
                 name, gen = self._request, self._generation
                 self._request = None
                 self.current = name
+                self._cond.notify_all()
             pattern = self.patterns[name]
             finished = self._play(pattern, gen)
             with self._cond:
                 if finished and gen == self._generation and not self._closed:
                     # A one-off pattern ran to its end: back to the background.
-                    self.current = None
                     self._request = self._background
                     self._generation += 1
                     self._done.set()

@@ -1,0 +1,328 @@
+"""The scrambler on GPIO pins, with gpiozero's MockFactory: a press rolls, bounce is filtered,
+a long press arms the timer, a result lights and beeps its pattern, no GPIO means None."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.scrambler import gpio as gpio_module
+from companion.scrambler.dice import judge
+from companion.scrambler.gpio import Debouncer, GpioPins, GpioScrambler, open_gpio
+from companion.scrambler.hub import Scrambler, ScramblerSettings
+from companion.scrambler.timer import FakeClock
+from companion.rules.rulesets import ShiftKind, Trigger
+
+BUTTON, LED, BUZZER = 17, 27, 22
+ROLL = {"type": "roll"}
+
+
+@pytest.fixture
+def factory():
+    """A fresh mock pin factory for each test (pins cannot be opened twice)."""
+    f = MockFactory(pin_class=MockPWMPin)
+    Device.pin_factory = f
+    yield f
+    f.reset()
+    Device.pin_factory = None
+
+
+@pytest.fixture
+def clock():
+    return FakeClock(0.0)
+
+
+def make(factory, clock=None, **pins):
+    sent, holds = [], []
+    g = GpioScrambler(GpioPins(BUTTON, LED, BUZZER, **pins), send=sent.append,
+                      on_hold=lambda: holds.append(1), pin_factory=factory,
+                      **({"clock": clock} if clock else {}))
+    return g, sent, holds
+
+
+def press(pin, clock, seconds=0.15):
+    pin.drive_low()
+    clock.advance(seconds)
+    pin.drive_high()
+
+
+def test_a_press_of_the_button_sends_a_roll(factory, clock):
+    g, sent, _ = make(factory, clock)
+    try:
+        press(factory.pin(BUTTON), clock)
+        assert sent == [ROLL]
+        clock.advance(1)
+        press(factory.pin(BUTTON), clock)
+        assert sent == [ROLL, ROLL]
+    finally:
+        g.close()
+
+
+def test_contact_bounce_on_press_and_release_rolls_once(factory, clock):
+    g, sent, _ = make(factory, clock)
+    pin = factory.pin(BUTTON)
+    try:
+        for _ in range(4):  # the contact chatters for 4 ms as it closes
+            pin.drive_low()
+            clock.advance(0.0005)
+            pin.drive_high()
+            clock.advance(0.0005)
+        pin.drive_low()
+        clock.advance(0.2)
+        for _ in range(3):  # and again as it opens
+            pin.drive_high()
+            clock.advance(0.001)
+            pin.drive_low()
+            clock.advance(0.001)
+        pin.drive_high()
+        assert sent == [ROLL]
+    finally:
+        g.close()
+
+
+def test_presses_further_apart_than_the_debounce_time_all_count(factory, clock):
+    g, sent, _ = make(factory, clock, debounce=0.03)
+    pin = factory.pin(BUTTON)
+    try:
+        for _ in range(5):
+            press(pin, clock, 0.05)
+            clock.advance(0.05)
+        assert sent == [ROLL] * 5
+    finally:
+        g.close()
+
+
+@st.composite
+def bouncy_presses(draw):
+    """Edge times of presses, each with bounce shorter than the debounce time at both ends."""
+    debounce = 0.03
+    edges, t = [], 0.0
+    presses = draw(st.integers(1, 5))
+    for _ in range(presses):
+        t += draw(st.floats(debounce, 1.0))  # rest before the press
+        for level in (False, True):  # the press edge, then the release edge
+            chatter = draw(st.lists(st.floats(0.0001, 0.004), max_size=6))
+            bounce_t = t
+            edges.append((bounce_t, level))
+            for i, gap in enumerate(chatter):
+                bounce_t += gap
+                if bounce_t - t >= debounce:
+                    break
+                edges.append((bounce_t, level if i % 2 else not level))
+            if len(edges) and edges[-1][1] != level:
+                edges.append((bounce_t, level))  # settles at the new level inside the window
+            t += draw(st.floats(debounce + 0.005, 0.5))  # held (or released) steadily
+    return debounce, presses, edges
+
+
+@given(bouncy_presses())
+def test_any_bounce_within_the_debounce_time_gives_one_roll_per_press(case):
+    debounce, presses, edges = case
+    now = [0.0]
+    d = Debouncer(debounce, clock=lambda: now[0])
+    rolls = 0
+    for t, pressed in edges:
+        now[0] = t
+        if pressed is False:  # pin low: pressed (pull-up wiring)
+            d.press()
+        elif d.release():
+            rolls += 1
+    assert rolls == presses
+
+
+def test_a_long_press_runs_the_hold_action_and_does_not_roll(factory):
+    held = threading.Event()
+    sent = []
+    g = GpioScrambler(GpioPins(BUTTON, LED, BUZZER, hold_time=0.05), send=sent.append,
+                      on_hold=held.set, pin_factory=factory)
+    try:
+        pin = factory.pin(BUTTON)
+        pin.drive_low()
+        assert held.wait(timeout=5)  # gpiozero's hold thread calls us after 0.05 s
+        pin.drive_high()
+        assert sent == []
+    finally:
+        g.close()
+
+
+def assert_states(pin, expected):
+    """All recorded states (value, seconds since the previous change) and no more."""
+    assert len(pin.states) == len(expected), pin.states
+    pin.assert_states_and_times(expected)
+
+
+def test_a_shift_flashes_the_led_three_times_and_beeps_three_times(factory):
+    g, _, _ = make(factory)
+    led, buzzer = factory.pin(LED), factory.pin(BUZZER)
+    try:
+        assert g.led_player.wait_showing("idle", timeout=5)
+        led.clear_states()
+        buzzer.clear_states()
+        g.show_pattern("shift", "shift")
+        assert g.led_player.wait_done(timeout=5) and g.beep_player.wait_done(timeout=5)
+        assert_states(led, [(0, True), (0.1, False), (0.1, True), (0.1, False), (0.1, True),
+                            (0.1, False), (0.1, True)])  # then it stays on: idle
+        assert_states(buzzer, [(0, False), (0, True), (0.12, False), (0.08, True), (0.12, False),
+                               (0.08, True), (0.12, False)])
+    finally:
+        g.close()
+
+
+def test_no_shift_darkens_the_led_once_and_beeps_once(factory):
+    g, _, _ = make(factory)
+    led, buzzer = factory.pin(LED), factory.pin(BUZZER)
+    try:
+        assert g.led_player.wait_showing("idle", timeout=5)
+        led.clear_states()
+        buzzer.clear_states()
+        g.show_pattern("noshift", "noshift")
+        assert g.led_player.wait_done(timeout=5) and g.beep_player.wait_done(timeout=5)
+        assert_states(led, [(0, True), (0, False), (0.5, True)])
+        assert_states(buzzer, [(0, False), (0, True), (0.08, False)])
+    finally:
+        g.close()
+
+
+def test_a_passive_piezo_plays_the_shift_tune(factory):
+    g, _, _ = make(factory, tonal=True)
+    pin = factory.pin(BUZZER)
+    tones = []
+    original = pin._set_frequency
+
+    def record(value):
+        tones.append(value)
+        original(value)
+
+    pin._set_frequency = record
+    try:
+        pin.clear_states()
+        g.show_pattern(beep="shift")
+        assert g.beep_player.wait_done(timeout=5)
+        assert [round(f) for f in tones if f] == [440, 660, 880]
+        assert_states(pin, [(0, 0.0), (0, 0.5), (0.12, 0.0), (0.06, 0.5), (0.12, 0.0),
+                            (0.06, 0.5), (0.25, 0.0)])
+    finally:
+        g.close()
+
+
+def test_no_gpio_on_this_machine_is_said_once_and_gives_none(monkeypatch, caplog):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-pin-factory")
+    monkeypatch.setattr(Device, "pin_factory", None)
+    gpio_module._said_no_gpio.clear()
+    with caplog.at_level(logging.WARNING, logger="companion.scrambler.gpio"):
+        assert open_gpio(GpioPins(), send=print) is None
+        assert open_gpio(GpioPins(), send=print) is None
+    said = [r for r in caplog.records if "on-screen scrambler" in r.getMessage()]
+    assert len(said) == 1 and "no GPIO" in said[0].getMessage()
+
+
+def test_gpiozero_pin_factory_mock_runs_the_scrambler_on_a_laptop(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setattr(Device, "pin_factory", None)
+    g = open_gpio(GpioPins(debounce=0), send=print)
+    try:
+        assert g is not None and g.button is not None
+    finally:
+        g.close()
+        Device.pin_factory.reset()
+        Device.pin_factory.close()
+
+
+def test_pins_come_from_settings_by_bcm_number():
+    assert GpioPins.from_settings({"button": 5, "led": 6, "buzzer": None, "tonal": True}) == \
+        GpioPins(button=5, led=6, buzzer=None, tonal=True)
+    with pytest.raises(ValueError, match="gpio.led"):
+        GpioPins.from_settings({"led": 40})
+
+
+# --- the hub with GPIO ---------------------------------------------------------------
+
+
+def hub_with_gpio(factory, send, **settings):
+    s = ScramblerSettings(gpio=GpioPins(BUTTON, LED, BUZZER, hold_time=0.05, debounce=0),
+                          **settings)
+    armed = []
+    hub = Scrambler(send, s, gpio_options={"pin_factory": factory},
+                    timer_options={"threaded": False, "clock": FakeClock()},
+                    on_timer=armed.append)
+    return hub.start(), armed
+
+
+def test_hub_a_press_reaches_the_tables_owner_as_a_roll(factory):
+    got = threading.Event()
+    entries = []
+    hub, _ = hub_with_gpio(factory, lambda e: (entries.append(e), got.set()))
+    try:
+        pin = factory.pin(BUTTON)
+        pin.drive_low()
+        pin.drive_high()
+        assert got.wait(timeout=5) and entries == [ROLL]
+        assert not hub.on_screen
+    finally:
+        hub.close()
+
+
+def test_hub_a_long_press_arms_and_disarms_the_timer_and_the_led_shows_it(factory):
+    changed = threading.Semaphore(0)
+    hub, armed = hub_with_gpio(factory, lambda e: None)
+    hub.on_timer = lambda a: (armed.append(a), changed.release())
+    pin = factory.pin(BUTTON)
+    try:
+        pin.drive_low()
+        assert changed.acquire(timeout=5)
+        pin.drive_high()
+        assert hub.timer.armed and armed == [True]
+        assert hub.gpio.led_player.wait_showing("armed", timeout=5)
+        pin.drive_low()
+        assert changed.acquire(timeout=5)
+        pin.drive_high()
+        assert not hub.timer.armed and armed == [True, False]
+        assert hub.gpio.led_player.wait_showing("idle", timeout=5)
+    finally:
+        hub.close()
+
+
+def test_hub_shows_a_shift_roll_with_the_shift_patterns(factory):
+    hub, _ = hub_with_gpio(factory, lambda e: None)
+    led = factory.pin(LED)
+    try:
+        assert hub.gpio.led_player.wait_showing("idle", timeout=5)
+        led.clear_states()
+        hub.show(judge(Trigger.TWO_D6_DOUBLES, (4, 4), ShiftKind.CORE))
+        assert hub.gpio.led_player.wait_done(timeout=5)
+        assert [s.state for s in led.states] == [True, False, True, False, True, False, True]
+        led.clear_states()
+        hub.show({"trigger": "2d6-doubles", "dice": [4, 5], "shift": False, "kind": None})
+        assert hub.gpio.led_player.wait_done(timeout=5)
+        assert [s.state for s in led.states] == [True, False, True]
+    finally:
+        hub.close()
+
+
+def test_hub_a_refused_roll_sounds_the_error_beep(factory):
+    refused = threading.Event()
+
+    def send(entry):
+        refused.set()
+        raise RuntimeError("409 not now: no hand is in play")
+
+    hub, _ = hub_with_gpio(factory, send)
+    buzzer = factory.pin(BUZZER)
+    try:
+        buzzer.clear_states()
+        pin = factory.pin(BUTTON)
+        pin.drive_low()
+        pin.drive_high()
+        assert refused.wait(timeout=5)
+        assert hub.gpio.beep_player.wait_showing("error", timeout=5)
+        assert hub.gpio.beep_player.wait_done(timeout=5)
+        assert_states(buzzer, [(0, False), (0, True), (0.4, False)])
+        assert hub.refused == 1
+    finally:
+        hub.close()
