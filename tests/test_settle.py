@@ -389,3 +389,13 @@ def test_every_preset_settles_the_api_example(preset):
     s = settle(PRESETS[preset], players, 40)
     assert s.payouts == {"Lando": -70, "Han": 110, "Chewie": 0} and s.sabacc_pot_after == 70
     assert conserved(s, players, 40)
+
+
+def test_the_doctests_walk_real_hands():
+    import doctest
+
+    from companion.rules import hands, request, settle as settle_module
+
+    for module in (hands, settle_module, request):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -69,6 +69,10 @@ Rulings where RULES.md leaves a corner open (the rules page states them):
 - The caller pays `caller_lost` when they win no share of any contested pot, including a hand
   with no contested pot at all (with a fixed penalty that costs them the fixed amount).
 - Players who folded pay no penalty here (the fold fee is paid during the hand).
+- A player who folded can be neither the caller nor in a sudden demise; at least one player
+  must still be in the hand. A revealed hand has at least two cards.
+- Hold 'Em: the community cards are the static fields of the players still in the hand; a
+  folded player's static field went to the junk pile with the rest of their cards.
 """
 
 from __future__ import annotations
