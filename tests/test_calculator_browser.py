@@ -255,3 +255,29 @@ def test_pages_have_no_serious_accessibility_violations(chromium, live_server):
             screenshot(page, "display" + (path.replace("/", "-").replace("?preset=", "-") if path != "/" else "-home"))
     finally:
         context.close()
+
+
+def test_fixed_bomb_out_penalty_option_is_sent_and_checked(phone, live_server):
+    # Classic with a fixed bomb-out penalty. Lando 15+14 = 29 bombs out; Han's 10+9 = 19 wins
+    # the hand pot, 2 x 8 = 16. Lando pays the fixed 15, not the hand pot.
+    page = phone
+    open_calculator(page, live_server, "classic", sabacc_pot=4)
+    enter_player(page, 1, "Lando", ["co15", "sa14"], committed=8)
+    enter_player(page, 2, "Han", ["st10", "fl9"], committed=8, called=True)
+    seat(page, 3).locator('[data-action="remove"]').tap()
+    page.locator("details.options > summary").tap()
+    page.get_by_label("A fixed amount").check()
+    page.get_by_label("Fixed penalty, credits").fill("-5")
+    page.locator("details.options > summary").tap()  # closed again: the error must reopen it
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    error = page.locator('[data-field="rules.bomb_out_penalty"] > .field-error')
+    error.wait_for()
+    assert "bomb_out_penalty" in error.inner_text()
+    assert page.get_by_label("Fixed penalty, credits").is_visible()
+    page.get_by_label("Fixed penalty, credits").fill("15")
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == "Han wins the hand pot, 16; Lando bombed out and pays 15."
+    assert page.locator("#sabacc-after").inner_text() == "19"
+    assert error.is_hidden()

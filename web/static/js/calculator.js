@@ -142,6 +142,9 @@ function showError(data, fallback) {
   const words = data && data.error ? data.error : "The companion refused this request.";
   const shown = data && data.field ? showFieldError(document, data.field, words) : null;
   if (shown) {
+    // An option inside the closed "Options" box must be seen to be fixed.
+    const details = shown.closest("details");
+    if (details) details.open = true;
     const control = shown.querySelector("input, select, button");
     if (control) control.focus({ preventScroll: true });
     shown.scrollIntoView({ block: "center" });
