@@ -1,5 +1,10 @@
 """End to end: the unchanged firmware in the real MicroPython unix port, over a pty.
 
+The last test puts the companion's own serial client on the host's end (the scrambler hub
+with its `ScramblerBox`, feeding a real `TableOwner`): a press on the box shifts the table,
+the box shows the shift, and after an unplug and a replug a press reaches the table again.
+The others drive the box with plain pyserial, to pin each line of the protocol.
+
 The "Pico" is `micropython firmware/main.py` with a pseudo-terminal's master as its stdin
 and stdout (FIELD-NOTES: the firmware's `select.poll(sys.stdin)` loop runs unchanged), and a
 stand-in `machine.py` in its working directory (found first on MICROPYPATH). The stand-in's
@@ -12,6 +17,7 @@ replug starts a new box on a new pty and points the link at it.
 from __future__ import annotations
 
 import os
+import queue
 import runpy
 import shutil
 import signal
@@ -270,3 +276,87 @@ def test_an_unplug_is_seen_by_the_host_and_the_replugged_box_works_again(box):
         assert host.expect("PRESS") == "PRESS"
     finally:
         host.close()
+
+
+# --- with the companion's serial client and a real table ------------------------------------
+
+class LoadedRoller:
+    """The table's dice, loaded to a double: with 2d6-doubles every roll is a shift."""
+
+    def dice(self, trigger):
+        return (4, 4)
+
+
+@pytest.fixture
+def table_at_roll(tmp_path):
+    """A classic table (two players) whose hand waits for the scrambler's roll."""
+    from companion.table.engine import HOST, Table
+    from companion.table.ledger import Ledger
+    from companion.table.owner import TableOwner
+
+    ledger = Ledger(tmp_path / "table.db")
+    owner, _ = TableOwner.create("BOX", {"rules": "classic"}, ledger, Table,
+                                 roller=LoadedRoller())
+    for name in ("Han", "Leia"):
+        owner.submit({"type": "join", "name": name}, actor=None)
+    for seat in owner.seat_ids():
+        owner.submit({"type": "buy_in", "amount": 50}, actor=seat)
+    owner.submit({"type": "start_hand"}, actor=HOST)
+    hand = owner.view(host=True)[1]["hand"]
+    owner.submit({"type": "check"}, actor=hand["turn"])
+    assert owner.view(host=True)[1]["hand"]["do"] == "roll"
+    yield owner
+    ledger.close()
+
+
+def test_a_press_on_the_box_shifts_the_table_through_the_companions_serial_client(
+        box, table_at_roll):
+    from companion.scrambler.hub import Scrambler
+    from companion.table.owner import SCRAMBLER
+
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    hub = None
+
+    def send(entry):
+        """What the server does: the owner applies the roll, the hub shows the result."""
+        result = table_at_roll.submit(entry, actor=SCRAMBLER)
+        for event in result.events:
+            if event["type"] == "rolled":
+                hub.show(event["roll"])
+            events.put(event)
+
+    box.plug_in()
+    hub = Scrambler.from_settings({"serial": str(box.link)}, send,
+                                  box_options={"backoff": (0.05, 0.1, 0.2)})
+    hub.start()
+    try:
+        assert hub.box.wait_connections(1, timeout=5), "no handshake with the box"
+        assert hub.box.hello["mode"] == "companion"
+        before = len(box.outputs())
+        box.press()
+        rolled = events.get(timeout=5)
+        assert rolled["type"] == "rolled" and rolled["roll"]["dice"] == [4, 4]
+        assert rolled["roll"]["shift"] is True
+        assert events.get(timeout=5)["type"] == "shift"  # the table shifts every hand
+        # ... and the box announces it: the shift fanfare on the buzzer, the LED flashing.
+        buzzer, led = f"pwm{SETTINGS['BUZZER_PIN']} 1760 ", f"pin{SETTINGS['LED_PIN']} "
+        wait_for(lambda: any(o.startswith(buzzer) for o in box.outputs()[before:]),
+                 what="the shift beep on the box")
+        wait_for(lambda: sum(o.startswith(led) for o in box.outputs()[before:]) >= 6,
+                 what="the shift flashing on the box")
+
+        box.unplug()
+        assert hub.box.wait_state("searching", timeout=5), "the unplug went unnoticed"
+        assert hub.on_screen  # meanwhile the table uses the on-screen scrambler
+        box.plug_in()
+        assert hub.box.wait_connections(2, timeout=10), "no handshake after the replug"
+        # The hand has moved on to drawing: the table refuses a roll now, and the box
+        # says so with the error beep. The press went all the way through again.
+        before = len(box.outputs())
+        box.press()
+        wait_for(lambda: any(o.startswith(f"pwm{SETTINGS['BUZZER_PIN']} 220 ")
+                             for o in box.outputs()[before:]),
+                 what="the error beep for a roll the table refused")
+        assert table_at_roll.view(host=True)[1]["hand"]["do"] == "draw"
+    finally:
+        hub.close()
