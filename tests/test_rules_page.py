@@ -83,6 +83,8 @@ def test_rules_page_states_the_values_of_each_preset(client, name):
     assert TRIGGER[rs.scrambler_trigger] in s["shift"]
     assert SHIFT[rs.shift_kind] in s["shift"]
     assert STATIC[rs.static_field] in s["static-field"]
+    protected = "protected from a shift" in s["shift"]
+    assert protected == (rs.static_field is not StaticField.NONE)
     # Calling: when, by whom, what happens between the call and the reveal.
     rounds = rs.calling.rounds_before_call
     assert (f"from round {rounds + 1} on" if rounds > 1 else "one full round") in s["calling"]
@@ -113,14 +115,14 @@ def test_rules_page_states_every_ruling_a_player_could_argue_about(client, name)
         "sudden-demise": ["one more card", "pays no bomb-out penalty", "seat order, starting from the dealer's left",
                           "never a second sudden demise", "other players that did not bomb out"],
         "sabacc-pot": ["never divided between side pots", "nobody wins the sabacc pot", "all of it"],
-        "penalties": ["every player who bombed out at the reveal", "caller, if the caller wins no share",
+        "penalties": ["every player who bombed out at the reveal", "caller if the caller wins no share",
                       "more than one penalty", "stack plus what they receive", "shortfall"],
         "everyone-bombs-out": ["hand pot moves to the sabacc pot", "as it stood at the reveal"],
         "rulings": ["20 × 5 + 4 × 50 + 2 × 100 = 500", "20 × 10 + 8 × 50 + 4 × 100 = 1000", "uses two",
                     "78-card deck"],
         "money": ["all-in", "side pot", "junk pile"],
         "static-field": [],
-        "shift": ["protected from a shift", "as many cards as before"],
+        "shift": ["as many cards as before"],
     }
     for key, phrases in rulings.items():
         for phrase in phrases:
@@ -140,6 +142,8 @@ def test_rules_page_states_every_ruling_a_player_could_argue_about(client, name)
         ({"ranking": "closest-negative"}, "ranking", "the higher total wins", "the negative total wins"),
         ({"negative_pure": True}, "hands", "-23 is an ordinary hand", "exactly 23 or exactly -23"),
         ({"fairy_empress": True}, "hands", "There is no Fairy Empress", "Fairy Empress: exactly two cards"),
+        ({"fairy_empress": True}, "hands", None, "the Fairy Empress beats it"),
+        ({"fairy_empress": True, "ranking": "closest-positive"}, "hands", None, "ordinary -23 is 23 from zero"),
         ({"shift_kind": "wild"}, "shift", "rim shift", "wild shift"),
         ({"shift_kind": "by-symbol"}, "shift", "Every shift is a rim shift", "1 or 2 a core shift"),
         ({"scrambler_trigger": "d20", "trigger_face": 7}, "shift", "1, 2 or 3", "the shifting face is 7"),
@@ -150,7 +154,7 @@ def test_rules_page_states_every_ruling_a_player_could_argue_about(client, name)
         ({"holdem": True}, "variants", "No variants are in play", "Hold 'Em"),
         ({"force_sabacc": True}, "hands", None, "declares Light"),
         ({"force_sabacc": True}, "ranking", None, "judged totals"),
-        ({"corellia_run": True}, "hands", "Idiot's Array", "The target is 0"),
+        ({"corellia_run": True}, "hands", "Pure Sabacc: a total", "The target is 0"),
         ({"house_dealer": True}, "order", "The deal moves", "House dealer"),
         ({"bet_limit": 10}, "variants", None, "Options changed from the preset: bet limit"),
     ],

@@ -38,8 +38,9 @@ class Section:
     """One heading of the rules page.
 
     `key` is a stable id (used as the HTML anchor and by tests), `paragraphs` are plain
-    sentences, `points` a bulleted list after them. `varies` is True when the text depends on
-    the rule set (the page marks those sections so players know where tables differ).
+    sentences, `points` a list after them (numbered steps when `ordered`). `varies` is True
+    when the text depends on the rule set (the page marks those sections so players know where
+    tables differ).
     """
 
     key: str
@@ -47,6 +48,7 @@ class Section:
     paragraphs: tuple[str, ...]
     points: tuple[str, ...] = ()
     varies: bool = False
+    ordered: bool = False
 
     def text(self) -> str:
         """All the words of the section as one string (for search and tests)."""
@@ -140,8 +142,8 @@ def _deck() -> Section:
         "The deck",
         (
             f"76 cards. Four suits ({suits}), each with one copy of 1 to 11, Commander 12, "
-            "Mistress 13, Master 14 and Ace 15. Sixteen face cards, two copies of each: "
-            f"{face_list}.",
+            "Mistress 13, Master 14 and Ace 15: 60 cards. Eight face cards, two copies of each "
+            f"(16 cards): {face_list}.",
             "No set of cards can hold more copies of a card than the deck has: two 7s of "
             "Sabers, or three Idiots, at one table means a card was misread.",
             "Playing with two tarot decks: "
@@ -163,8 +165,11 @@ def _hands(rs: RuleSet) -> Section:
             "hands",
             "Hands (Corellia Run)",
             (
-                "Corellia Run is in play: the face cards other than the Idiot are set aside. "
-                "Sabers and Staves count negative, Coins and Flasks positive.",
+                "Corellia Run is in play: the face cards other than the Idiot are set aside "
+                "before the deal (a hand holding one was entered wrongly). Sabers and Staves "
+                "count negative, Coins and Flasks positive.",
+                "Idiot's Array (the Idiot, a 2 and a 3 of any suits) still exists and beats "
+                "everything.",
                 "The target is 0. A total of exactly 0 is Sabacc and wins both pots. Otherwise "
                 "the total closest to 0 wins, and at equal distance the positive total wins. "
                 "A total further than 23 from zero bombs out.",
@@ -183,6 +188,16 @@ def _hands(rs: RuleSet) -> Section:
             "beats every ordinary hand of 22 or less either side of zero, loses to Pure Sabacc "
             "and to the Idiot's Array, and never wins the sabacc pot."
         )
+        if not rs.negative_pure and not rs.force_sabacc and not rs.corellia_run:
+            # The engine's ruling where RULES.md is silent (companion.rules.hands).
+            points.append(
+                "Here -23 is not Pure Sabacc. "
+                + (
+                    "Under this ranking -23 is the weakest hand, so the Fairy Empress beats it."
+                    if rs.ranking is Ranking.HIGHEST
+                    else "An ordinary -23 is 23 from zero, so it beats the Fairy Empress."
+                )
+            )
     else:
         points.append(
             "There is no Fairy Empress in this rule set; two Queens of Air and Darkness are an "
@@ -346,8 +361,12 @@ def _shift(rs: RuleSet) -> Section:
         (
             f"The scrambler replaces the dice: {trigger}.",
             kind,
-            "Cards in a static field are protected from a shift. After a shift every player "
-            "holds exactly as many cards as before.",
+            (
+                "Cards in a static field are protected from a shift. "
+                if rs.static_field is not StaticField.NONE
+                else ""
+            )
+            + "After a shift every player holds exactly as many cards as before.",
         ),
         varies=True,
     )
@@ -364,8 +383,9 @@ def _static_field(rs: RuleSet) -> Section:
     if rs.holdem:
         paragraphs.append(
             "Hold 'Em is in play: every card in any static field is a community card. At the "
-            "reveal your hand is the best hand you can make from your own cards plus any of the "
-            "community cards."
+            "reveal your hand is the best hand made of all your own cards plus any of the "
+            "community cards you like. If every such hand bombs out, your hand bombs out with the "
+            "total of your own cards."
         )
     return Section("static-field", "The static field", tuple(paragraphs), varies=True)
 
@@ -423,18 +443,19 @@ def _settling() -> Section:
             "sabacc pot before plus the penalties.",
         ),
         (
-            "1. Pots are built from what each player put in this hand (ante and bets), as in "
+            "Pots are built from what each player put in this hand (ante and bets), as in "
             "poker: each level of commitment makes a pot that only players who put in at least "
             "that much and did not fold can win. A pot that only one player can win goes back "
             "to that player. The hand pot, as the penalty rule means it, is the total of the "
             "pots that were contested.",
-            "2. If everyone else folded, the last player takes every pot, shows nothing, pays "
+            "If everyone else folded, the last player takes every pot, shows nothing, pays "
             "nothing, and cannot win the sabacc pot.",
-            "3. Each pot goes to the best hand among the players who can win it, leaving out "
+            "Each pot goes to the best hand among the players who can win it, leaving out "
             "hands that bombed out. A pot nobody can win moves to the sabacc pot.",
-            "4. The sabacc pot (below).",
-            "5. Penalties (below), paid after all the pots are awarded.",
+            "The sabacc pot (below).",
+            "Penalties (below), paid after all the pots are awarded.",
         ),
+        ordered=True,
     )
 
 
@@ -497,12 +518,12 @@ def _penalties(rs: RuleSet) -> Section:
         "penalties",
         "Penalties",
         (
-            "After the pots are awarded, these players pay a penalty into the sabacc pot:",
+            "After the pots are awarded, every player who bombed out at the reveal pays a "
+            "penalty into the sabacc pot, and so does the caller if the caller wins no share "
+            "of a contested pot.",
             amount,
         ),
         (
-            "every player who bombed out at the reveal;",
-            "the caller, if the caller wins no share of a contested pot.",
             "Nobody pays more than one penalty.",
             "Nobody pays more than they have: the penalty is capped at the player's stack plus "
             "what they receive in this settlement. What the cap saves them is shown as a "
