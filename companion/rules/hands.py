@@ -136,6 +136,7 @@ def card_value(rules: RuleSet, code: str, side: Side | None = None) -> int:
     if rules.force_sabacc:
         if side is None:
             raise InvalidHand("Force Sabacc needs the player's side (light or dark)")
+        side = Side(side)  # "light" as a plain string is fine too
         if c.is_face:
             # Face cards pull towards the Dark side: negative for Light, positive for Dark.
             return -abs(c.value) if side is Side.LIGHT else abs(c.value)
