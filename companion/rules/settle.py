@@ -302,6 +302,8 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
         if rules.force_sabacc:
             if p.side is None and not p.folded:
                 raise InvalidReveal("Force Sabacc needs each player's side (light or dark)", f"{at}.side")
+            if p.side is not None and p.side not in tuple(Side):
+                raise InvalidReveal('side must be "light" or "dark"', f"{at}.side")
         elif p.side is not None:
             raise InvalidReveal("side is only used in Force Sabacc", f"{at}.side")
     if all(p.folded for p in players):
