@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from companion.rules.cards import CARDS, DECK
 from companion.rules.rulesets import PRESETS, Side, ruleset_from
-from companion.rules.settle import PlayerReveal, settle
+from companion.rules.settle import InvalidReveal, PlayerReveal, settle
 
 VARIANTS = [
     {},
@@ -162,3 +163,8 @@ def test_feeding_demise_cards_when_asked_always_ends_settled(reveal):
         assert not first.pots and not first.payouts
     # the settled answer is the same when asked again with the same cards: nothing more needed
     assert settle(rules, dealt, sabacc_pot) == final
+    if first.status == "settled" and spare:
+        # a hand that settled without a demise refuses any demise card
+        extra = [replace(p, demise=(spare[0],)) if k == 0 else p for k, p in enumerate(players)]
+        with pytest.raises(InvalidReveal):
+            settle(rules, extra, sabacc_pot)
