@@ -129,6 +129,14 @@ def test_the_unit_caps_memory_for_a_pi_zero_2_w():
     assert 128 <= int(limit[:-1]) <= 256
 
 
+def test_the_unit_allows_more_tasks_than_the_server_starts_threads():
+    from companion.serve import SERVER_THREADS
+
+    tasks = read_unit()["Service"].get("TasksMax", "infinity")
+    # waitress's pool plus the companion's other threads (about 130 measured at rest)
+    assert tasks == "infinity" or int(tasks) >= 2 * SERVER_THREADS + 64
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_systemd_accepts_the_unit(tmp_path):
     """`systemd-analyze verify` with the executable put where the unit expects it."""
