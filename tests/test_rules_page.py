@@ -121,6 +121,9 @@ def test_rules_page_states_every_ruling_a_player_could_argue_about(client, name)
         "rulings": ["20 × 5 + 4 × 50 + 2 × 100 = 500", "20 × 10 + 8 × 50 + 4 × 100 = 1000", "uses two",
                     "78-card deck"],
         "money": ["all-in", "side pot", "junk pile"],
+        "corners": ["only players who later folded reached", "goes back to that player even if they bombed out",
+                    "one card, used for each", "even in a hand where no pot was contested",
+                    "pays no penalty at the reveal"],
         "static-field": [],
         "shift": ["as many cards as before"],
     }

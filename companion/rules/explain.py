@@ -578,6 +578,46 @@ def _variants(rs: RuleSet) -> Section:
     return Section("variants", "Variants and the Plutt", tuple(paragraphs), varies=True)
 
 
+def _corners(rs: RuleSet) -> Section:
+    """The settlement engine's rulings where RULES.md leaves a corner open (companion.rules.settle)."""
+    points = [
+        "A level of betting that only players who later folded reached is a pot nobody can win: "
+        "it goes to the sabacc pot (unless everyone else folded: then the last player takes it "
+        "with the rest).",
+        "A pot only one player can win goes back to that player even if they bombed out, and "
+        "even when everyone bombs out.",
+        "A pot that moves to the sabacc pot while a hand is settled is part of the sabacc pot "
+        "the winner of this hand can take.",
+        "The sabacc pot goes to the best hand on the table (everyone who neither folded nor "
+        "bombed out) when that hand is a special hand, even if a side pot goes to someone else.",
+        "In a sudden demise each pot's tie is decided among that pot's tied players. A player "
+        "tied for more than one pot is dealt one card, used for each. The card counts in full: "
+        "it can make an Idiot's Array or a Pure Sabacc, or a bomb out.",
+        "The caller pays the penalty whenever they win no share of a contested pot, even in a "
+        "hand where no pot was contested"
+        + (
+            f" (then it costs them the fixed {credits(int(rs.bomb_out_penalty))})."
+            if rs.bomb_out_penalty != HAND_POT
+            else "."
+        ),
+        "A player who folded pays no penalty at the reveal (they paid the fold fee), cannot be "
+        "the caller and takes no part in a sudden demise. A hand shown at the reveal has at "
+        "least two cards.",
+    ]
+    if rs.holdem:
+        points.append(
+            "Hold 'Em: the community cards are the static fields of the players still in the "
+            "hand; a folded player's static field went to the junk pile."
+        )
+    return Section(
+        "corners",
+        "Corner cases",
+        ("Where the printed rules leave a corner open, the companion rules:",),
+        tuple(points),
+        varies=rs.holdem or rs.bomb_out_penalty != HAND_POT,
+    )
+
+
 def _rulings() -> Section:
     return Section(
         "rulings",
@@ -611,6 +651,7 @@ def explain(rs: RuleSet) -> list[Section]:
         _sabacc_pot(rs),
         _penalties(rs),
         _everyone_bombs(rs),
+        _corners(rs),
         _variants(rs),
         _rulings(),
     ]
