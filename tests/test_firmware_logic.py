@@ -368,3 +368,39 @@ def test_loaded_dice_cover_every_face():
     for trigger, (count, sides) in modes.DICE.items():
         faces = {modes.roll(trigger, lambda n, f=f: f)[0][0] for f in range(sides)}
         assert faces == set(range(1, sides + 1))
+
+
+# --- both ends of PROTOCOL.md agree -------------------------------------------------------------
+
+def test_every_line_the_box_sends_parses_on_the_companions_side():
+    from companion.scrambler.protocol import parse as companion_parse
+
+    box, _, sent = make_box("companion", rand=random.Random(3).randrange, timer=(2, 1, 3))
+    box.button(PRESS, 0)
+    box.button(HOLD, 10)
+    for raw in ("PING\n", "NOPE\n", "LED pattern=x\n", "LED pattern=" + "x" * 130 + "\n",
+                "HELLO proto=1\n", "MODE mode=dice trigger=d12\n"):
+        box.receive(raw, 20)
+    box.button(PRESS, 30)
+    box.receive("MODE mode=dice trigger=2d6-doubles\n", 40)
+    box.button(PRESS, 50)
+    box.receive("MODE mode=timer\n", 60)
+    box.receive("TIMER armed=1\n", 60)
+    run(box, 60, 4000)
+    verbs = {companion_parse(line + "\r\n").verb for line in sent}
+    assert verbs == {"HELLO", "PRESS", "HOLD", "PONG", "ERR", "ROLL", "TIMER"}
+
+
+def test_every_line_the_companion_sends_parses_on_the_box():
+    from companion.scrambler.protocol import format_line
+
+    lines = [
+        format_line("HELLO", proto=1),
+        format_line("PING"),
+        format_line("LED", pattern="armed"),
+        format_line("BEEP", pattern="noshift"),
+        format_line("MODE", mode="dice", trigger="d6-low"),
+        format_line("TIMER", mean=120, min=20, max=600, armed=1),
+    ]
+    assert [protocol.parse(line)[0] for line in lines] == [
+        "HELLO", "PING", "LED", "BEEP", "MODE", "TIMER"]
