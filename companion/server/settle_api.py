@@ -201,6 +201,17 @@ SCHEMAS = {
     },
 }
 
+#: The request of SETTLE-API.md: Lando bombs out with 27, Han wins with an Idiot's Array.
+EXAMPLE_REQUEST = {
+    "rules": "classic",
+    "players": [
+        {"name": "Lando", "cards": ["co7", "sa11", "fl9"], "committed": 30, "stack": 120},
+        {"name": "Han", "cards": ["idiot", "st2", "co3"], "committed": 30, "stack": 45, "called": True},
+        {"name": "Chewie", "cards": [], "committed": 10, "stack": 80, "folded": True},
+    ],
+    "sabacc_pot": 40,
+}
+
 describe(
     paths={
         "/api/v1/settle": {
@@ -213,7 +224,12 @@ describe(
                 "operationId": "settle",
                 "requestBody": {
                     "required": True,
-                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SettleRequest"}}},
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": "#/components/schemas/SettleRequest"},
+                            "examples": {"reveal": {"summary": "Han's Idiot's Array", "value": EXAMPLE_REQUEST}},
+                        }
+                    },
                 },
                 "responses": {
                     "200": {
