@@ -175,6 +175,11 @@ def test_a_refused_request_is_shown_next_to_the_control_it_names(phone, live_ser
     cards_error.wait_for()
     assert cards_error.inner_text() != ""
     assert seat(page, 3).locator('[data-key="name"] .field-error').is_hidden()
+    # An error about one card falls back to the control of the whole hand.
+    paths = page.evaluate(
+        "async () => (await import('/static/js/api.js')).fieldPathCandidates('players[1].cards[0]')"
+    )
+    assert paths == ["players[1].cards[0]", "players[1].cards", "players[1]", "players"]
 
 
 SENTENCES = [

@@ -50,8 +50,8 @@ function shortLabel(card, tarot) {
 }
 
 /**
- * How many copies of each card are in use across every picker that shares this pool.
- * `extra` counts cards held outside any picker (e.g. cards already known to be elsewhere).
+ * How many copies of each card are in use across every picker that shares this pool, so
+ * that no picker offers a card the deck has run out of.
  */
 export class CardPool {
   constructor(deck) {
@@ -101,7 +101,6 @@ export class CardPicker {
     this.max = Number(opts.max ?? root.dataset.max ?? 0) || 0;
     this.tarot = Boolean(opts.tarot);
     this.onChange = opts.onChange || null;
-    this.counted = true;
     this.disabled = false;
     this._cards = [];
     this.id = root.id || `cardpicker-${++pickerSeq}`;
@@ -120,9 +119,9 @@ export class CardPicker {
     return [...this._cards];
   }
 
-  /** Whether this picker's cards count against the deck (false while its player has folded). */
+  /** Whether this picker's cards count against the deck (not while it is disabled, e.g. folded). */
   isCounted() {
-    return this.counted && !this.disabled;
+    return !this.disabled;
   }
 
   /** Replace the chosen cards (codes, any case). Cards that do not fit are refused. */

@@ -1,0 +1,389 @@
+// The live table in the browser: state, event stream, commands. Shared by the player page,
+// the table display and the host's pages.
+//
+//   import { LiveTable, loadSeat, saveSeat, forgetSeat, h, eventWords, seatNames } from "/static/js/live.js";
+//
+//   const live = new LiveTable("KMXTR", {
+//     token,                               // a seat or host token; null: a spectator
+//     onState(state, events, live) {},     // every change: your fresh view and the events that
+//                                          // made it ([] for a first load or a snapshot)
+//     onStatus(status, words) {},          // "connecting" | "live" | "reconnecting" | "refused"
+//                                          // (the token is not valid here) | "missing" (no table)
+//   });
+//   live.start();                          // GET the state, then the event stream; it reconnects
+//                                          // by itself, resuming with Last-Event-ID
+//   const res = await live.send({ type: "bet", amount: 3 }, button);
+//     // POSTs the command with the version this page shows and a fresh idempotency key (a
+//     // network failure is retried with the same key, so nothing happens twice). A refusal is
+//     // shown in words next to `button` (the `.field-error` inside its closest
+//     // `[data-error-slot]`, else a slot made right after it) and res = {ok: false, status, data}.
+//   live.state  live.version  live.seat  live.close()
+//
+//   loadSeat(code) -> {seat, token, name} | null    the seat this phone holds (localStorage)
+//   saveSeat(code, {seat, token, name})  forgetSeat(code)
+//   h("button", {class: "button", onclick: fn}, "text", child...)   DOM without HTML parsing:
+//     strings become text nodes, so a name like <script> shows as typed.
+//   seatNames(state) -> Map(seat id -> name);  eventWords(event, names) -> words or null
+//   showError(control, words) / clearError(control);  keepScreenOn();  beep();  vibrate(pattern)
+
+const STORE_PREFIX = "sabacc.seat.";
+const RETRY_MS = [1000, 2000, 4000, 8000];
+
+/** The seat this phone holds at table `code`, or null. */
+export function loadSeat(code) {
+  try {
+    const raw = localStorage.getItem(STORE_PREFIX + code.toUpperCase());
+    const seat = raw ? JSON.parse(raw) : null;
+    return seat && typeof seat.token === "string" ? seat : null;
+  } catch (err) {
+    return null;
+  }
+}
+
+/** Remember the seat (and its secret token) on this phone. */
+export function saveSeat(code, seat) {
+  localStorage.setItem(STORE_PREFIX + code.toUpperCase(), JSON.stringify(seat));
+}
+
+/** Forget this phone's seat at `code` (e.g. the host moved it to another phone). */
+export function forgetSeat(code) {
+  localStorage.removeItem(STORE_PREFIX + code.toUpperCase());
+}
+
+/** A random idempotency key. crypto.randomUUID needs https; getRandomValues does not. */
+export function newKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Make an element. `attrs`: attributes, except `class`, `text`, `dataset` ({...}) and `on<event>`
+ * (listeners). Children: nodes, or strings (as text nodes), null/false skipped.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function errorSlot(control) {
+  const wrap = control && control.closest("[data-error-slot]");
+  let slot = wrap && wrap.querySelector(".field-error");
+  if (!slot && control) {
+    slot = control.nextElementSibling && control.nextElementSibling.classList.contains("field-error")
+      ? control.nextElementSibling
+      : null;
+    if (!slot) {
+      slot = h("p", { class: "field-error", "aria-live": "assertive" });
+      control.after(slot);
+    }
+  }
+  return slot;
+}
+
+/** Show `words` next to `control` (or in its [data-error-slot]). */
+export function showError(control, words) {
+  const slot = errorSlot(control);
+  if (slot) slot.textContent = words;
+}
+
+/** Remove the error shown next to `control`. */
+export function clearError(control) {
+  const slot = errorSlot(control);
+  if (slot) slot.textContent = "";
+}
+
+/** Every seat's name by seat id, departed players too. */
+export function seatNames(state) {
+  const names = new Map();
+  for (const d of (state && state.departed) || []) names.set(d.seat, d.name);
+  for (const s of (state && state.seats) || []) names.set(s.seat, s.name);
+  return names;
+}
+
+const DRAW_WORDS = { gain: "gains a card", trade: "trades a card", stand: "stands" };
+
+/** One event in words for the "last actions" list, or null for bookkeeping events. */
+export function eventWords(ev, names) {
+  const who = (seat) => (seat ? names.get(seat) || seat : "The scrambler");
+  switch (ev.type) {
+    case "joined": return `${who(ev.seat)} sits down`;
+    case "bought_in": return `${who(ev.seat)} buys in for ${ev.amount}`;
+    case "cashed_out": return `${who(ev.seat)} cashes out ${ev.amount}`;
+    case "left": return `${ev.name || who(ev.seat)} leaves the table`;
+    case "sat_out": return `${who(ev.seat)} sits out`;
+    case "sat_in": return `${who(ev.seat)} sits in`;
+    case "adjusted": return `The host adjusts ${who(ev.seat)} by ${ev.amount > 0 ? "+" : ""}${ev.amount}: ${ev.reason}`;
+    case "staked": return `${who(ev.seat)} stakes ${ev.item} for ${ev.value}`;
+    case "hand_started": return `Hand ${ev.hand} starts; ${who(ev.dealer)} deals`;
+    case "checked": return `${who(ev.seat)} checks`;
+    case "bet": return `${who(ev.seat)} bets ${ev.amount}`;
+    case "called_bet": return `${who(ev.seat)} calls ${ev.amount}`;
+    case "raised": return `${who(ev.seat)} raises to ${ev.to}`;
+    case "all_in": return `${who(ev.seat)} goes all-in with ${ev.amount}`;
+    case "folded": return `${who(ev.seat)} folds${ev.fee ? ` (pays ${ev.fee} to the sabacc pot)` : ""}`;
+    case "rolled": {
+      const r = ev.roll || {};
+      const dice = (r.dice || []).join(" and ");
+      return `${ev.seat ? who(ev.seat) : "The scrambler"} rolls ${dice}${r.shift ? ": a shift!" : ": no shift"}`;
+    }
+    case "hand_called": return `${who(ev.seat)} calls the hand`;
+    case "no_call": return "Nobody calls";
+    case "drew": return `${who(ev.seat)} ${DRAW_WORDS[ev.action] || ev.action}`;
+    case "static_added": return `${who(ev.seat)} puts a card in the static field`;
+    case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
+    case "reveal_started": return "The reveal: enter your cards";
+    case "cards_entered": return `${who(ev.seat)} has entered their cards`;
+    case "sudden_demise": return "Sudden demise: one more card each for the tied players";
+    case "conceded": return `${who(ev.seat)} takes ${ev.amount}: everyone else folded`;
+    case "hand_ended": return `Hand ${ev.hand} is over`;
+    case "session_ended": return "The session is over";
+    case "undone": return `The host undoes entry ${ev.seq}`;
+    default: return null;
+  }
+}
+
+/** Keep the screen on while the page is visible (Screen Wake Lock, where the browser has it). */
+export function keepScreenOn() {
+  if (!("wakeLock" in navigator)) return;
+  let lock = null;
+  const take = async () => {
+    if (document.visibilityState !== "visible" || lock) return;
+    try {
+      lock = await navigator.wakeLock.request("screen");
+      lock.addEventListener("release", () => { lock = null; });
+    } catch (err) {
+      lock = null; // not allowed now (e.g. battery saver): the screen just dims as usual
+    }
+  };
+  document.addEventListener("visibilitychange", take);
+  take();
+}
+
+let audio = null;
+// Browsers only let sound start after a tap: make the audio context on the first one.
+document.addEventListener("pointerdown", () => {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!audio && Ctx) audio = new Ctx();
+  if (audio && audio.state === "suspended") audio.resume();
+}, { capture: true });
+
+/** A short two-tone beep made in the browser (Web Audio): no sound file is fetched. */
+export function beep() {
+  if (!audio) return false;
+  const t = audio.currentTime;
+  for (const [i, freq] of [[0, 880], [1, 660]]) {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.type = "square";
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.0001, t + i * 0.18);
+    gain.gain.exponentialRampToValueAtTime(0.25, t + i * 0.18 + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.18 + 0.16);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(t + i * 0.18);
+    osc.stop(t + i * 0.18 + 0.17);
+  }
+  return true;
+}
+
+/** Vibrate where the phone can. */
+export function vibrate(pattern) {
+  if (typeof navigator.vibrate === "function") {
+    try { navigator.vibrate(pattern); } catch (err) { /* not allowed yet: no tap so far */ }
+  }
+}
+
+/** Words for a failed request. */
+function refusalWords(status, data) {
+  if (status === 0) return "The companion could not be reached. Check the Wi-Fi and tap again.";
+  if (data && data.field === "version") return "The table moved on before your tap arrived: look again and tap once more.";
+  return (data && data.error) || `The companion answered ${status}.`;
+}
+
+/** One table, live: see the top of this file. */
+export class LiveTable {
+  constructor(code, { token = null, onState = null, onStatus = null } = {}) {
+    this.code = code.toUpperCase();
+    this.token = token;
+    this.onState = onState;
+    this.onStatus = onStatus;
+    this.state = null;
+    this.version = -1;
+    this.seat = null;
+    this.host = false;
+    this.source = null;
+    this.pending = []; // events of replayed updates that came without a state
+    this.failures = 0;
+    this.closed = false;
+    this.timer = null;
+  }
+
+  get base() {
+    return `/api/v1/tables/${encodeURIComponent(this.code)}`;
+  }
+
+  _headers(json) {
+    const out = { Accept: "application/json" };
+    if (json) out["Content-Type"] = "application/json";
+    if (this.token) out.Authorization = `Bearer ${this.token}`;
+    return out;
+  }
+
+  _status(status, words = "") {
+    this.status = status;
+    if (this.onStatus) this.onStatus(status, words);
+  }
+
+  /** Load the state, then listen. */
+  async start() {
+    this._status("connecting", "Connecting…");
+    if (!(await this._load())) return;
+    this._open();
+  }
+
+  /** GET the state; false when there is no point going on (no table, token refused). */
+  async _load() {
+    let response;
+    try {
+      response = await fetch(this.base, { headers: this._headers(false), cache: "no-store" });
+    } catch (err) {
+      this._retry();
+      return false;
+    }
+    if (response.status === 404) {
+      this._status("missing", "There is no such table on this companion.");
+      return false;
+    }
+    if (response.status === 401 || response.status === 403) {
+      this._status("refused", "This phone's seat token is no longer valid here.");
+      return false;
+    }
+    if (!response.ok) {
+      this._retry();
+      return false;
+    }
+    const data = await response.json();
+    this.seat = data.viewer.seat;
+    this.host = data.viewer.host;
+    this._take(data.version, data.state, []);
+    return true;
+  }
+
+  _open() {
+    if (this.closed) return;
+    const params = new URLSearchParams();
+    if (this.token) params.set("token", this.token);
+    if (this.version >= 0) params.set("last_event_id", String(this.version));
+    const es = new EventSource(`${this.base}/events?${params}`);
+    this.source = es;
+    es.onopen = () => {
+      this.failures = 0;
+      this._status("live", "Live");
+    };
+    es.addEventListener("snapshot", (e) => {
+      const data = JSON.parse(e.data);
+      this.pending = [];
+      this._take(data.version, data.state, [], true);
+    });
+    es.addEventListener("update", (e) => {
+      const data = JSON.parse(e.data);
+      if (data.version <= this.version) return; // already shown (our own command's answer)
+      this.pending.push(...(data.events || []));
+      if (data.state) {
+        const events = this.pending;
+        this.pending = [];
+        this._take(data.version, data.state, events);
+      }
+    });
+    es.addEventListener("bye", () => {
+      es.close();
+      this._retry();
+    });
+    es.onerror = () => {
+      if (es.readyState === EventSource.CLOSED) {
+        // Refused outright (e.g. 503 too many streams, 403): find out why, then try again.
+        this._retry();
+      } else {
+        this._status("reconnecting", "Connection lost: reconnecting…");
+      }
+    };
+  }
+
+  _retry() {
+    if (this.closed) return;
+    if (this.source) this.source.close();
+    this.source = null;
+    this._status("reconnecting", "Connection lost: reconnecting…");
+    const wait = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)];
+    this.failures += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(async () => {
+      if (await this._load()) this._open();
+    }, wait);
+  }
+
+  _take(version, state, events, force = false) {
+    if (!force && version < this.version) return;
+    this.version = version;
+    this.state = state;
+    document.body.dataset.version = String(version);
+    if (this.onState) this.onState(state, events, this);
+  }
+
+  /**
+   * Send a command as this page's token; see the top of this file.
+   * @returns {Promise<{ok: boolean, status: number, data: object}>}
+   */
+  async send(entry, control = null) {
+    const slot = control ? errorSlot(control) : null;
+    if (slot) slot.textContent = "";
+    const body = JSON.stringify({ ...entry, version: this.version, idempotency_key: newKey() });
+    let result = null;
+    for (let attempt = 0; attempt < 2 && !result; attempt++) {
+      try {
+        const response = await fetch(`${this.base}/commands`, { method: "POST", headers: this._headers(true), body });
+        let data;
+        try {
+          data = await response.json();
+        } catch (err) {
+          data = { error: `The companion answered ${response.status}.`, field: null };
+        }
+        result = { ok: response.ok, status: response.status, data };
+      } catch (err) {
+        if (attempt === 0) await new Promise((r) => setTimeout(r, 800));
+      }
+    }
+    result = result || { ok: false, status: 0, data: null };
+    if (result.ok) {
+      this._take(result.data.version, result.data.state, result.data.events || []);
+    } else {
+      if (result.data && result.data.state && result.data.version > this.version) {
+        this._take(result.data.version, result.data.state, []);
+      }
+      const words = refusalWords(result.status, result.data);
+      if (slot) slot.textContent = words;
+      result.words = words;
+    }
+    return result;
+  }
+
+  /** Stop listening. */
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.source) this.source.close();
+  }
+}
