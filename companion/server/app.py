@@ -17,6 +17,7 @@ BLUEPRINTS = (
     "companion.server.settle_api",
     "companion.server.pages",
     "companion.server.tables_api",
+    "companion.server.host_pages",
 )
 
 # Bodies larger than this are refused with a 413 before they are read.
