@@ -1,0 +1,277 @@
+"""The host's pages and each table's public pages: start, console, rules, audit log, history.
+
+- `GET /host`: start a table (rule set, options, chip set), then show its join QR code.
+- `GET /t/<code>/host`: the host ("the Plutt") console. It works with the host token the
+  start page keeps in the browser (`localStorage["sabacc.host.<CODE>"]`) and sends every
+  change through the table API (`/api/v1/tables/...`); this module only serves the page.
+- `GET /t/<code>/rules`: the rules page of the table's own rule set.
+- `GET /t/<code>/audit`: the audit log for everyone: entries, counter-entries, the dice of
+  every roll, seed commitments and revealed seeds (`?after=N&rows=1`: only the rows after
+  entry N, for the page's live updates).
+- `GET /t/<code>/history`: standings, the hands, and `stack_chart` (also `/t/<code>/chart.svg`).
+- `GET /t/<code>/standings.json`: the standings with each stack's chip breakdown.
+- `GET /t/<code>/seat-qr.svg?seat=s2&token=...`: the QR code of a seat's move-to-a-new-phone
+  link (only for a valid token of that seat).
+- `GET /sw.js`, `GET /manifest.webmanifest`: the installable app (PWA) at the site's root.
+
+Every page reads the table as a spectator would (`owner.view(None)`), so nothing hidden ever
+reaches these pages; the console's private parts arrive through the API with the host token.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from flask import Blueprint, Response, abort, jsonify, render_template, request, send_from_directory
+
+from companion.paths import STATIC_DIR
+from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
+from companion.server.charts import stack_chart
+from companion.table.chips import breakdown, chip_set_from
+from companion.table.owner import TableOwner
+from companion.table.registry import registry_for
+
+bp = Blueprint("host_pages", __name__)
+
+#: Entries per page of the audit log (a long evening has a few thousand).
+AUDIT_PAGE = 500
+#: Rule-set options the start page offers as on/off switches, with their words.
+VARIANTS = (
+    ("negative_pure", "−23 is also a Pure Sabacc"),
+    ("fairy_empress", "The Fairy Empress (Queen of Air and Darkness with a two) beats −22"),
+    ("holdem", "Sabacc Hold 'Em: the static field is shared as community cards"),
+    ("force_sabacc", "Force Sabacc: each player declares the light or the dark side"),
+    ("corellia_run", "Corellian Run hands"),
+    ("house_dealer", "A house dealer who does not play (a token shows who is dealt first)"),
+)
+#: How many dice each trigger throws, in words, for the trigger picker.
+TRIGGER_WORDS = {
+    Trigger.TWO_D6_DOUBLES: "two d6: any double shifts (1 in 6)",
+    Trigger.TWO_D6_SPIKE: "two d6: only the double of the chosen face shifts (1 in 36)",
+    Trigger.D6_HIGH: "one d6: 4 to 6 shifts (1 in 2)",
+    Trigger.D6_LOW: "one d6: 1 to 3 shifts (1 in 2)",
+    Trigger.D10: "one d10: the chosen face shifts (1 in 10)",
+    Trigger.D12: "one d12: the chosen face shifts (1 in 12)",
+    Trigger.D20: "one d20: the chosen face shifts (1 in 20)",
+    Trigger.TIMER: "the random timer: shifts at random moments",
+}
+SHIFT_WORDS = {
+    ShiftKind.CORE: "core: every unprotected card is replaced",
+    ShiftKind.RIM: "rim: Lando takes one unprotected card at random",
+    ShiftKind.WILD: "wild: the junk pile is shuffled back in first",
+    ShiftKind.BY_SYMBOL: "by symbol: the doubled face picks core, rim or wild",
+}
+
+
+def _owner_or_404(code: str) -> TableOwner:
+    owner = registry_for().get(code)
+    if owner is None:
+        abort(404)
+    return owner
+
+
+def seat_names(state: dict[str, Any]) -> dict[str, str]:
+    """Seat id -> name for every seat the table has had (seated first, then departed)."""
+    names = {s["seat"]: s["name"] for s in state.get("seats", [])}
+    for d in state.get("departed", []):
+        names.setdefault(d["seat"], d["name"])
+    return names
+
+
+# -- the host's start page and console ------------------------------------------------------
+
+
+def _preset_defaults(rs) -> dict[str, Any]:
+    """The option values of a preset, as the start page's form fills them in."""
+    out = {name: getattr(rs, name) for name in OPTIONS if hasattr(rs, name)}
+    out["pot_building_rounds"] = rs.pot_building_rounds
+    out["chip_set"] = [{"name": c.name, "value": c.value, "per_buy_in": c.per_buy_in} for c in rs.chip_set]
+    return {k: (v.value if hasattr(v, "value") and not isinstance(v, (int, str)) else v) for k, v in out.items()}
+
+
+@bp.get("/host")
+def start():
+    """Start a table: pick a rule set, change its options, then show the join QR code."""
+    defaults = {name: _preset_defaults(rs) for name, rs in PRESETS.items()}
+    return render_template(
+        "host/start.html",
+        defaults=defaults,
+        variants=VARIANTS,
+        triggers=TRIGGER_WORDS,
+        shifts=SHIFT_WORDS,
+        hand_pot=HAND_POT,
+    )
+
+
+@bp.get("/t/<code>/host")
+def console(code: str):
+    """The host console of table `code` (the host token lives in the browser)."""
+    owner = _owner_or_404(code)
+    _, state = owner.view(None)
+    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules)
+
+
+# -- pages every seat may read ---------------------------------------------------------------
+
+
+@bp.get("/t/<code>/rules")
+def table_rules(code: str):
+    """The rules in plain words for this table's own rule set (its options included)."""
+    owner = _owner_or_404(code)
+    return render_template("host/table_rules.html", code=owner.code, ruleset=owner.table.rules)
+
+
+def _verify_command(hand: dict[str, Any]) -> str | None:
+    """The `sabacc-companion verify` command line that checks one hand's rolls."""
+    if not hand.get("seed") or not hand.get("commitment"):
+        return None
+    parts = ["sabacc-companion verify", f"--seed {hand['seed']}", f"--commitment {hand['commitment']}"]
+    for r in hand["rolls"]:
+        if r.get("dice"):
+            parts.append(f"--roll {r['trigger']}:{','.join(str(d) for d in r['dice'])}")
+    return " ".join(parts)
+
+
+def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per hand: its seed commitment, its revealed seed, and every roll in the order the table
+    made it (undone rolls too: the roller drew them), with a `verify` command line."""
+    hands: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for e in entries:
+        for ev in e["events"]:
+            if ev.get("type") == "hand_started":
+                current = {"hand": ev.get("hand"), "commitment": ev.get("seed_commitment"),
+                           "seed": None, "rolls": []}
+                hands.append(current)
+            elif ev.get("type") == "rolled" and current is not None:
+                roll = dict(ev.get("roll") or {})
+                roll.update(seq=e["seq"], undone=e["undone_by"] is not None)
+                current["rolls"].append(roll)
+            elif ev.get("type") == "seed_revealed":
+                for h in hands:
+                    if h["hand"] == ev.get("hand"):
+                        h["seed"] = ev.get("seed")
+    for h in hands:
+        h["verify"] = _verify_command(h)
+    return hands
+
+
+def _all_entries(owner: TableOwner, after: int = 0) -> list[dict[str, Any]]:
+    """Every log entry after `after`, as a spectator sees it (hidden cards stay hidden)."""
+    out: list[dict[str, Any]] = []
+    while True:
+        batch = owner.ledger.entries(owner.code, after=after, limit=AUDIT_PAGE)
+        out += [owner.log_entry(e, None) for e in batch]
+        if len(batch) < AUDIT_PAGE:
+            return out
+        after = batch[-1].seq
+
+
+@bp.get("/t/<code>/audit")
+def audit(code: str):
+    """The audit log: every entry, its counter-entry if undone, dice, seeds."""
+    owner = _owner_or_404(code)
+    _, state = owner.view(None)
+    after = request.args.get("after", "0")
+    if not after.isdigit():
+        abort(400)
+    names = seat_names(state)
+    if request.args.get("rows"):
+        # Live updates: the rows after entry `after` (plus the entries they undo, re-drawn).
+        entries = _all_entries(owner, int(after))
+        undone = {e["undoes"] for e in entries if e["undoes"]}
+        redraw = [owner.log_entry(x, None) for x in (owner.ledger.entry(owner.code, s) for s in undone) if x]
+        return render_template("host/audit_rows.html", entries=redraw + entries, names=names)
+    entries = _all_entries(owner)
+    return render_template(
+        "host/audit.html", code=owner.code, entries=entries, names=names,
+        hands=audit_hands(entries), version=owner.version,
+    )
+
+
+@bp.get("/t/<code>/history")
+def history(code: str):
+    """The session so far: standings, the settled hands, and the stack chart."""
+    owner = _owner_or_404(code)
+    _, state = owner.view(None)
+    names = seat_names(state)
+    return render_template(
+        "host/history.html", code=owner.code, state=state, names=names,
+        chart=stack_chart(state["stack_history"], names), standings=standings(state),
+    )
+
+
+@bp.get("/t/<code>/chart.svg")
+def chart(code: str):
+    """The stack chart alone, as an SVG image."""
+    owner = _owner_or_404(code)
+    _, state = owner.view(None)
+    return Response(stack_chart(state["stack_history"], seat_names(state)), mimetype="image/svg+xml")
+
+
+def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The standings (after the session ended) or the running totals, each with the chip
+    breakdown of the stack still on the table."""
+    chips = chip_set_from(state["settings"]["chip_set"])
+    rows = state.get("standings")
+    if rows is None:
+        rows = []
+        for s in state["seats"]:
+            net = s["stack"] + s["cashed_out"] - s["bought_in"] - s["items"] - s["adjusted"]
+            rows.append({k: s[k] for k in ("seat", "name", "stack", "bought_in", "cashed_out", "items", "adjusted")}
+                        | {"net": net})
+        rows.sort(key=lambda r: -r["net"])
+    seated = {s["seat"]: s["stack"] for s in state["seats"]}
+    out = []
+    for r in rows:
+        stack = seated.get(r["seat"], 0)  # what is still on the table to pay out now
+        out.append({**r, "stack": stack, "chips": breakdown(stack, chips).to_json()})
+    return out
+
+
+@bp.get("/t/<code>/standings.json")
+def standings_json(code: str):
+    """The standings with each remaining stack's chip breakdown (final once `ended`)."""
+    owner = _owner_or_404(code)
+    _, state = owner.view(None)
+    return jsonify({"code": owner.code, "ended": state["ended"], "standings": standings(state)})
+
+
+@bp.get("/t/<code>/seat-qr.svg")
+def seat_qr(code: str):
+    """The QR code of the link that moves a seat to a new phone. Only drawn for a token that
+    is valid for that seat, so this is no general QR service."""
+    owner = _owner_or_404(code)
+    seat, token = request.args.get("seat", ""), request.args.get("token", "")
+    if not token or len(token) > 200 or owner.seat_for_token(token) != seat:
+        abort(404)
+    img = qrcode.make(seat_link(owner.code, seat, token), image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    return Response(img.to_string(encoding="unicode"), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
+def seat_link(code: str, seat: str, token: str) -> str:
+    """The link a new phone opens to take over `seat`: the join page with the token in the
+    fragment (never sent to the server, never in a log)."""
+    return f"{request.host_url}join/{code}#seat={seat}&token={token}"
+
+
+# -- the installable app ---------------------------------------------------------------------
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, from the site's root so that its scope is the whole site."""
+    response = send_from_directory(STATIC_DIR, "sw.js", mimetype="text/javascript", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest (name, icons, colours) with its own media type."""
+    return send_from_directory(STATIC_DIR, "manifest.webmanifest", mimetype="application/manifest+json",
+                               max_age=3600)
