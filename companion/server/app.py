@@ -18,6 +18,7 @@ BLUEPRINTS = (
     "companion.server.pages",
     "companion.server.tables_api",
     "companion.server.host_pages",
+    "companion.server.play_pages",
 )
 
 # Bodies larger than this are refused with a 413 before they are read.

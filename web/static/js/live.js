@@ -24,6 +24,7 @@
 //   h("button", {class: "button", onclick: fn}, "text", child...)   DOM without HTML parsing:
 //     strings become text nodes, so a name like <script> shows as typed.
 //   seatNames(state) -> Map(seat id -> name);  eventWords(event, names) -> words or null
+//   turnWords(state, names, mySeat) -> "Han: bet or check" / "You: roll the scrambler" / ...
 //   showError(control, words) / clearError(control);  keepScreenOn();  beep();  vibrate(pattern)
 
 const STORE_PREFIX = "sabacc.seat.";
@@ -153,6 +154,39 @@ export function eventWords(ev, names) {
     case "undone": return `The host undoes entry ${ev.seq}`;
     default: return null;
   }
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(words) {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+/** Whose move it is and what they do, in words ("You" for `mySeat`). */
+export function turnWords(state, names, mySeat = null) {
+  const hand = state && state.hand;
+  const who = (seat) => (seat && seat === mySeat ? "You" : names.get(seat) || seat || "The dealer");
+  if (!state) return "";
+  if (state.ended) return "The session is over.";
+  if (!hand || hand.stage === "settled") return "Between hands: the host starts the next one.";
+  if (hand.stage === "reveal") {
+    const waiting = hand.players.filter((p) => !p.folded && !p.entered).map((p) => who(p.seat));
+    return `The reveal: waiting for ${listWords(waiting)} to enter ${waiting.length === 1 && waiting[0] !== "You" ? "their" : "the"} cards.`;
+  }
+  if (hand.stage === "demise") {
+    return `Sudden demise: ${listWords((hand.demise_players || []).map(who))} get one more card each.`;
+  }
+  if (hand.stage === "final_roll") return `${who(hand.roller)}: roll the scrambler one last time.`;
+  if (hand.to_act) {
+    const what = hand.current_bet ? `call ${hand.current_bet}, raise or fold` : "bet or check";
+    return `${who(hand.to_act)}: ${what}.`;
+  }
+  if (hand.do === "roll") return `${who(hand.roller || hand.turn)}: roll the scrambler.`;
+  if (hand.do === "call") {
+    return `${hand.turn === mySeat ? "Your" : `${who(hand.turn)}'s`} turn: the others may call the hand now.`;
+  }
+  if (hand.do === "draw") return `${who(hand.turn)}: gain a card, trade one or stand.`;
+  return `${who(hand.turn)}: your move.`;
 }
 
 /** Keep the screen on while the page is visible (Screen Wake Lock, where the browser has it). */

@@ -1,0 +1,113 @@
+// The table display (/t/<code>/display): a TV or tablet in the middle of the table, seen from
+// every chair. Pots, seats and stacks, whose move, every static field, the last actions, and a
+// shift announcement big enough to read across the room. A spectator: it holds no token.
+//
+// Everything shown comes from the server's JSON and goes on the page with textContent (h()).
+
+import { LiveTable, h, eventWords, seatNames, turnWords, keepScreenOn, beep } from "./live.js";
+import { loadDeck, cardName } from "./cardpicker.js";
+import { describeSettlement } from "./settlement.js";
+
+const root = document.getElementById("play-root");
+const code = root.dataset.code;
+const $ = (id) => document.getElementById(id);
+const log = [];
+let deck = null;
+let shiftShownAt = 0;
+
+const cardWords = (c) => (deck ? cardName(deck, c) : c);
+
+function render(state, events) {
+  const names = seatNames(state);
+  const hand = state.hand;
+  const live = hand && hand.stage !== "settled" ? hand : null;
+
+  $("d-hand-pot").textContent = String(live ? live.hand_pot : 0);
+  $("d-sabacc-pot").textContent = String(state.sabacc_pot);
+  const pots = live ? live.pots.filter((p) => p.eligible.length > 1) : [];
+  $("d-side-pots").textContent = pots.length > 1
+    ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"} ${p.amount}`).join(" · ")
+    : "";
+  $("d-hand-title").textContent = hand
+    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${hand.round}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
+    : "Waiting for the first hand";
+  $("d-turn").textContent = turnWords(state, names);
+  const roll = hand && hand.last_roll;
+  $("d-roll").textContent = roll ? `Last roll: ${roll.dice.join(" and ")}${roll.shift ? " — a shift" : ""}` : "";
+
+  if (events.length && !events.some((e) => e.type === "shift") && Date.now() - shiftShownAt > 1500) {
+    $("d-shift").hidden = true; // play went on after the announcement
+  }
+  for (const ev of events) {
+    const words = eventWords(ev, names);
+    if (words) log.unshift(words);
+    if (ev.type === "shift") announceShift(ev, names);
+  }
+  log.splice(8);
+  $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
+
+  if (hand && hand.stage === "settled" && hand.settlement && events.some((e) => e.type === "settled" || e.type === "hand_ended")) {
+    try {
+      log.unshift(describeSettlement(named(hand.settlement, names)));
+      log.splice(8);
+      $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
+    } catch (err) { /* the stacks still say it */ }
+  }
+
+  const seats = state.seats.map((s) => {
+    const p = live ? live.players.find((q) => q.seat === s.seat) : null;
+    const moving = live && (live.to_act === s.seat || (!live.to_act && (live.turn === s.seat || (live.do === "roll" && live.roller === s.seat))));
+    const tags = [];
+    if (state.dealer === s.seat) tags.push("dealer");
+    if (p && p.folded) tags.push("folded");
+    else if (p && p.all_in) tags.push("all-in");
+    if (s.sitting_out) tags.push("sitting out");
+    if (live && live.called_by === s.seat) tags.push("called");
+    const li = h("li", { class: `d-seat${moving ? " is-moving" : ""}${p && p.folded ? " is-folded" : ""}`, dataset: { seat: s.seat } },
+      h("span", { class: "d-name" }, s.name),
+      h("span", { class: "d-stack", "aria-label": `stack ${s.stack}` }, String(s.stack)),
+      h("span", { class: "d-tags" }, tags.map((t) => h("span", { class: "tag" }, t))),
+      p ? h("span", { class: "d-facts" }, `in the pot ${p.committed}${p.bet ? ` · bet ${p.bet}` : ""} · ${p.hand_size} cards`) : null,
+      p && p.static.length ? h("span", { class: "d-static" }, `Static: ${p.static.map(cardWords).join(", ")}`) : null,
+      p && p.cards ? h("span", { class: "d-static" }, `Hand: ${p.cards.map(cardWords).join(", ")}`) : null);
+    return li;
+  });
+  $("d-seats").replaceChildren(...seats);
+}
+
+function named(settlement, names) {
+  const n = (s) => names.get(s) || s;
+  return {
+    ...settlement,
+    hands: settlement.hands.map((x) => ({ ...x, name: n(x.name) })),
+    pots: settlement.pots.map((p) => ({ ...p, eligible: p.eligible.map(n), winners: p.winners.map(n) })),
+    payouts: Object.fromEntries(Object.entries(settlement.payouts).map(([k, v]) => [n(k), v])),
+    penalties: settlement.penalties.map((x) => ({ ...x, name: n(x.name) })),
+    sabacc_pot_winners: (settlement.sabacc_pot_winners || []).map(n),
+  };
+}
+
+function announceShift(ev, names) {
+  shiftShownAt = Date.now();
+  $("d-shift-kind").textContent = ev.kind === "rim" ? "Rim shift" : ev.kind === "wild" ? "Wild shift" : "Core shift";
+  $("d-shift-list").replaceChildren(...Object.entries(ev.instructions || {}).map(([seat, words]) =>
+    h("li", {}, h("strong", {}, names.get(seat) || seat), ": ", words)));
+  $("d-shift").hidden = false;
+  const flash = $("flash");
+  flash.classList.remove("on");
+  void flash.offsetWidth;
+  flash.classList.add("on");
+  beep();
+}
+
+$("d-shift").addEventListener("click", () => { $("d-shift").hidden = true; });
+keepScreenOn();
+loadDeck().then((d) => { deck = d; if (live.state) render(live.state, []); });
+const live = new LiveTable(code, {
+  onState: render,
+  onStatus(status, words) {
+    $("conn").textContent = status === "live" ? `Table ${code} · live` : words;
+    $("conn").dataset.status = status;
+  },
+});
+live.start();

@@ -1,0 +1,466 @@
+// The phone's pages of a live table: the join form (/t/<code>/join) and the player page
+// (/t/<code>/seat). The player page shows only this seat's legal actions, as big buttons,
+// and is re-drawn from every update of the table's event stream (live.js).
+//
+// Everything shown comes from the server's JSON and goes on the page with textContent (h()).
+
+import {
+  LiveTable, loadSeat, saveSeat, forgetSeat, h, eventWords, seatNames, turnWords,
+  keepScreenOn, beep, vibrate, newKey,
+} from "./live.js";
+import { loadDeck, CardPool, CardPicker, cardName } from "./cardpicker.js";
+import { describeSettlement } from "./settlement.js";
+import { showFieldError, clearFieldErrors } from "./api.js";
+
+const root = document.getElementById("play-root");
+const code = root.dataset.code;
+const $ = (id) => document.getElementById(id);
+
+// Commands that get their own panel rather than a button in "Your move".
+const ELSEWHERE = new Set(["static_add", "static_remove", "reveal", "demise_card", "sit_out", "sit_in", "leave", "cash_out"]);
+// Taps that cannot be taken back ask for a second tap.
+const CONFIRM = new Set(["fold", "all_in", "leave", "cash_out"]);
+const ARM_MS = 4000;
+
+if (root.dataset.page === "join") joinPage();
+else seatPage();
+
+// ---- join ------------------------------------------------------------------------------------
+
+function joinPage() {
+  const form = $("join-form");
+  const mine = loadSeat(code);
+  if (mine) {
+    $("already").hidden = false;
+    $("already-name").textContent = mine.name;
+    form.hidden = true;
+    return;
+  }
+  let key = newKey(); // one key per attempt: a double tap or a retry seats nobody twice
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    clearFieldErrors(form);
+    $("join-error").textContent = "";
+    const name = $("join-name").value.trim();
+    if (!name) {
+      showFieldError(form, "name", "Type the name the others know you by.");
+      $("join-name").focus();
+      return;
+    }
+    const button = $("join-button");
+    button.disabled = true;
+    let result;
+    try {
+      const response = await fetch(`/api/v1/tables/${encodeURIComponent(code)}/join`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ name, idempotency_key: key }),
+      });
+      result = { ok: response.ok, data: await response.json() };
+    } catch (err) {
+      result = { ok: false, data: { error: "The companion could not be reached. Check the Wi-Fi and try again.", field: null } };
+    }
+    button.disabled = false;
+    if (result.ok) {
+      saveSeat(code, { seat: result.data.seat, token: result.data.token, name });
+      window.location.assign(`/t/${encodeURIComponent(code)}/seat`);
+      return;
+    }
+    if (result.data && result.data.field !== undefined) key = newKey();
+    const words = (result.data && result.data.error) || "The seat could not be taken.";
+    if (!showFieldError(form, result.data && result.data.field, words)) $("join-error").textContent = words;
+  });
+}
+
+// ---- the player page -----------------------------------------------------------------------
+
+let live = null;
+let deck = null;
+let armed = null; // {key, until}: a fold/all-in waiting for its second tap
+let busy = false;
+const log = [];
+const pickers = { reveal: null, demise: null, static: null };
+let pickerHand = null; // the hand the reveal/demise pickers were made for
+
+function seatPage() {
+  const mine = loadSeat(code);
+  if (!mine) {
+    $("no-seat").hidden = false;
+    $("conn").textContent = "";
+    return;
+  }
+  $("seat-ui").hidden = false;
+  $("my-name").textContent = mine.name;
+  document.title = `${mine.name} at ${code} · Sabacc companion`;
+  $("shift-ok").addEventListener("click", () => {
+    $("shift").hidden = true;
+    $("actions-title").focus?.();
+  });
+  $("reveal-send").addEventListener("click", (e) => sendCards("reveal", pickers.reveal, e.currentTarget));
+  $("demise-send").addEventListener("click", (e) => sendDemise(e.currentTarget));
+  $("static-add").addEventListener("click", (e) => addStatic(e.currentTarget));
+  keepScreenOn();
+  loadDeck().then((d) => {
+    deck = d;
+    if (live && live.state) render(live.state, []);
+  });
+  live = new LiveTable(code, {
+    token: mine.token,
+    onState: render,
+    onStatus(status, words) {
+      $("conn").textContent = words;
+      $("conn").dataset.status = status;
+      if (status === "refused") {
+        forgetSeat(code);
+        $("seat-ui").hidden = true;
+        $("no-seat").hidden = false;
+        $("no-seat-why").textContent = "This phone's seat was moved to another phone by the host (or the table was reset). Join again, or ask the host.";
+      }
+    },
+  });
+  live.start();
+}
+
+function legalOf(state, type) {
+  return ((state.you && state.you.legal) || []).filter((l) => l.type === type);
+}
+
+function myPlayer(state) {
+  const hand = state.hand;
+  return hand ? hand.players.find((p) => p.seat === live.seat) : null;
+}
+
+function cardWords(code) {
+  return deck ? cardName(deck, code) : code;
+}
+
+function render(state, events) {
+  const names = seatNames(state);
+  const me = state.seats.find((s) => s.seat === live.seat);
+  const hand = state.hand;
+  const mine = myPlayer(state);
+
+  $("my-stack").textContent = me ? String(me.stack) : "–";
+  $("hand-pot").textContent = hand && hand.stage !== "settled" ? String(hand.hand_pot) : "0";
+  $("sabacc-pot").textContent = String(state.sabacc_pot);
+  const contested = hand && hand.stage !== "settled" ? hand.pots.filter((p) => p.eligible.length > 1) : [];
+  $("side-pots").textContent = contested.length > 1
+    ? `Main pot ${contested[0].amount}; ${contested.slice(1).map((p, i) => `side pot ${i + 1}: ${p.amount} (${p.eligible.map((s) => names.get(s)).join(", ")})`).join("; ")}`
+    : "";
+  const turn = turnWords(state, names, live.seat);
+  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}. ` : "";
+  $("turn").textContent = lead + turn;
+  $("turn").classList.toggle("is-mine", turn.startsWith("You"));
+
+  for (const ev of events) {
+    const words = eventWords(ev, names);
+    if (words) log.unshift(words);
+    if (ev.type === "shift") announceShift(ev, names);
+  }
+  log.splice(12);
+  $("log").replaceChildren(...log.map((w) => h("li", {}, w)));
+
+  renderActions(state);
+  renderStatic(state, mine);
+  renderReveal(state, mine);
+  renderResult(state, names);
+  renderSeats(state, names);
+  renderSeatActions(state);
+}
+
+function announceShift(ev, names) {
+  const mine = ev.instructions && ev.instructions[live.seat];
+  $("shift-kind").textContent = `${ev.kind === "rim" ? "A rim shift" : ev.kind === "wild" ? "A wild shift" : "A core shift"}: the scrambler has fired.`;
+  $("shift-mine").textContent = mine || "You are not in this hand: nothing to do.";
+  $("shift").hidden = false;
+  const flash = $("flash");
+  flash.classList.remove("on");
+  void flash.offsetWidth; // restart the animation
+  flash.classList.add("on");
+  beep();
+  vibrate([200, 100, 200, 100, 400]);
+}
+
+// ---- "Your move" ---------------------------------------------------------------------------
+
+function niceSteps(min, max, count = 4) {
+  const out = new Set([min]);
+  for (const n of [2, 3, 5, 10, 20, 25, 50, 100, 200, 250, 500]) if (n > min && n < max) out.add(n);
+  const list = [...out].sort((a, b) => a - b);
+  // Keep the smallest few and the largest: a short row of buttons, the top always reachable.
+  const picked = list.slice(0, count);
+  if (max > min && !picked.includes(max)) picked.push(max);
+  return picked;
+}
+
+function actionButton(label, entry, { primary = false, danger = false, key = null } = {}) {
+  const id = key || entry.type;
+  const isArmed = armed && armed.key === id && armed.until > Date.now();
+  const text = isArmed ? `Tap again: ${label.toLowerCase()}` : label;
+  const button = h("button", {
+    type: "button",
+    class: `button big${primary ? " primary" : ""}${danger ? " danger" : ""}${isArmed ? " armed" : ""}`,
+    dataset: { action: entry.type },
+  }, text);
+  button.addEventListener("click", async () => {
+    if (busy) return;
+    if (CONFIRM.has(entry.type) && !(armed && armed.key === id && armed.until > Date.now())) {
+      armed = { key: id, until: Date.now() + ARM_MS };
+      button.textContent = `Tap again: ${label.toLowerCase()}`;
+      button.classList.add("armed");
+      setTimeout(() => {
+        if (armed && armed.key === id && armed.until <= Date.now()) {
+          armed = null;
+          if (button.isConnected) { button.textContent = label; button.classList.remove("armed"); }
+        }
+      }, ARM_MS + 50);
+      return;
+    }
+    armed = null;
+    await send(entry, button);
+  });
+  return button;
+}
+
+async function send(entry, control) {
+  busy = true;
+  for (const b of document.querySelectorAll("#actions button, #seat-actions button")) b.disabled = true;
+  const result = await live.send(entry, control);
+  busy = false;
+  for (const b of document.querySelectorAll("#actions button, #seat-actions button")) b.disabled = false;
+  return result;
+}
+
+function amountForm(label, type, field, lo, hi, verb) {
+  const id = `amount-${type}`;
+  const input = h("input", {
+    type: "number", id, inputmode: "numeric", min: lo, max: hi, step: 1, value: lo,
+    "aria-describedby": `${id}-hint`,
+  });
+  const button = h("button", { type: "submit", class: "button", dataset: { action: type } }, verb);
+  const form = h("form", { class: "amount-form" },
+    h("label", { for: id }, label),
+    h("div", { class: "row" }, input, button),
+    h("p", { class: "hint", id: `${id}-hint` }, `From ${lo} to ${hi}.`));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const value = Number(input.value);
+    send({ type, [field]: value }, button);
+  });
+  return form;
+}
+
+function renderActions(state) {
+  const legal = ((state.you && state.you.legal) || []).filter((l) => !ELSEWHERE.has(l.type));
+  const me = state.seats.find((s) => s.seat === live.seat);
+  const stack = me ? me.stack : 0;
+  const box = $("actions");
+  const out = [];
+  for (const l of legal) {
+    switch (l.type) {
+      case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
+      case "call": out.push(actionButton(`Call ${l.amount}`, { type: "call" }, { primary: true })); break;
+      case "bet": {
+        const row = niceSteps(l.min, l.max).map((n) =>
+          actionButton(n === stack ? `Bet ${n} (all-in)` : `Bet ${n}`, { type: "bet", amount: n }, { key: `bet-${n}` }));
+        out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
+        if (l.max - l.min > 3) out.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
+        break;
+      }
+      case "raise": {
+        const row = niceSteps(l.min_to, l.max_to).map((n) =>
+          actionButton(`Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
+        out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
+        if (l.max_to - l.min_to > 3) out.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
+        break;
+      }
+      case "all_in": out.push(actionButton(`All-in (${l.amount})`, { type: "all_in" }, { danger: true })); break;
+      case "fold": out.push(actionButton("Fold", { type: "fold" }, { danger: true })); break;
+      case "roll": out.push(actionButton("Roll the scrambler", { type: "roll" }, { primary: true })); break;
+      case "call_hand": out.push(actionButton("Call the hand", { type: "call_hand" }, { primary: true })); break;
+      case "no_call": out.push(actionButton("No call: play on", { type: "no_call" })); break;
+      case "draw": {
+        const words = { gain: "Gain a card", trade: "Trade a card", stand: "Stand" }[l.action] || l.action;
+        out.push(actionButton(words, { type: "draw", action: l.action }, { key: `draw-${l.action}`, primary: l.action === "stand" }));
+        break;
+      }
+      case "buy_in":
+        if (l.amount) out.push(actionButton(`Buy in (${l.amount})`, { type: "buy_in" }, { primary: true }));
+        else out.push(amountForm("Buy in: how many credits?", "buy_in", "amount", 1, 1000000, "Buy in"));
+        break;
+      default: break;
+    }
+  }
+  const hadFocus = box.contains(document.activeElement);
+  box.replaceChildren(...(out.length ? out : [h("p", { class: "muted nothing" }, "Nothing for you to do right now.")]));
+  $("actions-panel").classList.toggle("has-moves", out.length > 0);
+  if (hadFocus) {
+    const first = box.querySelector("button");
+    if (first) first.focus();
+  }
+}
+
+// ---- static field, reveal, sudden demise ----------------------------------------------------
+
+function cardItem(code, removable) {
+  const li = h("li", { class: "card-item" }, h("span", { class: "card-name" }, cardWords(code)));
+  if (removable) {
+    const b = h("button", { type: "button", class: "button small", dataset: { action: "static_remove" } },
+      "Take back");
+    b.setAttribute("aria-label", `Take ${cardWords(code)} back from my static field`);
+    b.addEventListener("click", () => send({ type: "static_remove", card: code }, b));
+    li.append(b);
+  }
+  return li;
+}
+
+function renderStatic(state, mine) {
+  const rulesAllow = state.rules.static_field !== "none";
+  $("static-panel").hidden = !rulesAllow;
+  if (!rulesAllow) return;
+  const cards = mine ? mine.static : [];
+  const canRemove = legalOf(state, "static_remove").length > 0;
+  $("my-static").replaceChildren(...(cards.length
+    ? cards.map((c) => cardItem(c, canRemove))
+    : [h("li", { class: "muted" }, "Empty.")]));
+  const canAdd = legalOf(state, "static_add").length > 0 && deck;
+  $("static-add-wrap").hidden = !canAdd;
+  if (canAdd && !pickers.static) {
+    pickers.static = new CardPicker($("static-picker"), { deck, max: 1, label: "Card to put in your static field" });
+  }
+}
+
+async function addStatic(button) {
+  const card = pickers.static && pickers.static.cards[0];
+  if (!card) {
+    $("static-panel").querySelector(".field-error").textContent = "Pick the card first.";
+    return;
+  }
+  const result = await send({ type: "static_add", card }, button);
+  if (result.ok) pickers.static.clear();
+}
+
+function renderReveal(state, mine) {
+  const hand = state.hand;
+  const reveal = legalOf(state, "reveal")[0];
+  const demise = legalOf(state, "demise_card")[0];
+  const handKey = hand ? `${hand.no}` : null;
+  if (handKey !== pickerHand) {
+    for (const k of ["reveal", "demise"]) if (pickers[k]) { pickers[k].destroy(); pickers[k] = null; }
+    pickerHand = handKey;
+  }
+  $("reveal-panel").hidden = !reveal || !deck;
+  if (reveal && deck) {
+    if (!pickers.reveal) {
+      const pool = new CardPool(deck);
+      const yours = state.you.cards || reveal.static;
+      pickers.reveal = new CardPicker($("reveal-picker"), {
+        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours,
+        onChange: () => countCards(reveal.hand_size),
+      });
+    }
+    $("reveal-hint").textContent = mine && mine.entered
+      ? "Your cards are in; you can still change them until everyone has entered theirs."
+      : `Enter all ${reveal.hand_size} cards of your hand. Your static field is already in.`;
+    $("reveal-send").textContent = mine && mine.entered ? "Change my hand" : "Show my hand";
+    countCards(reveal.hand_size);
+  }
+  $("demise-panel").hidden = !demise || !deck;
+  if (demise && deck && !pickers.demise) {
+    pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: "Your sudden-demise card" });
+  }
+  if (hand && hand.stage === "demise" && !demise && (hand.demise_players || []).includes(live.seat)) {
+    $("demise-panel").hidden = true;
+  }
+}
+
+function countCards(size) {
+  const n = pickers.reveal ? pickers.reveal.cards.length : 0;
+  $("reveal-count").textContent = `${n} of ${size} cards.`;
+  $("reveal-send").disabled = n !== size;
+}
+
+async function sendCards(type, picker, button) {
+  if (!picker) return;
+  await send({ type, cards: picker.cards }, button);
+}
+
+async function sendDemise(button) {
+  const card = pickers.demise && pickers.demise.cards[0];
+  if (!card) {
+    $("demise-panel").querySelector(".field-error").textContent = "Pick the card the dealer gave you first.";
+    return;
+  }
+  await send({ type: "demise_card", card }, button);
+}
+
+// ---- result, the table, my seat ---------------------------------------------------------------
+
+function namedSettlement(settlement, names) {
+  // The engine names players by seat id: put their names in before the words are made.
+  const n = (s) => names.get(s) || s;
+  return {
+    ...settlement,
+    hands: settlement.hands.map((x) => ({ ...x, name: n(x.name) })),
+    pots: settlement.pots.map((p) => ({ ...p, eligible: p.eligible.map(n), winners: p.winners.map(n) })),
+    payouts: Object.fromEntries(Object.entries(settlement.payouts).map(([k, v]) => [n(k), v])),
+    penalties: settlement.penalties.map((x) => ({ ...x, name: n(x.name) })),
+    sabacc_pot_winners: (settlement.sabacc_pot_winners || []).map(n),
+  };
+}
+
+function renderResult(state, names) {
+  const hand = state.hand;
+  const settled = hand && hand.stage === "settled" && hand.settlement;
+  $("result-panel").hidden = !settled;
+  if (!settled) return;
+  let words;
+  try {
+    words = describeSettlement(namedSettlement(hand.settlement, names));
+  } catch (err) {
+    words = "The hand is settled: see the stacks below.";
+  }
+  $("result-words").textContent = words;
+  const payout = hand.settlement.payouts ? hand.settlement.payouts[live.seat] : undefined;
+  const me = state.seats.find((s) => s.seat === live.seat);
+  $("result-mine").textContent = me
+    ? `Your stack is now ${me.stack}${payout !== undefined ? ` (${payout >= 0 ? "+" : ""}${payout} this hand)` : ""}.`
+    : "";
+}
+
+function renderSeats(state, names) {
+  const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
+  const items = state.seats.map((s) => {
+    const p = hand ? hand.players.find((q) => q.seat === s.seat) : null;
+    const tags = [];
+    if (state.dealer === s.seat) tags.push("dealer");
+    if (hand && (hand.to_act === s.seat || (!hand.to_act && hand.turn === s.seat))) tags.push("to move");
+    if (p && p.folded) tags.push("folded");
+    else if (p && p.all_in) tags.push("all-in");
+    if (s.sitting_out) tags.push("sitting out");
+    const facts = [`stack ${s.stack}`];
+    if (p) facts.push(`in the pot ${p.committed}`, `${p.hand_size} cards`);
+    const li = h("li", { class: `seat${s.seat === live.seat ? " is-me" : ""}`, dataset: { seat: s.seat } },
+      h("span", { class: "seat-name" }, s.name),
+      tags.map((t) => h("span", { class: "tag" }, t)),
+      h("span", { class: "seat-facts" }, facts.join(" · ")));
+    if (p && p.static.length) {
+      li.append(h("span", { class: "seat-static" }, `Static field: ${p.static.map(cardWords).join(", ")}`));
+    }
+    return li;
+  });
+  $("seats").replaceChildren(...items);
+}
+
+function renderSeatActions(state) {
+  const box = $("seat-actions");
+  const out = [];
+  for (const l of (state.you && state.you.legal) || []) {
+    if (l.type === "sit_out") out.push(actionButton("Sit out the next hands", { type: "sit_out" }));
+    if (l.type === "sit_in") out.push(actionButton("Sit in again", { type: "sit_in" }, { primary: true }));
+    if (l.type === "cash_out") out.push(actionButton("Cash out my stack", { type: "cash_out" }));
+    if (l.type === "leave") out.push(actionButton("Leave the table", { type: "leave" }, { danger: true }));
+  }
+  for (const b of out) b.classList.remove("big");
+  box.replaceChildren(...(out.length ? out : [h("p", { class: "muted" }, "Nothing to change during a hand.")]));
+}
