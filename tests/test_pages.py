@@ -115,7 +115,9 @@ def test_home_explains_the_companion_and_links_to_calculator_and_rules(client):
     assert 'href="/calculator"' in html
     for name in PRESETS:
         assert f'href="/rules?preset={name}"' in html
-    assert 'id="start-table"' in html  # where the live table's "start a table" will go
+    assert 'id="start-table"' in html  # where a live table is started
+    if "host_pages.start" in client.application.view_functions:
+        assert 'href="/host">Start a table</a>' in html
 
 
 def test_calculator_offers_every_preset_with_its_summary_and_says_the_dealer_is_last(client):
