@@ -19,6 +19,7 @@ BLUEPRINTS = (
     "companion.server.tables_api",
     "companion.server.host_pages",
     "companion.server.play_pages",
+    "companion.server.health",
 )
 
 # Bodies larger than this are refused with a 413 before they are read.
