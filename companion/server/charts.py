@@ -104,7 +104,7 @@ def stack_chart(history: list[dict], names: dict[str, str], layout: Layout = Lay
     the order of `names`, then any other seat of the history.
     """
     top, runs = stack_lines(history, layout)
-    seats = [s for s in names if s in runs] + [s for s in runs if s not in names]
+    seats = _seat_order(runs, names)
     w, h = layout.width, layout.height
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="stack-chart" viewBox="0 0 {w} {h}" '
@@ -148,6 +148,17 @@ def stack_chart(history: list[dict], names: dict[str, str], layout: Layout = Lay
     return "\n".join(out)
 
 
+def _seat_order(runs: dict, names: dict[str, str]) -> list[str]:
+    return [s for s in names if s in runs] + [s for s in runs if s not in names]
+
+
+def legend(history: list[dict], names: dict[str, str]) -> list[dict[str, str]]:
+    """The chart's key: per seat drawn, its name, colour and dash pattern (as in the chart)."""
+    _, runs = stack_lines(history)
+    return [{"seat": seat, "name": names.get(seat, seat), "colour": COLOURS[n % len(COLOURS)],
+             "dash": DASHES[n % len(DASHES)]} for n, seat in enumerate(_seat_order(runs, names))]
+
+
 def _describe(history: list[dict], names: dict[str, str], seats: list[str]) -> str:
     """The chart in words, for screen readers: each player's first and last stack."""
     if not history:
@@ -156,4 +167,5 @@ def _describe(history: list[dict], names: dict[str, str], seats: list[str]) -> s
     for seat in seats:
         values = [row["stacks"][seat] for row in history if seat in row.get("stacks", {})]
         parts.append(f"{names.get(seat, seat)}: {values[0]} to {values[-1]} credits")
-    return f"{len(history)} hands. " + "; ".join(parts) + "."
+    hands = "1 hand" if len(history) == 1 else f"{len(history)} hands"
+    return f"{hands}. " + "; ".join(parts) + "."

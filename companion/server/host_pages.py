@@ -20,6 +20,7 @@ reaches these pages; the console's private parts arrive through the API with the
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import qrcode
@@ -28,7 +29,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request,
 
 from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
-from companion.server.charts import stack_chart
+from companion.server.charts import legend, stack_chart
 from companion.table.chips import breakdown, chip_set_from
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
@@ -78,6 +79,111 @@ def seat_names(state: dict[str, Any]) -> dict[str, str]:
     for d in state.get("departed", []):
         names.setdefault(d["seat"], d["name"])
     return names
+
+
+# -- the audit log in words ---------------------------------------------------------------
+
+
+def _who(seat: Any, names: dict[str, str]) -> str:
+    if seat is None:
+        return "the house"
+    return {"host": "the host", "scrambler": "the scrambler", "guest": "a guest"}.get(seat, names.get(seat, str(seat)))
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
+    """One event of the log in plain words (None for bookkeeping events nobody reads).
+
+    Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
+    only say that they were entered."""
+    t = ev.get("type")
+    n = _who(ev.get("seat"), names)
+    f = ev.get
+    words = {
+        "joined": lambda: f"{f('name')} takes seat {f('seat')}",
+        "bought_in": lambda: f"{n} buys in for {f('amount')} (stack {f('stack')})",
+        "cashed_out": lambda: f"{n} cashes out {f('amount')}: {f('words')} (stack {f('stack')})",
+        "left": lambda: f"{f('name')} leaves the table",
+        "sat_out": lambda: f"{n} sits out",
+        "sat_in": lambda: f"{n} sits in again",
+        "side_declared": lambda: f"{n} declares the {f('side')} side",
+        "seats_reordered": lambda: "seats in order: " + ", ".join(_who(x, names) for x in f("order") or []),
+        "dealer_set": lambda: f"{n} deals next",
+        "token_set": lambda: f"{n} is dealt first next hand",
+        "adjusted": lambda: f"{n}'s stack adjusted by {_signed(f('amount'))} (stack {f('stack')}): “{f('reason')}”",
+        "staked": lambda: f"{n} stakes {f('item')} for {f('value')} credits",
+        "hand_started": lambda: f"hand {f('hand')} starts; {_who(f('dealer'), names)} deals"
+        + (f"; seed commitment {f('seed_commitment')}" if f("seed_commitment") else ""),
+        "ante": lambda: f"{n} antes {f('hand_pot')}" + (f" and {f('sabacc_pot')} to the sabacc pot" if f("sabacc_pot") else ""),
+        "dealt_out": lambda: f"{n} is dealt out ({f('reason')})",
+        "round": lambda: f"round {f('round')}",
+        "checked": lambda: f"{n} checks",
+        "bet": lambda: f"{n} bets {f('amount')}",
+        "called_bet": lambda: f"{n} calls {f('amount')}",
+        "raised": lambda: f"{n} raises to {f('to')}",
+        "all_in": lambda: f"{n} is all in with {f('amount')}",
+        "folded": lambda: f"{n} folds" + (f", paying {f('fee')} to the sabacc pot" if f("fee") else ""),
+        "rolled": lambda: _roll_words(ev, names),
+        "shift": lambda: f"a {f('kind')} shift",
+        "no_call": lambda: f"{n} does not call",
+        "hand_called": lambda: f"{n} calls the hand",
+        "drew": lambda: f"{n} {'stands' if f('action') == 'stand' else f('action') + 's a card'} (hand size {f('hand_size')})",
+        "static_added": lambda: f"{n} puts {f('card')} in the static field",
+        "static_removed": lambda: f"{n} takes {f('card')} out of the static field",
+        "reveal_started": lambda: "the reveal: everyone enters their hand",
+        "cards_entered": lambda: f"{n} has entered their hand",
+        "revealed": lambda: "hands shown: " + "; ".join(
+            f"{_who(s, names)}: {' '.join(c)}" for s, c in (f("hands") or {}).items()),
+        "sudden_demise": lambda: str(f("message") or "sudden demise"),
+        "demise_card_entered": lambda: f"{n} has entered a sudden-demise card",
+        "conceded": lambda: f"{n} wins {f('amount')} uncontested",
+        "settled": lambda: "settled: " + ", ".join(
+            f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}",
+        "hand_ended": lambda: f"hand {f('hand')} ends",
+        "seed_revealed": lambda: f"the seed of hand {f('hand')} is revealed: {f('seed')}",
+        "session_ended": lambda: "the session ends",
+        "undone": lambda: f"counter-entry: entry {f('seq')} ({f('entry_type')}) is undone",
+    }
+    if t in ("step", "betting_done"):
+        return None
+    make = words.get(t)
+    return make() if make else str(t)
+
+
+def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
+    roll = ev.get("roll") or {}
+    dice = roll.get("dice") or []
+    who = _who(ev.get("seat"), names) if ev.get("seat") else "the scrambler"
+    what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
+    faces = " and ".join(str(d) for d in dice) if dice else "the timer"
+    return f"{who} rolls {faces} ({roll.get('trigger')}): {what}"
+
+
+def entry_words(entry: dict[str, Any], names: dict[str, str]) -> str:
+    """What was asked for, in words: the command and its fields (hidden cards stay hidden)."""
+    body = {k: v for k, v in entry["body"].items() if k != "type"}
+    if "seat" in body:
+        body["seat"] = _who(body["seat"], names)
+    if "order" in body and isinstance(body["order"], list):
+        body["order"] = ", ".join(_who(x, names) for x in body["order"])
+    fields = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ' '.join(map(str, v))}"
+                       for k, v in body.items())
+    kind = entry["type"].replace("_", " ")
+    return f"{kind} ({fields})" if fields else kind
+
+
+bp.add_app_template_global(event_words, "event_words")
+bp.add_app_template_global(entry_words, "entry_words")
+bp.add_app_template_global(_who, "who_words")
+
+
+@bp.app_template_filter("clock")
+def clock(ts: float) -> str:
+    """A ledger time as the table's clock shows it (HH:MM:SS, the box's local time)."""
+    return time.strftime("%H:%M:%S", time.localtime(ts))
 
 
 # -- the host's start page and console ------------------------------------------------------
@@ -199,7 +305,8 @@ def history(code: str):
     names = seat_names(state)
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
-        chart=stack_chart(state["stack_history"], names), standings=standings(state),
+        chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
+        standings=standings(state),
     )
 
 

@@ -1,0 +1,596 @@
+// The host's pages: the start page (create a table, show its join QR code) and the host
+// ("the Plutt") console of one table.
+//
+// Every change goes through the table API (/api/v1/tables/...) with the host token, which
+// the start page keeps in this browser: localStorage["sabacc.host.<CODE>"]. The console
+// follows the table's event stream and redraws from each fresh state. Player names are
+// untrusted: they are only ever set as textContent.
+
+import { clearFieldErrors, showFieldError } from "./api.js";
+
+const TOKEN_PREFIX = "sabacc.host.";
+
+/** The host token this browser keeps for table `code`, or null. */
+export function hostToken(code) {
+  try { return localStorage.getItem(TOKEN_PREFIX + code); } catch (err) { return null; }
+}
+
+function keepHostToken(code, token) {
+  try { localStorage.setItem(TOKEN_PREFIX + code, token); } catch (err) { /* private mode: the page still works */ }
+}
+
+/** A fresh idempotency key (crypto.randomUUID needs HTTPS; the table's Wi-Fi is plain HTTP). */
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Call the API; never throws. @returns {Promise<{ok, status, data}>} */
+async function call(method, url, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    return { ok: false, status: 0, data: { error: "The companion could not be reached. Is the box still on?", field: null } };
+  }
+  let data;
+  try { data = await response.json(); } catch (err) {
+    data = { error: `The companion answered ${response.status} without a readable body.`, field: null };
+  }
+  return { ok: response.ok, status: response.status, data };
+}
+
+/** The words for a refused request. */
+function refusal(result) {
+  if (result.status === 409 && result.data.field === "version") {
+    return "The table has moved on since this page last looked: check it and try again.";
+  }
+  return result.data.error || `Refused (${result.status}).`;
+}
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "for" || k === "role") node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+}
+
+// -- the start page --------------------------------------------------------------------------
+
+const OPTION_FIELDS = ["ante", "buy_in", "bet_limit", "fold_fee", "pot_building_rounds",
+  "scrambler_trigger", "trigger_face", "shift_kind"];
+const VARIANT_FIELDS = ["negative_pure", "fairy_empress", "holdem", "force_sabacc", "corellia_run", "house_dealer"];
+const NULLABLE = new Set(["bet_limit", "trigger_face"]);
+
+function startPage(form) {
+  const field = (name) => form.elements.namedItem(name);
+  const chipRows = Array.from(form.querySelectorAll(".chip-row"));
+  const handPot = form.dataset.handPot;
+  let defaults = {};
+
+  function choose(radio) {
+    defaults = JSON.parse(radio.dataset.defaults);
+    for (const name of OPTION_FIELDS) {
+      const v = defaults[name];
+      field(name).value = v === null || v === undefined ? "" : String(v);
+    }
+    for (const name of VARIANT_FIELDS) field(name).checked = Boolean(defaults[name]);
+    const fixed = defaults.bomb_out_penalty !== handPot;
+    form.querySelector(`#penalty-${fixed ? "fixed" : "hand-pot"}`).checked = true;
+    field("penalty_amount").value = fixed ? String(defaults.bomb_out_penalty) : "";
+    showPenaltyAmount();
+    chipRows.forEach((row, i) => {
+      const chip = defaults.chip_set[i];
+      row.querySelector('[name="chip_name"]').value = chip ? chip.name : "";
+      row.querySelector('[name="chip_value"]').value = chip ? String(chip.value) : "";
+      row.querySelector('[name="chip_per_buy_in"]').value = chip ? String(chip.per_buy_in) : "";
+    });
+    document.getElementById("preset-rules-link").href = `/rules?preset=${encodeURIComponent(radio.value)}`;
+    clearFieldErrors(form);
+  }
+
+  function showPenaltyAmount() {
+    form.querySelector(".penalty-amount").hidden = !form.querySelector("#penalty-fixed").checked;
+  }
+
+  /** A whole number from an input; "" gives `empty`; anything else is an error in words. */
+  function whole(input, empty) {
+    const raw = input.value.trim();
+    if (raw === "") return { value: empty };
+    if (!/^-?\d+$/.test(raw)) return { error: "Enter a whole number." };
+    return { value: Number(raw) };
+  }
+
+  function settings() {
+    const errors = [];
+    const rules = { preset: form.querySelector('input[name="preset"]:checked').value };
+    for (const name of OPTION_FIELDS) {
+      const input = field(name);
+      let value;
+      if (input.tagName === "SELECT") value = input.value;
+      else {
+        const got = whole(input, NULLABLE.has(name) ? null : undefined);
+        if (got.error || got.value === undefined) {
+          errors.push([`rules.${name}`, got.error || "This cannot be empty."]);
+          continue;
+        }
+        value = got.value;
+      }
+      if (value !== (defaults[name] ?? null)) rules[name] = value;
+    }
+    for (const name of VARIANT_FIELDS) {
+      if (field(name).checked !== Boolean(defaults[name])) rules[name] = field(name).checked;
+    }
+    let penalty = handPot;
+    if (form.querySelector("#penalty-fixed").checked) {
+      const got = whole(field("penalty_amount"));
+      if (got.error || got.value === undefined) errors.push(["rules.bomb_out_penalty", got.error || "Enter the fixed penalty."]);
+      else penalty = got.value;
+    }
+    if (penalty !== defaults.bomb_out_penalty) rules.bomb_out_penalty = penalty;
+    const body = { rules };
+    // The chip set: the rows with a name, in order. `chipIndex` maps the body's index back.
+    const chips = [];
+    const chipIndex = [];
+    chipRows.forEach((row, i) => {
+      const name = row.querySelector('[name="chip_name"]').value.trim();
+      if (!name) return;
+      const value = whole(row.querySelector('[name="chip_value"]'));
+      const per = whole(row.querySelector('[name="chip_per_buy_in"]'), 0);
+      if (value.error || value.value === undefined) { errors.push([`chip_set[${i}]`, `${name}: enter its value.`]); return; }
+      if (per.error) { errors.push([`chip_set[${i}]`, `${name}: chips per buy-in must be a whole number.`]); return; }
+      chipIndex.push(i);
+      chips.push({ name, value: value.value, per_buy_in: per.value });
+    });
+    if (JSON.stringify(chips) !== JSON.stringify(defaults.chip_set)) body.chip_set = chips;
+    const seats = whole(field("max_seats"), 8);
+    if (seats.error) errors.push(["max_seats", seats.error]);
+    else if (seats.value !== 8) body.max_seats = seats.value;
+    return { body, errors, chipIndex };
+  }
+
+  function showError(path, message) {
+    if (!showFieldError(form, path, message)) document.getElementById("start-error").textContent = message;
+  }
+
+  for (const radio of form.querySelectorAll('input[name="preset"]')) {
+    radio.addEventListener("change", () => choose(radio));
+  }
+  for (const radio of form.querySelectorAll('input[name="penalty"]')) radio.addEventListener("change", showPenaltyAmount);
+  choose(form.querySelector('input[name="preset"]:checked'));
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearFieldErrors(form);
+    document.getElementById("start-error").textContent = "";
+    const { body, errors, chipIndex } = settings();
+    if (errors.length) {
+      for (const [path, message] of errors) showError(path, message);
+      return;
+    }
+    const button = document.getElementById("create-table");
+    button.disabled = true;
+    const result = await call("POST", "/api/v1/tables", body);
+    button.disabled = false;
+    if (!result.ok) {
+      // A chip's path names its place in the body; show it on the row the host typed it in.
+      const path = String(result.data.field || "").replace(/^chip_set\[(\d+)\]/, (m, i) => `chip_set[${chipIndex[Number(i)] ?? i}]`);
+      showError(path, refusal(result));
+      return;
+    }
+    created(result.data);
+  });
+
+  function created(data) {
+    keepHostToken(data.code, data.host_token);
+    const code = data.code;
+    document.getElementById("created-code").textContent = code;
+    const qr = document.getElementById("join-qr");
+    qr.src = `/api/v1/tables/${encodeURIComponent(code)}/qr.svg`;
+    qr.alt = `QR code to join table ${code}: ${data.join_url}`;
+    const link = document.getElementById("join-url");
+    link.href = data.join_url;
+    link.textContent = data.join_url;
+    document.getElementById("console-link").href = `/t/${code}/host`;
+    document.getElementById("rules-link").href = `/t/${code}/rules`;
+    document.getElementById("audit-link").href = `/t/${code}/audit`;
+    document.getElementById("history-link").href = `/t/${code}/history`;
+    document.getElementById("host-token").textContent = data.host_token;
+    form.hidden = true;
+    const panel = document.getElementById("created");
+    panel.hidden = false;
+    panel.focus();
+  }
+  document.getElementById("print-qr").addEventListener("click", () => window.print());
+}
+
+// -- the host console ------------------------------------------------------------------------
+
+const STAGES = {
+  play: "playing", final_roll: "the last roll", reveal: "the reveal: everyone enters their hand",
+  demise: "sudden demise", settled: "settled",
+};
+
+function consolePage(root) {
+  const code = root.dataset.code;
+  const base = `/api/v1/tables/${encodeURIComponent(code)}`;
+  let token = hostToken(code);
+  let state = null;
+  let source = null;
+  const rows = new Map(); // seat id -> its <li> in the seat list
+  const $ = (id) => document.getElementById(id);
+
+  const names = () => {
+    const out = {};
+    if (!state) return out;
+    for (const d of state.departed || []) out[d.seat] = d.name;
+    for (const s of state.seats) out[s.seat] = s.name;
+    return out;
+  };
+  const who = (seat) => (seat === "host" ? "the host" : seat === "scrambler" ? "the scrambler"
+    : seat === "guest" || seat == null ? "a guest" : names()[seat] || seat);
+
+  /** Send a command; show a refusal in `slot` (an element with .field-error, or the slot). */
+  async function send(entry, slot) {
+    const errorEl = slot && (slot.classList.contains("field-error") ? slot : slot.querySelector(".field-error"));
+    if (errorEl) errorEl.textContent = "";
+    const result = await call("POST", `${base}/commands`, { ...entry, idempotency_key: newKey() }, token);
+    if (!result.ok) {
+      if (errorEl) errorEl.textContent = refusal(result);
+      if (result.data.state) render(result.data.state);
+      return null;
+    }
+    render(result.data.state);
+    return result.data;
+  }
+
+  // -- drawing --
+
+  function render(next) {
+    if (!next || (state && next.version < state.version)) return;
+    state = next;
+    const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
+    $("hand-no").textContent = state.hand ? String(state.hand.no) : "—";
+    $("hand-stage").textContent = hand ? STAGES[hand.stage] || hand.stage : state.ended ? "the session has ended" : "between hands";
+    let turn = "—";
+    if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
+    else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do}` : ""}`;
+    else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
+    $("hand-turn").textContent = turn;
+    $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
+    $("sabacc-pot").textContent = String(state.sabacc_pot);
+    const legal = new Set(state.host_legal || []);
+    for (const id of ["start-hand", "host-roll", "host-no-call"]) {
+      const button = $(id);
+      button.disabled = !legal.has(button.dataset.command);
+    }
+    renderSeats();
+    renderItems();
+    if (state.ended) showStandings();
+    $("end-session").hidden = state.ended || !$("end-session-confirm").hidden;
+    if (state.ended) $("end-session-confirm").hidden = true;
+  }
+
+  function renderSeats() {
+    const list = $("seat-list");
+    const seen = new Set();
+    state.seats.forEach((seat, i) => {
+      seen.add(seat.seat);
+      let li = rows.get(seat.seat);
+      if (!li) { li = seatRow(seat.seat); rows.set(seat.seat, li); }
+      list.append(li); // in seat order
+      const badges = [];
+      if (state.dealer === seat.seat) badges.push("dealer");
+      if (seat.playing) badges.push("in the hand");
+      if (seat.sitting_out) badges.push("sitting out");
+      li.querySelector(".seat-name").textContent = seat.name;
+      li.querySelector(".seat-stack").textContent = `${seat.stack} credits`;
+      li.querySelector(".seat-badges").textContent = badges.join(" · ");
+      li.querySelector('[data-act="up"]').disabled = i === 0;
+      li.querySelector('[data-act="down"]').disabled = i === state.seats.length - 1;
+      li.querySelector('[data-act="sit"]').textContent = seat.sitting_out ? "Sit in" : "Sit out";
+      for (const b of li.querySelectorAll("[data-label]")) b.setAttribute("aria-label", `${b.dataset.label} ${seat.name}`);
+    });
+    for (const [sid, li] of rows) if (!seen.has(sid)) { li.remove(); rows.delete(sid); }
+    $("seats-empty").hidden = state.seats.length > 0;
+    for (const select of document.querySelectorAll(".seat-select")) {
+      const keep = select.value;
+      select.replaceChildren(...state.seats.map((s) => el("option", { value: s.seat, text: s.name })));
+      if (keep && state.seats.some((s) => s.seat === keep)) select.value = keep;
+      else if (select.id === "dealer-seat" && state.dealer) select.value = state.dealer;
+    }
+  }
+
+  function seatRow(sid) {
+    const free = Number(root.dataset.buyIn) === 0;
+    const err = el("p", { class: "field-error", "aria-live": "polite" });
+    const buyAmount = free ? el("input", { type: "number", min: 1, step: 1, inputMode: "numeric", class: "amount", "data-label": "Buy-in credits for" }) : null;
+    const cashAmount = el("input", { type: "number", min: 1, step: 1, inputMode: "numeric", class: "amount", placeholder: "all", "data-label": "Credits to cash out for" });
+    const button = (act, text, label) => el("button", { type: "button", class: "button small", "data-act": act, "data-label": label, text });
+    const li = el("li", { class: "seat-row", "data-seat": sid },
+      el("div", { class: "seat-head" },
+        el("strong", { class: "seat-name" }), " ",
+        el("span", { class: "seat-stack" }), " ",
+        el("span", { class: "seat-badges muted" })),
+      el("div", { class: "row seat-controls" },
+        button("up", "↑", "Move up:"), button("down", "↓", "Move down:"),
+        button("sit", "Sit out", "Sit out or in:"),
+        el("span", { class: "inline-control" }, buyAmount, button("buy", free ? "Buy in" : `Buy in (${root.dataset.buyIn})`, "Buy in:")),
+        el("span", { class: "inline-control" }, cashAmount, button("cash", "Cash out", "Cash out:")),
+        button("move", "New phone", "Move to a new phone:")),
+      err);
+    li.addEventListener("click", async (event) => {
+      const b = event.target.closest("button[data-act]");
+      if (!b) return;
+      const seat = state.seats.find((s) => s.seat === sid);
+      if (!seat) return;
+      const order = state.seats.map((s) => s.seat);
+      const i = order.indexOf(sid);
+      if (b.dataset.act === "up" || b.dataset.act === "down") {
+        const j = b.dataset.act === "up" ? i - 1 : i + 1;
+        [order[i], order[j]] = [order[j], order[i]];
+        if (await send({ type: "reorder", order }, err)) {
+          const again = li.querySelector(`[data-act="${b.dataset.act}"]`);
+          (again.disabled ? li.querySelector(".seat-name") : again).focus?.();
+        }
+      } else if (b.dataset.act === "sit") {
+        await send({ type: seat.sitting_out ? "sit_in" : "sit_out", seat: sid }, err);
+      } else if (b.dataset.act === "buy") {
+        const entry = { type: "buy_in", seat: sid };
+        if (buyAmount) {
+          if (!/^\d+$/.test(buyAmount.value.trim())) { err.textContent = "Enter the credits to buy in for."; return; }
+          entry.amount = Number(buyAmount.value);
+        }
+        if (await send(entry, err) && buyAmount) buyAmount.value = "";
+      } else if (b.dataset.act === "cash") {
+        const entry = { type: "cash_out", seat: sid };
+        if (cashAmount.value.trim()) {
+          if (!/^\d+$/.test(cashAmount.value.trim())) { err.textContent = "Enter whole credits, or leave it empty for the whole stack."; return; }
+          entry.amount = Number(cashAmount.value);
+        }
+        const done = await send(entry, err);
+        const ev = done && done.events.find((e) => e.type === "cashed_out");
+        if (ev) {
+          cashAmount.value = "";
+          const items = (ev.items || []).filter((x) => x.seat === sid).map((x) => `${x.item} (${x.value})`);
+          $("cash-result").textContent = `${seat.name} cashes out ${ev.amount}: pay ${ev.words}.`
+            + (items.length ? ` Items ${seat.name} staked, which you may hand over instead: ${items.join(", ")}.` : "");
+        }
+      } else if (b.dataset.act === "move") {
+        err.textContent = "";
+        const result = await call("POST", `${base}/seats/${encodeURIComponent(sid)}/token`, {}, token);
+        if (!result.ok) { err.textContent = refusal(result); return; }
+        showMove(seat.name, sid, result.data.token);
+      }
+    });
+    return li;
+  }
+
+  function showMove(name, sid, seatToken) {
+    const link = `${location.origin}/join/${code}#seat=${encodeURIComponent(sid)}&token=${encodeURIComponent(seatToken)}`;
+    $("move-name").textContent = name;
+    const a = $("move-link");
+    a.href = link;
+    a.textContent = link;
+    const img = $("move-qr");
+    img.src = `/t/${encodeURIComponent(code)}/seat-qr.svg?seat=${encodeURIComponent(sid)}&token=${encodeURIComponent(seatToken)}`;
+    img.alt = `QR code that moves ${name} to a new phone`;
+    const panel = $("move-result");
+    panel.hidden = false;
+    panel.focus();
+  }
+
+  function renderItems() {
+    const list = $("item-list");
+    const items = state.items || [];
+    list.replaceChildren(...items.map((x) => el("li", { text: `Hand ${x.hand}: ${who(x.seat)} staked ${x.item}, valued ${x.value} credits` })));
+    if (!items.length) list.append(el("li", { class: "muted", text: "None." }));
+  }
+
+  async function showStandings() {
+    const box = $("standings");
+    const result = await call("GET", `/t/${encodeURIComponent(code)}/standings.json`);
+    if (!result.ok) return;
+    const body = box.querySelector("tbody");
+    body.replaceChildren(...result.data.standings.map((r) => {
+      const net = r.net > 0 ? `+${r.net}` : String(r.net);
+      const num = (v, extra = "") => el("td", { class: `num ${extra}`.trim(), text: String(v) });
+      return el("tr", { "data-seat": r.seat },
+        el("th", { scope: "row", text: r.name }),
+        num(r.bought_in), num(r.items), num(r.adjusted), num(r.cashed_out), num(r.stack),
+        num(net, r.net > 0 ? "plus" : r.net < 0 ? "minus" : ""),
+        el("td", { class: "chips-words", text: r.chips.words }));
+    }));
+    box.hidden = false;
+  }
+
+  // -- the latest entries and undo --
+
+  function entryWords(e) {
+    if (e.undoes) return `counter-entry: undoes entry ${e.undoes}`;
+    const body = { ...e.body };
+    delete body.type;
+    if (body.seat) body.seat = who(body.seat);
+    if (Array.isArray(body.order)) body.order = body.order.map(who).join(", ");
+    const fields = Object.entries(body).map(([k, v]) => `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(" ") : v}`);
+    return `${who(e.actor)}: ${e.type.replace(/_/g, " ")}${fields.length ? ` (${fields.join(", ")})` : ""}`;
+  }
+
+  async function loadRecent() {
+    if (!state) return;
+    const after = Math.max(0, state.version - 10);
+    const result = await call("GET", `${base}/log?after=${after}`);
+    if (!result.ok) return;
+    const list = $("recent-entries");
+    list.replaceChildren(...result.data.entries.slice().reverse().map((e) => {
+      const li = el("li", { class: e.undone_by ? "is-undone" : "", "data-seq": String(e.seq) },
+        el("span", { text: `#${e.seq} ${entryWords(e)}` }));
+      if (e.undone_by) li.append(" ", el("span", { class: "undone-note", text: `undone by #${e.undone_by}` }));
+      if (!e.undone_by && !e.undoes && e.type !== "join") {
+        const err = el("p", { class: "field-error", "aria-live": "polite" });
+        const b = el("button", { type: "button", class: "button small", text: "Undo", "aria-label": `Undo entry ${e.seq}` });
+        b.addEventListener("click", () => undo({ seq: e.seq }, err));
+        li.append(" ", b, err);
+      }
+      return li;
+    }));
+  }
+
+  async function undo(body, slot) {
+    slot.textContent = "";
+    const result = await call("POST", `${base}/undo`, { ...body, idempotency_key: newKey() }, token);
+    if (!result.ok) {
+      slot.textContent = refusal(result);
+      if (result.data.state) render(result.data.state);
+      return;
+    }
+    const ev = result.data.events.find((e) => e.type === "undone") || {};
+    $("undo-result").textContent =
+      `Entry ${result.data.undone} (${String(ev.entry_type || "").replace(/_/g, " ")} by ${who(ev.actor)}) is undone by counter-entry ${result.data.seq}.`;
+    render(result.data.state);
+    loadRecent();
+  }
+
+  // -- forms --
+
+  function formCommand(form, build, done) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      clearFieldErrors(form);
+      form.querySelector(".form-error").textContent = "";
+      form.querySelector(".form-done").textContent = "";
+      const built = build();
+      if (built.error) { showFieldError(form, built.error[0], built.error[1]); return; }
+      const result = await call("POST", `${base}/commands`, { ...built.entry, idempotency_key: newKey() }, token);
+      if (!result.ok) {
+        if (!showFieldError(form, result.data.field, refusal(result))) form.querySelector(".form-error").textContent = refusal(result);
+        if (result.data.state) render(result.data.state);
+        return;
+      }
+      render(result.data.state);
+      form.querySelector(".form-done").textContent = done(result.data);
+      form.reset();
+    });
+  }
+
+  formCommand($("adjust-form"), () => {
+    const amount = $("adjust-amount").value.trim();
+    const reason = $("adjust-reason").value.trim();
+    if (!$("adjust-seat").value) return { error: ["seat", "Choose a player."] };
+    if (!/^-?\d+$/.test(amount) || Number(amount) === 0) return { error: ["amount", "Enter the credits to add or take away (not 0)."] };
+    if (!reason) return { error: ["reason", "Say why: the reason is written in the audit log."] };
+    return { entry: { type: "adjust", seat: $("adjust-seat").value, amount: Number(amount), reason } };
+  }, (data) => {
+    const ev = data.events.find((e) => e.type === "adjusted");
+    return ev ? `${who(ev.seat)}'s stack is now ${ev.stack}.` : "Adjusted.";
+  });
+
+  formCommand($("stake-form"), () => {
+    const item = $("stake-item").value.trim();
+    const value = $("stake-value").value.trim();
+    if (!$("stake-seat").value) return { error: ["seat", "Choose a player."] };
+    if (!item) return { error: ["item", "Name the item."] };
+    if (!/^\d+$/.test(value) || Number(value) < 1) return { error: ["value", "Enter its value in whole credits (at least 1)."] };
+    return { entry: { type: "stake", seat: $("stake-seat").value, item, value: Number(value) } };
+  }, (data) => {
+    const ev = data.events.find((e) => e.type === "staked");
+    return ev ? `${who(ev.seat)} staked ${ev.item} for ${ev.value} credits.` : "Staked.";
+  });
+
+  for (const id of ["start-hand", "host-roll", "host-no-call"]) {
+    const button = $(id);
+    button.addEventListener("click", () => send({ type: button.dataset.command }, button.parentElement));
+  }
+  $("undo-last").addEventListener("click", () =>
+    undo({ version: state ? state.version : undefined }, $("undo-last").parentElement.querySelector(".field-error")));
+  $("set-dealer").addEventListener("click", () =>
+    send({ type: "set_dealer", seat: $("dealer-seat").value || null }, $("set-dealer").closest(".control")));
+  $("end-session").addEventListener("click", () => {
+    // Two taps on purpose: ending a session cannot be undone.
+    $("end-session").hidden = true;
+    $("end-session-confirm").hidden = false;
+    $("end-session-confirm").focus();
+  });
+  $("end-session-confirm").addEventListener("click", async () => {
+    const done = await send({ type: "end_session" }, $("end-control"));
+    $("end-session-confirm").hidden = true;
+    $("end-session").hidden = Boolean(done) || (state && state.ended);
+    if (done) $("standings").querySelector("caption").focus?.();
+  });
+  $("bind-scrambler").addEventListener("click", async () => {
+    const slot = $("bind-scrambler").parentElement.querySelector(".field-error");
+    slot.textContent = "";
+    const result = await call("PUT", "/api/v1/scrambler", { code }, token);
+    if (!result.ok) { slot.textContent = refusal(result); return; }
+    scramblerStatus();
+  });
+
+  async function scramblerStatus() {
+    const result = await call("GET", "/api/v1/scrambler");
+    const bound = result.ok ? result.data.code : null;
+    $("scrambler-status").textContent = !result.ok ? "The scrambler's table is not known."
+      : bound === code ? "The scrambler (button or USB box) rolls for this table."
+      : bound ? `The scrambler rolls for table ${bound}, not this one.`
+      : "The scrambler is not bound to a table (with one table on the box, it rolls for that one).";
+    $("bind-scrambler").disabled = bound === code;
+  }
+
+  // -- starting: the token, the state, the event stream --
+
+  function connect() {
+    if (source) source.close();
+    source = new EventSource(`${base}/events?token=${encodeURIComponent(token)}`);
+    const status = $("live-status");
+    const onMessage = (event) => {
+      status.textContent = "Live: changes from every phone appear here at once.";
+      let data;
+      try { data = JSON.parse(event.data); } catch (err) { return; }
+      if (data.state) render(data.state);
+      loadRecent();
+    };
+    source.addEventListener("snapshot", onMessage);
+    source.addEventListener("update", onMessage);
+    source.addEventListener("error", () => { status.textContent = "Connection lost: reconnecting…"; });
+  }
+
+  async function begin() {
+    const result = await call("GET", base, undefined, token);
+    if (!result.ok || !result.data.viewer.host) {
+      $("token-panel").hidden = false;
+      $("host-area").hidden = true;
+      $("live-status").textContent = "";
+      if (token) $("token-form").querySelector(".field-error").textContent = result.ok
+        ? "That token is a seat's, not the host's." : refusal(result);
+      return false;
+    }
+    $("token-panel").hidden = true;
+    $("host-area").hidden = false;
+    render(result.data.state);
+    loadRecent();
+    scramblerStatus();
+    connect();
+    return true;
+  }
+
+  $("token-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    token = $("host-token-input").value.trim();
+    if (await begin()) keepHostToken(code, token);
+  });
+
+  if (token) begin();
+  else { $("token-panel").hidden = false; $("live-status").textContent = ""; }
+}
+
+const startForm = document.getElementById("start-form");
+if (startForm) startPage(startForm);
+const consoleRoot = document.getElementById("console");
+if (consoleRoot) consolePage(consoleRoot);
