@@ -1,0 +1,219 @@
+"""Random sequences of legal and illegal commands against one table (Hypothesis state machine).
+
+Invariants after every command: credits are conserved (stacks + hand pot + sabacc pot change
+only by buy-ins, cash-outs, stakes and host adjustments), no stack is negative, a JSON round
+trip of the snapshot is the same table, a refused command changes nothing, and replaying every
+accepted entry on a fresh table gives the same state.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from companion.rules.cards import CARDS, DECK
+from companion.scrambler.dice import DICE
+from companion.table.engine import COMMANDS, HOST, SCRAMBLER, Refused, Table
+
+PRESETS = ["weg", "classic", "holodex", "pagat", "pagat-d6"]
+HAND_MOVES = {"check", "bet", "raise", "call", "all_in", "fold", "roll", "call_hand", "no_call",
+              "draw", "static_add", "static_remove", "reveal", "demise_card"}
+EXTERNAL = {"bought_in": "amount", "cashed_out": "amount", "adjusted": "amount", "staked": "value"}
+
+
+class TableMachine(RuleBasedStateMachine):
+    """Drives one table with mostly legal moves (from the view) and some random junk."""
+
+    @initialize(preset=st.sampled_from(PRESETS), players=st.integers(2, 4),
+                limit=st.sampled_from([None, 5]))
+    def create(self, preset, players, limit):
+        spec = {"preset": preset, "buy_in": 0} if limit is None else {"preset": preset,
+                                                                       "buy_in": 0, "bet_limit": limit}
+        self.settings = {"rules": spec}
+        self.table = Table.create("STATE", self.settings)
+        self.log: list[tuple[dict, object]] = []
+        self.external = 0
+        for i in range(players):
+            self.send({"type": "join", "name": f"P{i}"}, None)
+            self.send({"type": "buy_in", "amount": 10 + 7 * i}, f"s{i + 1}")
+
+    def send(self, entry, actor):
+        """Apply; on refusal check nothing changed. Returns True when accepted."""
+        before = self.table.to_json()
+        try:
+            events = self.table.apply(entry, actor)
+        except Refused as exc:
+            assert exc.status in (400, 403, 409, 422)
+            assert self.table.to_json() == before
+            return False
+        self.log.append((json.loads(json.dumps(entry)), actor))
+        for e in events:
+            json.dumps(e)  # every event is JSON
+            if e["type"] in EXTERNAL:
+                sign = -1 if e["type"] == "cashed_out" else 1
+                self.external += sign * e[EXTERNAL[e["type"]]]
+        assert self.table.version == len(self.log)
+        return True
+
+    @property
+    def start(self):
+        return 0
+
+    # -- legal moves --------------------------------------------------------------------------
+
+    @rule()
+    def start_hand(self):
+        self.send({"type": "start_hand"}, HOST)
+
+    @rule(data=st.data())
+    def seat_move(self, data):
+        """A legal seat-management move (buy-in, cash-out, sitting out and in, leaving)."""
+        seats = self.table.seat_ids()
+        if not seats:
+            return
+        sid = data.draw(st.sampled_from(seats))
+        moves = [m for m in self.table.view(sid)["you"]["legal"] if m["type"] not in HAND_MOVES
+                 and (m["type"] != "leave" or len(seats) > 2)]
+        if moves:
+            move = data.draw(st.sampled_from(moves))
+            assert self.send(self.concrete(move, sid, data), sid)
+
+    @rule(data=st.data(), count=st.integers(1, 12))
+    def play_moves(self, data, count):
+        """Several legal moves of the hand in a row, by whoever may make them."""
+        for _ in range(count):
+            options = [(sid, m) for sid in self.table.seat_ids()
+                       for m in self.table.view(sid)["you"]["legal"] if m["type"] in HAND_MOVES]
+            if not options:
+                if not self.send({"type": "start_hand"}, HOST):
+                    return
+                continue
+            sid, move = data.draw(st.sampled_from(options))
+            entry = self.concrete(move, sid, data)
+            assert self.send(entry, sid), (entry, sid, self.table.view(sid))
+
+    def concrete(self, move, sid, data):
+        typ = move["type"]
+        if typ == "bet":
+            return {"type": "bet", "amount": data.draw(st.integers(move["min"], move["max"]))}
+        if typ == "raise":
+            return {"type": "raise", "to": data.draw(st.integers(move["min_to"], move["max_to"]))}
+        if typ == "roll":
+            count, sides = DICE.get(self.table.rules.scrambler_trigger, (0, 0))
+            return {"type": "roll", "dice": data.draw(st.lists(st.integers(1, sides),
+                                                               min_size=count, max_size=count))}
+        if typ == "buy_in":
+            return {"type": "buy_in", "amount": data.draw(st.integers(1, 20))}
+        if typ == "cash_out":
+            return {"type": "cash_out", "amount": 1}
+        if typ in ("static_add", "static_remove"):
+            mine = self.me(sid)
+            if typ == "static_remove":
+                return {"type": typ, "card": data.draw(st.sampled_from(mine["static"]))}
+            free = self.unused(extra_used=())
+            return {"type": typ, "card": data.draw(st.sampled_from(free))}
+        if typ == "reveal":
+            mine = self.me(sid)
+            need = move["hand_size"] - len(move["static"])
+            free = self.unused(extra_used=())
+            cards = data.draw(st.lists(st.sampled_from(free), min_size=need, max_size=need, unique=True))
+            return {"type": "reveal", "cards": cards}
+        if typ == "demise_card":
+            return {"type": "demise_card", "card": data.draw(st.sampled_from(self.unused(()))) }
+        return {k: v for k, v in move.items() if k in ("type", "action")}
+
+    def me(self, sid):
+        return next(p for p in self.table.view()["hand"]["players"] if p["seat"] == sid)
+
+    def unused(self, extra_used):
+        """Cards no static field and no entered hand holds (from the full snapshot)."""
+        h = self.table.to_json()["hand"]
+        used = list(extra_used)
+        for p in h["p"].values():
+            if p["folded"]:
+                continue
+            used += p["cards"] if p["cards"] is not None else p["static"]
+            if p["demise"]:
+                used.append(p["demise"])
+        left = list(DECK)
+        for c in used:
+            left.remove(c)
+        return sorted(set(left))
+
+    @rule(data=st.data())
+    def host_move(self, data):
+        kind = data.draw(st.sampled_from(["adjust", "no_call", "roll", "stake", "sit"]))
+        seats = self.table.seat_ids()
+        if not seats:
+            return
+        sid = data.draw(st.sampled_from(seats))
+        if kind == "adjust":
+            self.send({"type": "adjust", "seat": sid, "amount": data.draw(st.integers(-5, 5)),
+                       "reason": "house rule"}, HOST)
+        elif kind == "stake":
+            self.send({"type": "stake", "seat": sid, "item": "a droid", "value": 3}, HOST)
+        elif kind == "sit":
+            self.send({"type": data.draw(st.sampled_from(["sit_out", "sit_in"])), "seat": sid}, HOST)
+        elif kind == "no_call":
+            self.send({"type": "no_call"}, HOST)
+        else:
+            count, sides = DICE.get(self.table.rules.scrambler_trigger, (0, 0))
+            self.send({"type": "roll", "dice": [data.draw(st.integers(1, sides)) for _ in range(count)]},
+                      SCRAMBLER)
+
+    # -- illegal (or random) moves ------------------------------------------------------------
+
+    @rule(data=st.data())
+    def random_command(self, data):
+        typ = data.draw(st.sampled_from(sorted(COMMANDS)))
+        fields = {}
+        for name in COMMANDS[typ]["properties"]:
+            if data.draw(st.booleans()):
+                fields[name] = data.draw(st.one_of(
+                    st.integers(-3, 60), st.sampled_from(["s1", "s2", "s9", "sa7", "idiot", "xx", "", "gain"]),
+                    st.lists(st.sampled_from(list(CARDS)[:10] + ["nope"]), max_size=4), st.none()))
+        actor = data.draw(st.sampled_from(["s1", "s2", "s3", "s7", HOST, SCRAMBLER, None]))
+        self.send({"type": typ, **fields}, actor)
+
+    # -- invariants ---------------------------------------------------------------------------
+
+    @invariant()
+    def credits_are_conserved(self):
+        assert self.table.credits() == self.external
+
+    @invariant()
+    def no_negative_stack(self):
+        assert all(s["stack"] >= 0 for s in self.table.view()["seats"])
+
+    @invariant()
+    def snapshot_round_trips(self):
+        again = Table.from_json(json.loads(json.dumps(self.table.to_json())))
+        assert again == self.table
+        assert again.view("s1") == self.table.view("s1")
+
+    @invariant()
+    def views_hide_entered_cards(self):
+        h = self.table.to_json()["hand"]
+        if h is None or h["revealed"] or not any(p["cards"] for p in h["p"].values()):
+            return
+        for viewer in ["s1", "s2", None]:
+            for p in self.table.view(viewer)["hand"]["players"]:
+                assert p["cards"] is None
+
+    def teardown(self):
+        if not hasattr(self, "table"):
+            return
+        fresh = Table.create("STATE", self.settings)
+        for entry, actor in self.log:
+            fresh.apply(entry, actor)
+        assert fresh == self.table
+
+
+TableMachine.TestCase.settings = settings(
+    max_examples=30, stateful_step_count=40, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+test_random_commands_conserve_credits_and_replay_exactly = TableMachine.TestCase
