@@ -111,7 +111,7 @@ def settle_fully(rules, players, sabacc_pot, spare):
     return first, settle(rules, players, sabacc_pot), players
 
 
-PROPERTY = settings(max_examples=250, deadline=None)
+PROPERTY = settings(max_examples=200, deadline=None)
 
 
 @PROPERTY

@@ -43,7 +43,7 @@ def play(stacks: list[int], data) -> object:
     return state
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(stacks=st.lists(st.integers(3, 120), min_size=2, max_size=9), data=st.data())
 def test_side_pots_match_pokerkit_on_random_all_in_hands(stacks, data):
     state = play(stacks, data)
