@@ -89,12 +89,13 @@ def next_action(api: Api, rng: random.Random | None = None, used_cards: set | No
         you = api.state(seat)["state"].get("you")
         for legal in (you or {}).get("legal", []):
             t = legal["type"]
-            if t == "reveal":
+            entered = any(p["seat"] == seat and p["entered"] for p in hand["players"])
+            if t == "reveal" and not entered:
                 mine = sorted(set(CARD_CODES) - (used_cards or set()) - set(sum((p["static"] for p in hand["players"]), [])))
                 start = list(api.tokens).index(seat) * 8
                 cards = legal["static"] + mine[start:start + legal["hand_size"] - len(legal["static"])]
                 return seat, "reveal", {"cards": cards}
-            if t == "demise_card":
+            if t == "demise_card" and you.get("demise") is None:
                 spare = [c for c in reversed(CARD_CODES) if c not in (used_cards or set())]
                 return seat, "demise_card", {"card": spare[list(api.tokens).index(seat)]}
             if t == "draw":

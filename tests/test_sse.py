@@ -1,0 +1,366 @@
+"""The table's event stream: snapshot then updates with ids, Last-Event-ID resume, per-viewer
+views (no seat ever sees another's hidden cards or any token), the stream cap, dead clients
+dropped by the heartbeat, and actions served promptly while many streams are open."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from companion import serve
+from companion.server import create_app
+
+from test_tables_api import Api, flask_call, next_action
+
+
+class LiveServer:
+    """The app under a real waitress server in a thread, stopped without a race: closing the
+    socket map from another thread can make the loop's select() fail with EBADF."""
+
+    def __init__(self, app, threads: int):
+        import waitress
+
+        self.server = waitress.create_server(
+            app, host="127.0.0.1", port=0, threads=threads, connection_limit=serve.CONNECTION_LIMIT
+        )
+        self.url = f"http://127.0.0.1:{self.server.effective_port}"
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        try:
+            self.server.run()
+        except (OSError, ValueError):
+            if not self.stopping:
+                raise
+
+    def close(self):
+        self.stopping = True
+        self.server.close()
+        self.thread.join(5)
+        self.server.task_dispatcher.shutdown(timeout=2)
+
+
+def parse(text: str) -> list[dict]:
+    """SSE text → messages: {"id", "event", "data"} (comments as {"comment"})."""
+    out = []
+    for block in text.split("\n\n"):
+        if not block.strip():
+            continue
+        msg: dict = {}
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                msg["comment"] = line[1:].strip()
+            elif line.startswith("retry:"):
+                msg["retry"] = int(line[6:])
+            else:
+                key, _, value = line.partition(": ")
+                msg[key] = int(value) if key == "id" else json.loads(value) if key == "data" else value
+        out.append(msg)
+    return out
+
+
+class Stream:
+    """An open stream through Flask's test client (`buffered=False`)."""
+
+    def __init__(self, client, url, headers=None):
+        self.resp = client.get(url, headers=headers or {}, buffered=False)
+        self._chunks = self.resp.iter_encoded()
+
+    def next(self) -> dict:
+        """The next message that is not the retry line (pings included)."""
+        while True:
+            msgs = parse(next(self._chunks).decode())
+            msg = msgs[0]
+            if "retry" not in msg:
+                return msg
+
+    def next_event(self) -> dict:
+        """The next message that is not a ping."""
+        while True:
+            msg = self.next()
+            if "comment" not in msg:
+                return msg
+
+    def close(self):
+        self.resp.close()
+
+
+@pytest.fixture
+def sse_app(tmp_path):
+    return create_app(
+        {"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2, "MAX_STREAMS": 6}
+    )
+
+
+@pytest.fixture
+def table(sse_app):
+    a = Api(flask_call(sse_app.test_client()))
+    a.create({"rules": "weg"})
+    for name in ("Lando", "Han", "Leia"):
+        a.join(name)
+    return a
+
+
+def events_url(api, token=None):
+    return f"/api/v1/tables/{api.code}/events" + (f"?token={token}" if token else "")
+
+
+def test_a_stream_starts_with_a_snapshot_then_sends_each_update_with_its_version(sse_app, table):
+    stream = Stream(sse_app.test_client(), events_url(table, table.tokens["s1"]))
+    assert stream.resp.headers["Content-Type"].startswith("text/event-stream")
+    assert stream.resp.headers["Cache-Control"] == "no-cache"
+    assert stream.resp.headers["X-Accel-Buffering"] == "no"
+    snap = stream.next_event()
+    assert snap["event"] == "snapshot" and snap["id"] == 6 == snap["data"]["version"]
+    assert snap["data"]["viewer"] == {"seat": "s1", "host": False}
+    assert snap["data"]["state"]["you"]["seat"] == "s1"
+    started = table.ok("host", "start_hand")
+    msg = stream.next_event()
+    assert (msg["event"], msg["id"]) == ("update", started["seq"])
+    assert msg["data"]["events"] == started["events"]
+    assert msg["data"]["state"]["you"]["seat"] == "s1" and msg["data"]["state"]["version"] == 7
+    stream.close()
+
+
+def test_a_quiet_stream_sends_heartbeat_comments(sse_app, table):
+    stream = Stream(sse_app.test_client(), events_url(table))
+    stream.next_event()
+    assert stream.next() == {"comment": "ping"}
+    stream.close()
+
+
+def test_last_event_id_replays_the_missed_updates_in_order(sse_app, table):
+    client = sse_app.test_client()
+    table.ok("host", "start_hand")  # 7
+    turn = table.state()["state"]["hand"]["turn"]
+    table.ok(turn, "bet", amount=2)  # 8
+    stream = Stream(client, events_url(table, table.tokens["s2"]), {"Last-Event-ID": "6"})
+    first, second = stream.next_event(), stream.next_event()
+    assert [first["id"], second["id"]] == [7, 8]
+    assert first["data"]["events"][0]["type"] == "hand_started" and "state" not in first["data"]
+    assert second["data"]["events"][0] == {"type": "bet", "seat": turn, "amount": 2, "stack": second["data"]["events"][0]["stack"]}
+    assert second["data"]["state"]["version"] == 8 and second["data"]["state"]["you"]["seat"] == "s2"
+    # Then live updates follow, none missed or doubled.
+    table.ok("host", "adjust", seat="s1", amount=1, reason="found a chip")
+    assert stream.next_event()["id"] == 9
+    stream.close()
+
+
+def test_an_unknown_or_too_old_last_event_id_gets_a_fresh_snapshot(sse_app, table):
+    client = sse_app.test_client()
+    for last in ("99", "banana"):
+        stream = Stream(client, events_url(table), {"Last-Event-ID": last})
+        msg = stream.next_event()
+        assert (msg["event"], msg["id"]) == ("snapshot", 6)
+        stream.close()
+
+
+def test_a_stream_with_a_wrong_token_is_refused(sse_app, table):
+    resp = sse_app.test_client().get(events_url(table, "nope"))
+    assert resp.status_code == 403 and resp.get_json()["field"] == "token"
+    assert sse_app.test_client().get("/api/v1/tables/AAAAA/events").status_code == 404
+
+
+def test_closing_a_stream_unsubscribes_it_and_frees_its_place(sse_app, table):
+    owner = sse_app.extensions["tables"].get(table.code)
+    gate = sse_app.extensions["table_streams"]
+    streams = [Stream(sse_app.test_client(), events_url(table)) for _ in range(6)]
+    assert owner.subscriber_count == 6 and gate.open == 6
+    # The cap: one more is refused with 503 and Retry-After.
+    resp = sse_app.test_client().get(events_url(table))
+    assert resp.status_code == 503 and resp.headers["Retry-After"] == "5"
+    assert resp.get_json()["error"]
+    for s in streams:
+        s.close()
+    assert owner.subscriber_count == 0 and gate.open == 0
+    # Closing a stream that never sent anything also frees it.
+    resp = sse_app.test_client().get(events_url(table), buffered=False)
+    resp.close()
+    assert owner.subscriber_count == 0 and gate.open == 0
+
+
+def test_no_seat_receives_another_seats_hidden_cards_or_any_token(sse_app, table):
+    client = sse_app.test_client()
+    streams = {seat: Stream(client, events_url(table, tok)) for seat, tok in table.tokens.items()}
+    streams[None] = Stream(client, events_url(table))
+    streams["host"] = Stream(client, events_url(table, table.host))
+    for s in streams.values():
+        s.next_event()
+    table.ok("host", "start_hand")
+    entered: dict[str, list[str]] = {}
+    seen: dict = {k: [] for k in streams}
+    for _ in range(300):
+        seat, kind, fields = next_action(table)
+        table.ok(seat, kind, **fields)
+        for k, s in streams.items():
+            seen[k].append(s.next_event())
+        if kind == "reveal":
+            entered[seat] = fields["cards"]
+            if len(entered) == 2:  # the reveal is not complete yet: one seat still to enter
+                break
+    secrets_ = set(table.tokens.values()) | {table.host}
+    for viewer, messages in seen.items():
+        text = json.dumps(messages)
+        assert not any(tok in text for tok in secrets_), viewer
+        for seat, cards in entered.items():
+            if seat != viewer:
+                assert not any(f'"{c}"' in text for c in cards), (viewer, seat)
+    mine = next(iter(entered))
+    assert seen[mine][-1]["data"]["state"]["you"]["cards"] == entered[mine]
+    for s in streams.values():
+        s.close()
+
+
+# -- under waitress ---------------------------------------------------------------------------
+
+
+def http_call(base):
+    def call(method, path, body, token):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(base + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, json.loads(resp.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+
+    return call
+
+
+def stop(app, srv) -> None:
+    """Say goodbye to every stream, wait until their threads are done, then stop serving
+    (a stream thread writing after the server closed would raise in waitress)."""
+    for owner in app.extensions["tables"].owners():
+        owner.close()
+    gate = app.extensions["table_streams"]
+    deadline = time.monotonic() + 10
+    while gate.open and time.monotonic() < deadline:
+        time.sleep(0.02)
+    srv.close()
+
+
+def open_stream(port: int, path: str) -> tuple[socket.socket, str]:
+    """A raw HTTP connection reading the stream; returns it and the text up to the snapshot."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+    text = b""
+    while b"event: snapshot" not in text:
+        if b"\r\n\r\n" in text and not text.startswith(b"HTTP/1.1 200"):
+            head, _, body = text.partition(b"\r\n\r\n")
+            length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+            if len(body) >= length:
+                break
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        text += chunk
+    return sock, text.decode(errors="replace")
+
+
+@pytest.mark.slow
+def test_under_waitress_actions_stay_fast_with_every_stream_slot_taken(tmp_path):
+    """The real numbers of `serve`: MAX_STREAMS open streams still leave threads for actions."""
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "MAX_STREAMS": serve.MAX_STREAMS,
+                      "SSE_HEARTBEAT_S": 1.0})
+    srv = LiveServer(app, threads=serve.SERVER_THREADS)
+    port = srv.server.effective_port
+    socks = []
+    try:
+        a = Api(http_call(srv.url))
+        a.create({"rules": "weg"})
+        for name in ("Lando", "Han"):
+            a.join(name)
+        for i in range(serve.MAX_STREAMS):
+            token = a.tokens["s1"] if i % 2 else None
+            sock, text = open_stream(port, f"/api/v1/tables/{a.code}/events" + (f"?token={token}" if token else ""))
+            assert "200 OK" in text and "event: snapshot" in text
+            socks.append(sock)
+        sock, text = open_stream(port, f"/api/v1/tables/{a.code}/events")
+        assert "503" in text.splitlines()[0] and "Retry-After: 5" in text
+        sock.close()
+        # Twenty clients act at once while every stream is open: all answered promptly.
+        times: list[float] = []
+        errors: list = []
+
+        def act(i):
+            t = time.perf_counter()
+            status, body = a.act("host", "adjust", seat="s2", amount=1, reason=f"drill {i}")
+            times.append(time.perf_counter() - t)
+            if status != 200:
+                errors.append(body)
+
+        threads = [threading.Thread(target=act, args=(i,)) for i in range(20)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert not errors and len(times) == 20
+        assert max(times) < 3.0, times
+        assert a.state()["state"]["seats"][1]["stack"] == 100 + 20
+        # Every stream received the twenty updates.
+        for sock in socks[:5]:
+            sock.settimeout(5)
+            got = b""
+            while got.count(b"event: update") < 20:
+                got += sock.recv(65536)
+    finally:
+        for sock in socks:
+            sock.close()
+        stop(app, srv)
+
+
+@pytest.mark.slow
+def test_under_waitress_a_dead_client_is_dropped_by_the_heartbeat(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2})
+    srv = LiveServer(app, threads=8)
+    try:
+        a = Api(http_call(srv.url))
+        a.create({"rules": "weg"})
+        owner = app.extensions["tables"].get(a.code)
+        gate = app.extensions["table_streams"]
+        socks = [open_stream(srv.server.effective_port, f"/api/v1/tables/{a.code}/events")[0] for _ in range(5)]
+        assert owner.subscriber_count == 5
+        for sock in socks:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            sock.close()  # a reset, as when a phone walks out of the Wi-Fi
+        deadline = time.monotonic() + 10
+        while (owner.subscriber_count or gate.open) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert owner.subscriber_count == 0 and gate.open == 0
+        # The freed threads serve requests again.
+        assert a.state()["version"] == 0
+    finally:
+        stop(app, srv)
+
+
+def test_http_client_reads_the_stream_over_a_real_connection(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2})
+    srv = LiveServer(app, threads=8)
+    try:
+        a = Api(http_call(srv.url))
+        a.create({"rules": "weg"})
+        conn = http.client.HTTPConnection("127.0.0.1", srv.server.effective_port, timeout=10)
+        conn.request("GET", f"/api/v1/tables/{a.code}/events?token={a.host}")
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.getheader("X-Accel-Buffering") == "no"
+        a.join("Lando", buy_in=None)
+        text = ""
+        while "event: update" not in text:
+            text += resp.read1(65536).decode()
+        msgs = [m for m in parse(text.split("event: update")[0] + "event: update" + "\n") if "id" in m]
+        assert msgs[0]["event"] == "snapshot"
+        conn.close()
+    finally:
+        stop(app, srv)
