@@ -26,7 +26,7 @@ function render(state, events) {
   $("d-sabacc-pot").textContent = String(state.sabacc_pot);
   const pots = live ? live.pots.filter((p) => p.eligible.length > 1) : [];
   $("d-side-pots").textContent = pots.length > 1
-    ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"} ${p.amount}`).join(" · ")
+    ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"}: ${p.amount}`).join(" · ")
     : "";
   $("d-hand-title").textContent = hand
     ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${hand.round}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)

@@ -22,9 +22,6 @@ const ELSEWHERE = new Set(["static_add", "static_remove", "reveal", "demise_card
 const CONFIRM = new Set(["fold", "all_in", "leave", "cash_out"]);
 const ARM_MS = 4000;
 
-if (root.dataset.page === "join") joinPage();
-else seatPage();
-
 // ---- join ------------------------------------------------------------------------------------
 
 function joinPage() {
@@ -464,3 +461,7 @@ function renderSeatActions(state) {
   for (const b of out) b.classList.remove("big");
   box.replaceChildren(...(out.length ? out : [h("p", { class: "muted" }, "Nothing to change during a hand.")]));
 }
+
+// Last: the module's state above is initialised by now.
+if (root.dataset.page === "join") joinPage();
+else seatPage();
