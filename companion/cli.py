@@ -16,6 +16,7 @@ from companion import __version__
 COMMANDS = (
     "companion.serve",
     "companion.scrambler.cli",
+    "companion.bench",
 )
 
 

@@ -1,0 +1,291 @@
+"""`sabacc-companion bench [--json FILE]`: measure the real server on this machine.
+
+Starts `sabacc-companion serve` as a child process (waitress, a temporary data folder, a free
+port), talks to it with real HTTP and SSE clients, prints a table and, with `--json`, writes
+the figures (docs/PERFORMANCE.md explains each one and holds the latest run):
+
+- `fanout_p50_ms_N`, `fanout_p99_ms_N` (N = 1, 10, 50 open event streams): from sending an
+  action to the last stream receiving its update;
+- `overhead_ratio`: median action round trip ÷ median `GET /api/v1/ping`, interleaved;
+- `growth_ratio`: median action round trip at hand 500 of a session ÷ at hand 1;
+- `rss_mb_50`: peak resident memory of the server with 50 streams open;
+- `startup_s`: process start to the first successful request (with the 500-hand session on disk);
+- `settle_per_s`: `POST /api/v1/settle` requests per second from one client.
+
+The long session is prepared before the server starts, by playing its hands straight through
+a `TableOwner` on the same data folder (`companion.bench.play`), so it is exactly what the
+server would have written itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.bench.clients import JsonClient, Listener
+from companion.bench.play import play_hand
+from companion.bench.server import ServerProcess
+
+#: Targets on a 2-core machine (issue 6). `max` means the figure must not exceed it.
+TARGETS = {
+    "fanout_p99_ms_10": 50.0,
+    "overhead_ratio": 3.0,
+    "growth_ratio": 1.2,
+    "rss_mb_50": 80.0,
+    "startup_s": 1.5,
+}
+NAMES = ["Lando", "Han", "Leia", "Chewie", "Bossk", "Qi'ra", "Jabba", "Ackbar"]
+#: The request body of the payout calculator's throughput test (docs: SETTLE-API.md).
+SETTLE_BODY = {
+    "rules": "classic",
+    "players": [
+        {"name": "Lando", "cards": ["co7", "sa11", "fl9"], "committed": 30, "stack": 120},
+        {"name": "Han", "cards": ["idiot", "st2", "co3"], "committed": 30, "stack": 45, "called": True},
+        {"name": "Chewie", "cards": [], "committed": 10, "stack": 80, "folded": True},
+    ],
+    "sabacc_pot": 40,
+}
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The `q`-th percentile (0–100) by nearest rank.
+
+    >>> percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 50), percentile(list(range(1, 101)), 99)
+    (5, 99)
+    """
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+class Table:
+    """A table the benchmark drives over HTTP: its code and tokens."""
+
+    def __init__(self, code: str, host: str, tokens: dict[str, str]):
+        self.code, self.host, self.tokens = code, host, tokens
+
+    def token(self, who: str) -> str:
+        """The token that acts as `who` (a seat id or "host")."""
+        return self.host if who == "host" else self.tokens[who]
+
+
+def prepare(data: Path, hands: int) -> dict[str, Table]:
+    """Write the benchmark's tables into `data` before the server starts.
+
+    - `fanout`: 8 seats between hands (every phone a different viewer);
+    - `short`: 3 seats after 1 hand; `long`: 3 seats after `hands` hands (growth);
+    - `overhead`: 3 seats, no hand yet.
+    The preparation commits without fsync (it is not what is measured); the server reopens
+    the file with `synchronous=FULL` as always.
+    """
+    from companion.bench.play import build_session
+    from companion.table.registry import Registry
+
+    reg = Registry(data)
+    reg.ledger._db.execute("PRAGMA synchronous=OFF")
+    out = {}
+    for name, seats, played in (("fanout", 8, 0), ("overhead", 3, 0), ("short", 3, 1), ("long", 3, hands)):
+        owner, host, tokens = build_session(reg, {"rules": "weg"}, NAMES[:seats], played)
+        out[name] = Table(owner.code, host, tokens)
+    reg.ledger.close()
+    return out
+
+
+def adjust(client: JsonClient, table: Table, i: int) -> tuple[int, float]:
+    """A host stack adjustment (+1 / −1 alternately, always legal): `(seq, seconds)`."""
+    status, body, dt = client.call(
+        "POST", f"/api/v1/tables/{table.code}/commands",
+        {"type": "adjust", "seat": "s1", "amount": 1 if i % 2 == 0 else -1, "reason": "bench"},
+        table.host,
+    )
+    if status != 200:
+        raise RuntimeError(f"adjust refused: {status} {body}")
+    return body["seq"], dt
+
+
+def measure_fanout(srv: ServerProcess, client: JsonClient, table: Table,
+                   counts: tuple[int, ...], samples: dict[int, int], out: dict[str, Any]) -> None:
+    """Open streams up to each count in `counts` and time actions until all have the update.
+
+    Streams are the 8 seats, the host, then spectators. `rss_mb_<max>` is read at the end.
+    """
+    listeners: list[Listener] = []
+    viewers = [f"?token={t}" for t in table.tokens.values()] + [f"?token={table.host}"]
+    try:
+        for n in counts:
+            while len(listeners) < n:
+                i = len(listeners)
+                query = viewers[i] if i < len(viewers) else ""
+                lst = Listener(srv.port, f"/api/v1/tables/{table.code}/events{query}")
+                listeners.append(lst)
+            for lst in listeners:
+                if lst.wait_status() != 200:
+                    raise RuntimeError(f"a stream was refused: {lst.status}")
+            # Everyone has their snapshot before timing starts.
+            _, state, _ = client.call("GET", f"/api/v1/tables/{table.code}")
+            for lst in listeners:
+                if not lst.wait_for(state["version"]):
+                    raise RuntimeError("a stream never got its snapshot")
+            times = []
+            for i in range(samples[n]):
+                t0 = time.perf_counter()
+                seq, _ = adjust(client, table, i)
+                for lst in listeners:
+                    if not lst.wait_for(seq):
+                        raise RuntimeError(f"stream lost update {seq}")
+                times.append((max(lst.arrived[seq] for lst in listeners) - t0) * 1000)
+            out[f"fanout_p50_ms_{n}"] = round(percentile(times, 50), 2)
+            out[f"fanout_p99_ms_{n}"] = round(percentile(times, 99), 2)
+        out[f"rss_mb_{counts[-1]}"] = round(srv.peak_rss_mb(), 1)
+        out[f"rss_now_mb_{counts[-1]}"] = round(srv.rss_mb(), 1)
+    finally:
+        for lst in listeners:
+            lst.close()
+
+
+def measure_overhead(client: JsonClient, table: Table, samples: int, out: dict[str, Any]) -> None:
+    """Ping and action round trips, interleaved on one keep-alive connection."""
+    pings, actions = [], []
+    for i in range(samples):
+        status, _, dt = client.call("GET", "/api/v1/ping")
+        assert status == 200
+        pings.append(dt)
+        actions.append(adjust(client, table, i)[1])
+    out["ping_ms_p50"] = round(statistics.median(pings) * 1000, 3)
+    out["action_ms_p50"] = round(statistics.median(actions) * 1000, 3)
+    out["overhead_ratio"] = round(statistics.median(actions) / statistics.median(pings), 2)
+
+
+def http_actor(client: JsonClient, table: Table, times: list[float]):
+    """An `act` for `play_hand` over HTTP that records accepted actions' round trips."""
+
+    def act(actor: str, entry: dict) -> tuple[bool, dict]:
+        status, body, dt = client.call("POST", f"/api/v1/tables/{table.code}/commands",
+                                       entry, table.token(actor))
+        if status == 200:
+            times.append(dt)
+            return True, body["state"]
+        if status >= 500:
+            raise RuntimeError(f"{entry} → {status} {body}")
+        return False, {}
+
+    return act
+
+
+def measure_growth(client: JsonClient, short: Table, long: Table, hands: int,
+                   out: dict[str, Any]) -> None:
+    """Play `hands` hands on each table, alternately; compare the median action round trip."""
+    times: dict[str, list[float]] = {"short": [], "long": []}
+    for _ in range(hands):
+        for name, table in (("short", short), ("long", long)):
+            state = client.call("GET", f"/api/v1/tables/{table.code}", None, table.host)[1]["state"]
+            for _ in play_hand(http_actor(client, table, times[name]), state):
+                pass
+    out["action_ms_p50_hand_1"] = round(statistics.median(times["short"]) * 1000, 3)
+    out["action_ms_p50_hand_n"] = round(statistics.median(times["long"]) * 1000, 3)
+    out["growth_ratio"] = round(statistics.median(times["long"]) / statistics.median(times["short"]), 2)
+
+
+def measure_settle(client: JsonClient, seconds: float, out: dict[str, Any]) -> None:
+    """Payout-calculator requests answered per second, one client, one connection."""
+    count, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        status, body, _ = client.call("POST", "/api/v1/settle", SETTLE_BODY)
+        if status != 200:
+            raise RuntimeError(f"settle: {status} {body}")
+        count += 1
+    out["settle_per_s"] = round(count / (time.perf_counter() - t0), 1)
+
+
+def machine() -> dict[str, Any]:
+    """Where the figures come from: cores, CPU model, Python."""
+    import os
+
+    model = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    return {"cores": os.cpu_count(), "cpu": model, "python": platform.python_version(),
+            "load_1min_at_start": load, "date": time.strftime("%Y-%m-%d %H:%M %Z")}
+
+
+def run_bench(hands: int = 500, quick: bool = False, log=print) -> dict[str, Any]:
+    """Run every measurement once, in one run; returns the figures."""
+    samples = {1: 60, 10: 60, 50: 40} if quick else {1: 200, 10: 200, 50: 150}
+    out: dict[str, Any] = {"machine": machine(), "hands": hands, "quick": quick}
+    with tempfile.TemporaryDirectory(prefix="sabacc-bench-") as tmp:
+        data = Path(tmp) / "data"
+        log(f"preparing a {hands}-hand session ...")
+        t0 = time.perf_counter()
+        tables = prepare(data, hands)
+        out["prepare_s"] = round(time.perf_counter() - t0, 1)
+        with ServerProcess(data) as srv:
+            out["startup_s"] = round(srv.startup_s, 3)
+            out["rss_mb_idle"] = round(srv.rss_mb(), 1)
+            out["threads"] = srv.threads()
+            client = JsonClient(srv.port)
+            log("overhead ...")
+            measure_overhead(client, tables["overhead"], 100 if quick else 300, out)
+            log("growth ...")
+            measure_growth(client, tables["short"], tables["long"], 3 if quick else 8, out)
+            log("fan-out ...")
+            measure_fanout(srv, client, tables["fanout"], (1, 10, 50), samples, out)
+            log("settle ...")
+            measure_settle(client, 1.0 if quick else 3.0, out)
+            client.close()
+        # A second start on a fresh, empty folder: the cost of the process itself.
+        with ServerProcess(Path(tmp) / "empty") as srv:
+            out["startup_empty_s"] = round(srv.startup_s, 3)
+    out["targets"] = {k: {"max": v, "value": out.get(k), "met": out.get(k) is not None and out[k] <= v}
+                      for k, v in TARGETS.items()}
+    return out
+
+
+def table_text(out: dict[str, Any]) -> str:
+    """The figures as a plain-text table."""
+    rows = [("figure", "value", "target", "")]
+    for key, value in out.items():
+        if key in ("machine", "targets") or isinstance(value, dict):
+            continue
+        target = TARGETS.get(key)
+        mark = "" if target is None else ("met" if value is not None and value <= target else "MISSED")
+        rows.append((key, str(value), "" if target is None else f"≤ {target:g}", mark))
+    width = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = ["  ".join(c.ljust(width[i]) for i, c in enumerate(r)).rstrip() for r in rows]
+    m = out["machine"]
+    lines.append(f"\n{m['cores']} cores, {m['cpu']}, Python {m['python']}, {m['date']}, "
+                 f"load {m['load_1min_at_start']}")
+    return "\n".join(lines)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `bench` subcommand."""
+    p = sub.add_parser("bench", help="measure the server on this machine (docs/PERFORMANCE.md)")
+    p.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
+    p.add_argument("--hands", type=int, default=500, help="length of the long session (default %(default)s)")
+    p.add_argument("--quick", action="store_true", help="fewer samples (a smoke test, not figures)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark, print the table, write the JSON; exit 0 even if a target is missed."""
+    out = run_bench(args.hands, args.quick, log=lambda msg: print(msg, file=sys.stderr))
+    print(table_text(out))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    return 0

@@ -1,0 +1,145 @@
+"""Scripted play: a passive player for every seat, read from the public view of a table.
+
+`moves(state)` lists what could be done next, best first, as `(actor, entry)` pairs (`actor`
+is a seat id or ``"host"``); a driver tries them in order until the table accepts one. The
+players check, call, stand, never fold, call the hand as soon as the rule set allows, and
+enter distinct cards at the reveal, so every hand runs from the ante to the settlement.
+Works on any rule set because it reads the view (whose turn, what to do), never a preset name.
+
+`build_session(registry, hands)` plays whole hands straight through a `TableOwner` — the same
+path as the API, minus HTTP — to prepare long sessions for the benchmark.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from companion.rules.cards import CARDS
+
+CARD_CODES = [c.code for c in CARDS.values()]
+#: Below this stack a seat buys in again between hands, so long sessions never run dry.
+REBUY_BELOW = 20
+REBUY = 100
+
+
+def _player(hand: dict, seat: str) -> dict:
+    return next(p for p in hand["players"] if p["seat"] == seat)
+
+
+def reveal_cards(hand: dict, seat: str) -> list[str]:
+    """Cards for `seat` to enter: its static field plus distinct cards no one else uses."""
+    me = _player(hand, seat)
+    static = set(sum((p["static"] for p in hand["players"]), []))
+    free = [c for c in CARD_CODES if c not in static]
+    i = [p["seat"] for p in hand["players"]].index(seat)
+    size = me["hand_size"] - len(me["static"])
+    return list(me["static"]) + free[i * 12: i * 12 + size]
+
+
+def buy_in_entry(state: dict, amount: int) -> dict[str, Any]:
+    """A buy-in: `amount` at a free buy-in table, the table's fixed buy-in otherwise."""
+    if state["rules"].get("buy_in"):
+        return {"type": "buy_in"}
+    return {"type": "buy_in", "amount": amount}
+
+
+def moves(state: dict) -> list[tuple[str, dict[str, Any]]]:
+    """What could be done next at the table in `state` (a view), best first."""
+    hand = state["hand"]
+    if hand is None or hand["stage"] == "settled":
+        out: list[tuple[str, dict]] = [
+            (s["seat"], buy_in_entry(state, REBUY))
+            for s in state["seats"]
+            if s["stack"] < REBUY_BELOW and not s["sitting_out"]
+        ]
+        return out + [("host", {"type": "start_hand"})]
+    stage = hand["stage"]
+    live = [p["seat"] for p in hand["players"] if not p["folded"]]
+    if stage == "reveal":
+        return [(p["seat"], {"type": "reveal", "cards": reveal_cards(hand, p["seat"])})
+                for p in hand["players"] if not p["folded"] and not p["entered"]]
+    if stage == "demise":
+        return [(s, {"type": "demise_card", "card": CARD_CODES[-1 - i]})
+                for i, s in enumerate(hand["demise_players"] or [])]
+    out = []
+    may_call = hand["round"] > state["rules"].get("pot_building_rounds", 1) and not hand["called_by"]
+    if hand["to_act"]:
+        seat = hand["to_act"]
+        me = _player(hand, seat)
+        if may_call:
+            out += [(seat, {"type": "call_hand"})]
+        if hand["current_bet"] > me["bet"]:
+            out += [(seat, {"type": "call"}), (seat, {"type": "all_in"})]
+        out += [(seat, {"type": "check"})]
+    do, turn = hand["do"], hand["turn"]
+    if do == "roll" or stage == "final_roll":
+        out += [(hand["roller"] or "host", {"type": "roll"}), ("host", {"type": "roll"})]
+    if do in ("call", "draw") and may_call:
+        # Some rule sets let anyone but the turn player call in the call step, others only
+        # the player whose move it is (before their draw): try both.
+        out += [(s, {"type": "call_hand"}) for s in live if s != turn]
+        out += [(turn, {"type": "call_hand"})]
+    if do == "call":
+        out += [(turn, {"type": "no_call"})]
+    if do == "draw":
+        out += [(turn, {"type": "draw", "action": "stand"})]
+    if turn:
+        out += [(turn, {"type": "check"}), (turn, {"type": "call_hand"})]
+    return out
+
+
+def play_hand(act: Callable[[str, dict], tuple[bool, dict]], state: dict, limit: int = 400) -> Iterator[dict]:
+    """Play one hand from `state` (between hands) to its settlement, yielding each new state.
+
+    `act(actor, entry)` sends one command and returns `(accepted, state after)`; the state
+    may be any viewer's (only public parts are read).
+    """
+    started = False
+    for _ in range(limit):
+        hand = state["hand"]
+        if started and hand is not None and hand["stage"] == "settled":
+            return
+        for actor, entry in moves(state):
+            ok, new_state = act(actor, entry)
+            if ok:
+                if entry["type"] == "start_hand":
+                    started = True
+                state = new_state
+                yield state
+                break
+        else:
+            raise RuntimeError(f"no move is accepted at {hand and hand['stage']!r}: {moves(state)}")
+    raise RuntimeError("the hand did not end")
+
+
+def owner_actor(owner, seats: list[str]) -> Callable[[str, dict], tuple[bool, dict]]:
+    """An `act` for `play_hand` that submits straight to a `TableOwner`."""
+    from companion.table.owner import Refusal
+
+    def act(actor: str, entry: dict) -> tuple[bool, dict]:
+        try:
+            owner.submit(entry, actor)
+        except Refusal:
+            return False, owner.table.view(None)
+        return True, owner.table.view(None)
+
+    return act
+
+
+def build_session(registry, settings: dict, names: list[str], hands: int,
+                  buy_in: int = 200) -> tuple[Any, str, dict[str, str]]:
+    """A table with `names` seated and bought in, after `hands` complete hands.
+
+    Returns `(owner, host_token, {seat: token})`.
+    """
+    owner, host = registry.create(settings)
+    tokens = {}
+    for name in names:
+        result = owner.join(name)
+        tokens[result.seat] = result.token
+        owner.submit(buy_in_entry(owner.table.view(None), buy_in), result.seat)
+    act = owner_actor(owner, list(tokens))
+    for _ in range(hands):
+        for _ in play_hand(act, owner.table.view(None)):
+            pass
+    return owner, host, tokens
