@@ -397,7 +397,7 @@ class Table:
                 "static": list(p["static"]),
                 "entered": p["cards"] is not None,
                 "cards": list(p["cards"]) if complete and p["cards"] is not None else None,
-                "demise": p["demise"] if complete and h["stage"] in ("settled",) else None,
+                "demise": p["demise"],  # dealt after the reveal, face up
             })
         betting = h["betting"]
         return {
@@ -992,8 +992,9 @@ class _Game:
         """The next player (to the left of `after`) who must still act in this betting step."""
         h = self.hand
         b = h["betting"]
-        if b["opener"] is not None and b["current"] == 0 and h["p"][b["opener"]]["acted"]:
-            return None  # only the turn player may open: their check ends the step
+        opener = h["p"][b["opener"]] if b["opener"] is not None else None
+        if opener is not None and b["current"] == 0 and (opener["acted"] or opener["folded"]):
+            return None  # only the turn player may open: their check (or fold) ends the step
         players = h["players"]
         i = players.index(after)
         for k in range(1, len(players) + 1):
