@@ -399,3 +399,10 @@ def test_the_doctests_walk_real_hands():
     for module in (hands, settle_module, request):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_conceded_hand_the_last_player_may_show_no_cards():
+    s = settle(CLASSIC, [P("Lando", (), 5, folded=True), P("Han", (), 5)], 10)
+    assert s.status == "settled"
+    assert [(h.name, h.kind) for h in s.hands] == [("Lando", "folded"), ("Han", "conceded")]
+    assert s.payouts == {"Lando": 0, "Han": 10} and s.sabacc_pot_after == 10

@@ -267,7 +267,9 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
                 )
             if p.folded:
                 raise InvalidReveal("a player who folded cannot be the caller", f"{at}.called")
-        if not p.folded and len(p.cards) < MIN_HAND:
+        # The last player standing shows nothing (RULES.md step 2), so any count is fine.
+        conceded = sum(not q.folded for q in players) == 1
+        if not p.folded and not conceded and len(p.cards) < MIN_HAND:
             raise InvalidReveal(f"a revealed hand has at least {MIN_HAND} cards", f"{at}.cards")
         if len(p.demise) > 1:
             raise InvalidReveal("a sudden demise deals one card", f"{at}.demise")

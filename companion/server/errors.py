@@ -52,5 +52,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         if request.path.startswith("/api/"):
-            return jsonify({"error": exc.description or exc.name, "field": None}), exc.code
+            response = jsonify({"error": exc.description or exc.name, "field": None})
+            # Keep the exception's own headers (a 405's Allow) but not its HTML content type.
+            for name, value in exc.get_headers():
+                if name.lower() != "content-type":
+                    response.headers[name] = value
+            return response, exc.code
         return exc
