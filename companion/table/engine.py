@@ -397,7 +397,7 @@ class Table:
                 "static": list(p["static"]),
                 "entered": p["cards"] is not None,
                 "cards": list(p["cards"]) if complete and p["cards"] is not None else None,
-                "demise": p["demise"],  # dealt after the reveal, face up
+                "demise": p["demise"] if h["stage"] == "settled" else None,
             })
         betting = h["betting"]
         return {
@@ -1397,7 +1397,7 @@ class _Game:
         except deck.TooManyCopies as exc:
             raise Refused(422, f"{exc}: check the card", "card") from None
         h["p"][sid]["demise"] = code
-        self.emit("demise_card_entered", seat=sid, card=code)
+        self.emit("demise_card_entered", seat=sid)
         if all(h["p"][x]["demise"] for x in h["demise_players"]):
             self.settle_hand()
 
