@@ -21,11 +21,12 @@ reaches these pages; the console's private parts arrive through the API with the
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, abort, jsonify, render_template, request, send_from_directory
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
@@ -371,14 +372,14 @@ def seat_link(code: str, seat: str, token: str) -> str:
 @bp.get("/sw.js")
 def service_worker():
     """The service worker, from the site's root so that its scope is the whole site."""
-    response = send_from_directory(STATIC_DIR, "sw.js", mimetype="text/javascript", max_age=0)
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["Service-Worker-Allowed"] = "/"
-    return response
+    # Read whole (a few KB): nothing is left open if a client goes away mid-answer.
+    body = (Path(STATIC_DIR) / "sw.js").read_bytes()
+    return Response(body, mimetype="text/javascript",
+                    headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
 
 
 @bp.get("/manifest.webmanifest")
 def manifest():
     """The web app manifest (name, icons, colours) with its own media type."""
-    return send_from_directory(STATIC_DIR, "manifest.webmanifest", mimetype="application/manifest+json",
-                               max_age=3600)
+    body = (Path(STATIC_DIR) / "manifest.webmanifest").read_bytes()
+    return Response(body, mimetype="application/manifest+json", headers={"Cache-Control": "max-age=3600"})
