@@ -1,0 +1,153 @@
+"""A pulled plug: `sabacc-companion serve` as a real process, killed with SIGKILL at random points
+while a client plays; after each restart every acknowledged action is there, and nothing else
+(but the one request that was in flight, which a retry with its idempotency key finds)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+import pytest
+
+from test_tables_api import Api, credits, next_action
+
+KILLS = 6
+
+
+class Server:
+    """`python -m companion serve` on a free port with the given data folder."""
+
+    def __init__(self, data):
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--data", str(data)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+        )
+        deadline = time.monotonic() + 20
+        self.url = None
+        while self.url is None and time.monotonic() < deadline:
+            m = re.search(r"phones open (http://\S+)/", self.proc.stdout.readline())
+            if m:
+                self.url = m.group(1)
+        assert self.url, "serve printed no URL"
+
+    def kill(self):
+        """SIGKILL: no goodbye, no flush, no checkpoint."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc.stdout.close()
+
+
+class Gone(Exception):
+    """The server died during the request."""
+
+
+def http_call(server: Server):
+    def call(method, path, body, token):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(server.url + path, data=data, method=method)
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(req, timeout=10) as resp:
+                return resp.status, json.loads(resp.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+        except (OSError, http.client.HTTPException) as exc:  # reset, refused, cut short
+            raise Gone() from exc
+
+    return call
+
+
+def next_command(api: Api, rng: random.Random) -> tuple[str, str, dict]:
+    """A command that should be legal now: a random action in a hand, else the next hand
+    (buying in seats that went broke first)."""
+    action = next_action(api, rng)
+    if action is not None:
+        return action
+    view = api.state("host")["state"]
+    broke = [s["seat"] for s in view["seats"] if s["stack"] < 5]
+    if broke:
+        return broke[0], "buy_in", {"amount": 100}
+    return "host", "start_hand", {}
+
+
+@pytest.mark.slow
+def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_path):
+    rng = random.Random(20261121)
+    data = tmp_path / "data"
+    server = Server(data)
+    holder = {"server": server}
+    api = Api(lambda *a: http_call(holder["server"])(*a))
+    api.create({"rules": "weg"})
+    for name in ("Lando", "Han", "Leia"):
+        api.join(name)
+    bought = 300
+    acked: dict[int, tuple[str, dict]] = {}  # seq -> (actor, body) of every acknowledged entry
+    for e in api.log():
+        acked[e["seq"]] = (e["actor"], e["body"])
+    started = time.monotonic()
+    for round_ in range(KILLS):
+        killer = threading.Timer(rng.uniform(0.3, 1.5), holder["server"].kill)
+        killer.start()
+        in_flight = None
+        try:
+            while True:
+                who, kind, fields = next_command(api, rng)
+                key = uuid.uuid4().hex
+                in_flight = (who, kind, fields, key)
+                status, body = api.act(who, kind, **fields, idempotency_key=key)
+                in_flight = None
+                assert status == 200, (kind, fields, body)
+                acked[body["seq"]] = (who, {"type": kind, **fields})
+                if kind == "buy_in":
+                    bought += fields["amount"]
+        except Gone:
+            pass
+        killer.join()
+        holder["server"].kill()
+        holder["server"] = Server(data)
+
+        # Every acknowledged entry is there, in order, with what was sent.
+        log = {e["seq"]: e for e in api.log()}
+        for seq, (who, sent) in acked.items():
+            assert seq in log, f"acknowledged entry {seq} lost after kill {round_}"
+            got = {k: v for k, v in log[seq]["body"].items() if k not in ("dice",)}
+            assert got == {k: v for k, v in sent.items() if k not in ("dice",)}, seq
+        # Nothing else, except the request in flight when the plug was pulled.
+        extra = sorted(set(log) - set(acked))
+        assert len(extra) <= 1, extra
+        if in_flight is not None:
+            who, kind, fields, key = in_flight
+            # The retry answers the committed entry, or applies it now: once either way.
+            status, body = api.act(who, kind, **fields, idempotency_key=key)
+            if extra:
+                assert status == 200 and body.get("replayed") and body["seq"] == extra[0]
+            if status == 200:
+                acked[body["seq"]] = (who, {"type": kind, **fields})
+                if kind == "buy_in":
+                    bought += fields["amount"]
+        else:
+            assert not extra
+        # The same tables, to the credit; the seat tokens still work.
+        view = api.state("host")["state"]
+        assert credits(view) == bought + sum(s["adjusted"] for s in view["seats"])
+        assert all(api.state(seat)["viewer"]["seat"] == seat for seat in api.tokens)
+    holder["server"].kill()
+    assert len(acked) > 30, "too little was played between the kills"
+    assert time.monotonic() - started < 40
