@@ -180,14 +180,15 @@ function announceShift(ev, names) {
 
 // ---- "Your move" ---------------------------------------------------------------------------
 
-function niceSteps(min, max, count = 4) {
-  const out = new Set([min]);
-  for (const n of [2, 3, 5, 10, 20, 25, 50, 100, 200, 250, 500]) if (n > min && n < max) out.add(n);
-  const list = [...out].sort((a, b) => a - b);
-  // Keep the smallest few and the largest: a short row of buttons, the top always reachable.
-  const picked = list.slice(0, count);
-  if (max > min && !picked.includes(max)) picked.push(max);
-  return picked;
+function niceSteps(min, max, ante = 1, count = 4) {
+  // The smallest legal amount, a few round amounts from the ante up, and the largest.
+  const out = [min];
+  for (const n of [2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]) {
+    if (out.length > count) break;
+    if (n > min && n < max && n >= ante) out.push(n);
+  }
+  if (max > min) out.push(max);
+  return out;
 }
 
 function actionButton(label, entry, { primary = false, danger = false, key = null } = {}) {
@@ -258,14 +259,14 @@ function renderActions(state) {
       case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
       case "call": out.push(actionButton(`Call ${l.amount}`, { type: "call" }, { primary: true })); break;
       case "bet": {
-        const row = niceSteps(l.min, l.max).map((n) =>
+        const row = niceSteps(l.min, l.max, state.rules.ante).map((n) =>
           actionButton(n === stack ? `Bet ${n} (all-in)` : `Bet ${n}`, { type: "bet", amount: n }, { key: `bet-${n}` }));
         out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
         if (l.max - l.min > 3) out.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
         break;
       }
       case "raise": {
-        const row = niceSteps(l.min_to, l.max_to).map((n) =>
+        const row = niceSteps(l.min_to, l.max_to, state.rules.ante).map((n) =>
           actionButton(`Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
         out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
         if (l.max_to - l.min_to > 3) out.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
