@@ -18,7 +18,7 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Flask, Response, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from companion.server.errors import ApiError, read_json
 from companion.server.openapi import describe, error_response
@@ -218,6 +218,15 @@ def _result_body(owner: TableOwner, who: str | None, result) -> dict[str, Any]:
 # -- endpoints -------------------------------------------------------------------------------
 
 
+@bp.before_request
+def _refuse_large_bodies():
+    """Refuse an oversized body on every table endpoint, also those that never read one (Flask
+    only enforces MAX_CONTENT_LENGTH when the body is read)."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit and (request.content_length or 0) > limit:
+        raise ApiError(413, f"the body is larger than {limit} bytes", "body")
+
+
 @bp.get("/api/v1/tables")
 def list_tables():
     """Every table on this server (public facts only)."""
@@ -306,6 +315,8 @@ def new_seat_token(code: str, seat: str):
     owner = _owner(code)
     if viewer(owner, required=True) != HOST:
         raise ApiError(403, "only the host can issue a seat's token", "token")
+    if request.content_length:  # no body needed; one that is sent must be an empty object
+        _only(_body_object(), ())
     try:
         token = owner.issue_token(seat)
     except Refusal as exc:
