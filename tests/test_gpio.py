@@ -154,7 +154,10 @@ def test_a_long_press_runs_the_hold_action_and_does_not_roll(factory):
 def assert_states(pin, expected):
     """All recorded states (value, seconds since the previous change) and no more."""
     assert len(pin.states) == len(expected), pin.states
-    pin.assert_states_and_times(expected)
+    try:
+        pin.assert_states_and_times(expected)
+    except AssertionError:
+        raise AssertionError(f"{pin.states} is not {expected}") from None
 
 
 def test_a_shift_flashes_the_led_three_times_and_beeps_three_times(factory):
@@ -326,3 +329,14 @@ def test_hub_a_refused_roll_sounds_the_error_beep(factory):
         assert hub.refused == 1
     finally:
         hub.close()
+
+
+def test_the_documented_example_holds(factory):
+    import doctest
+
+    try:
+        result = doctest.testmod(gpio_module)  # it installs its own MockFactory
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = factory
+    assert result.attempted > 0 and result.failed == 0

@@ -184,3 +184,14 @@ def test_seeded_roller_numbers_rolls_from_many_threads_without_gaps():
 def test_a_seed_must_be_32_bytes_of_hex(bad):
     with pytest.raises(ValueError):
         SeededRoller(bad)
+
+
+def test_the_documented_examples_hold():
+    import doctest
+
+    import companion.scrambler.seed as seed_module
+    import companion.scrambler.simulate as simulate_module
+
+    for module in (seed_module, simulate_module):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -148,3 +148,12 @@ def test_the_threaded_timer_fires_on_its_own_and_stops():
         assert hits.acquire(timeout=1)
     # Armed, it fires at least every 0.1 s: 0.3 s of silence means it stopped.
     assert not hits.acquire(timeout=0.3) and t.fired == count
+
+
+def test_the_documented_examples_hold():
+    import doctest
+
+    import companion.scrambler.timer as timer_module
+
+    result = doctest.testmod(timer_module)
+    assert result.attempted > 0 and result.failed == 0

@@ -123,3 +123,12 @@ def test_any_bytes_parse_or_are_refused_never_crash(data):
 def test_written_lines_parse_back_to_the_same_fields(pattern, extra):
     line = format_line("LED", pattern=pattern, **extra)
     assert parse(line, HOST_VERBS) == Message("LED", {"pattern": pattern, **extra})
+
+
+def test_the_documented_examples_hold():
+    import doctest
+
+    import companion.scrambler.protocol as protocol_module
+
+    result = doctest.testmod(protocol_module)
+    assert result.attempted > 0 and result.failed == 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
@@ -168,13 +169,17 @@ class PatternPlayer:
 
     def _play(self, pattern: Pattern, gen: int) -> bool:
         """Play until the end (True) or until interrupted (False)."""
+        # Steps are timed from the pattern's start, not from each late wake-up, so that a
+        # busy machine delays one edge instead of stretching the whole pattern.
+        deadline = time.monotonic()
         while True:
             for level, seconds in pattern.steps:
                 self._apply(level)
+                deadline += seconds
                 with self._cond:
                     if self._cond.wait_for(
                         lambda: self._closed or self._generation != gen,
-                        None if seconds == INF else seconds,
+                        None if seconds == INF else max(0.0, deadline - time.monotonic()),
                     ):
                         return False
             if not pattern.repeat:
