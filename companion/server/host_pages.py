@@ -361,9 +361,9 @@ def seat_qr(code: str):
 
 
 def seat_link(code: str, seat: str, token: str) -> str:
-    """The link a new phone opens to take over `seat`: the join page with the token in the
-    fragment (never sent to the server, never in a log)."""
-    return f"{request.host_url}join/{code}#seat={seat}&token={token}"
+    """The link a new phone opens to take over `seat`: the table's join page with the seat and
+    its new token in the fragment (never sent to the server, never in a log)."""
+    return f"{request.host_url}t/{code}/join#seat={seat}&token={token}"
 
 
 # -- the installable app ---------------------------------------------------------------------

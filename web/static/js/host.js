@@ -7,6 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
+import { LiveTable, h as el, newKey } from "./live.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
 
@@ -17,12 +18,6 @@ export function hostToken(code) {
 
 function keepHostToken(code, token) {
   try { localStorage.setItem(TOKEN_PREFIX + code, token); } catch (err) { /* private mode: the page still works */ }
-}
-
-/** A fresh idempotency key (crypto.randomUUID needs HTTPS; the table's Wi-Fi is plain HTTP). */
-function newKey() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Call the API; never throws. @returns {Promise<{ok, status, data}>} */
@@ -49,18 +44,6 @@ function refusal(result) {
     return "The table has moved on since this page last looked: check it and try again.";
   }
   return result.data.error || `Refused (${result.status}).`;
-}
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "for" || k === "role") node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  for (const c of children) if (c != null) node.append(c);
-  return node;
 }
 
 // -- the start page --------------------------------------------------------------------------
@@ -200,6 +183,7 @@ function startPage(form) {
     link.href = data.join_url;
     link.textContent = data.join_url;
     document.getElementById("console-link").href = `/t/${code}/host`;
+    document.getElementById("display-link").href = `/t/${code}/display`;
     document.getElementById("rules-link").href = `/t/${code}/rules`;
     document.getElementById("audit-link").href = `/t/${code}/audit`;
     document.getElementById("history-link").href = `/t/${code}/history`;
@@ -224,7 +208,6 @@ function consolePage(root) {
   const base = `/api/v1/tables/${encodeURIComponent(code)}`;
   let token = hostToken(code);
   let state = null;
-  let source = null;
   const rows = new Map(); // seat id -> its <li> in the seat list
   const $ = (id) => document.getElementById(id);
 
@@ -238,17 +221,16 @@ function consolePage(root) {
   const who = (seat) => (seat === "host" ? "the host" : seat === "scrambler" ? "the scrambler"
     : seat === "guest" || seat == null ? "a guest" : names()[seat] || seat);
 
-  /** Send a command; show a refusal in `slot` (an element with .field-error, or the slot). */
+  /** Send a command (live.js: with this page's version and an idempotency key); a refusal is
+   * shown in words in `slot` (a .field-error, or an element holding one). */
   async function send(entry, slot) {
     const errorEl = slot && (slot.classList.contains("field-error") ? slot : slot.querySelector(".field-error"));
     if (errorEl) errorEl.textContent = "";
-    const result = await call("POST", `${base}/commands`, { ...entry, idempotency_key: newKey() }, token);
+    const result = await live.send(entry);
     if (!result.ok) {
-      if (errorEl) errorEl.textContent = refusal(result);
-      if (result.data.state) render(result.data.state);
+      if (errorEl) errorEl.textContent = result.words;
       return null;
     }
-    render(result.data.state);
     return result.data;
   }
 
@@ -312,8 +294,8 @@ function consolePage(root) {
   function seatRow(sid) {
     const free = Number(root.dataset.buyIn) === 0;
     const err = el("p", { class: "field-error", "aria-live": "polite" });
-    const buyAmount = free ? el("input", { type: "number", min: 1, step: 1, inputMode: "numeric", class: "amount", "data-label": "Buy-in credits for" }) : null;
-    const cashAmount = el("input", { type: "number", min: 1, step: 1, inputMode: "numeric", class: "amount", placeholder: "all", "data-label": "Credits to cash out for" });
+    const buyAmount = free ? el("input", { type: "number", min: 1, step: 1, inputmode: "numeric", class: "amount", "data-label": "Buy-in credits for" }) : null;
+    const cashAmount = el("input", { type: "number", min: 1, step: 1, inputmode: "numeric", class: "amount", placeholder: "all", "data-label": "Credits to cash out for" });
     const button = (act, text, label) => el("button", { type: "button", class: "button small", "data-act": act, "data-label": label, text });
     const li = el("li", { class: "seat-row", "data-seat": sid },
       el("div", { class: "seat-head" },
@@ -375,7 +357,7 @@ function consolePage(root) {
   }
 
   function showMove(name, sid, seatToken) {
-    const link = `${location.origin}/join/${code}#seat=${encodeURIComponent(sid)}&token=${encodeURIComponent(seatToken)}`;
+    const link = `${location.origin}/t/${code}/join#seat=${encodeURIComponent(sid)}&token=${encodeURIComponent(seatToken)}`;
     $("move-name").textContent = name;
     const a = $("move-link");
     a.href = link;
@@ -469,13 +451,12 @@ function consolePage(root) {
       form.querySelector(".form-done").textContent = "";
       const built = build();
       if (built.error) { showFieldError(form, built.error[0], built.error[1]); return; }
-      const result = await call("POST", `${base}/commands`, { ...built.entry, idempotency_key: newKey() }, token);
+      const result = await live.send(built.entry);
       if (!result.ok) {
-        if (!showFieldError(form, result.data.field, refusal(result))) form.querySelector(".form-error").textContent = refusal(result);
-        if (result.data.state) render(result.data.state);
+        const field = result.data && result.data.field !== "version" ? result.data.field : null;
+        if (!showFieldError(form, field, result.words)) form.querySelector(".form-error").textContent = result.words;
         return;
       }
-      render(result.data.state);
       form.querySelector(".form-done").textContent = done(result.data);
       form.reset();
     });
@@ -545,49 +526,49 @@ function consolePage(root) {
 
   // -- starting: the token, the state, the event stream --
 
-  function connect() {
-    if (source) source.close();
-    source = new EventSource(`${base}/events?token=${encodeURIComponent(token)}`);
-    const status = $("live-status");
-    const onMessage = (event) => {
-      status.textContent = "Live: changes from every phone appear here at once.";
-      let data;
-      try { data = JSON.parse(event.data); } catch (err) { return; }
-      if (data.state) render(data.state);
-      loadRecent();
-    };
-    source.addEventListener("snapshot", onMessage);
-    source.addEventListener("update", onMessage);
-    source.addEventListener("error", () => { status.textContent = "Connection lost: reconnecting…"; });
-  }
+  let live = null;
 
-  async function begin() {
-    const result = await call("GET", base, undefined, token);
-    if (!result.ok || !result.data.viewer.host) {
-      $("token-panel").hidden = false;
-      $("host-area").hidden = true;
-      $("live-status").textContent = "";
-      if (token) $("token-form").querySelector(".field-error").textContent = result.ok
-        ? "That token is a seat's, not the host's." : refusal(result);
-      return false;
-    }
+  /** Follow the table with `token`: the state, then its event stream (live.js reconnects). */
+  function begin() {
+    if (live) live.close();
     $("token-panel").hidden = true;
-    $("host-area").hidden = false;
-    render(result.data.state);
-    loadRecent();
+    live = new LiveTable(code, {
+      token,
+      onState(next) {
+        if (!live.host) {
+          live.close();
+          askForToken("That token is a seat's, not the host's.");
+          return;
+        }
+        keepHostToken(code, token);
+        $("host-area").hidden = false;
+        render(next);
+        loadRecent();
+      },
+      onStatus(status, words) {
+        $("live-status").textContent = status === "live" ? "Live: changes from every phone appear here at once." : words;
+        if (status === "refused") askForToken("This token is not valid at this table.");
+      },
+    });
+    live.start();
     scramblerStatus();
-    connect();
-    return true;
   }
 
-  $("token-form").addEventListener("submit", async (event) => {
+  function askForToken(words) {
+    $("token-panel").hidden = false;
+    $("host-area").hidden = true;
+    $("live-status").textContent = "";
+    $("token-form").querySelector(".field-error").textContent = words || "";
+  }
+
+  $("token-form").addEventListener("submit", (event) => {
     event.preventDefault();
     token = $("host-token-input").value.trim();
-    if (await begin()) keepHostToken(code, token);
+    if (token) begin();
   });
 
   if (token) begin();
-  else { $("token-panel").hidden = false; $("live-status").textContent = ""; }
+  else askForToken("");
 }
 
 const startForm = document.getElementById("start-form");

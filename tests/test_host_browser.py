@@ -1,0 +1,162 @@
+"""The host's evening in a real browser: create a table on /host, see its QR code; seats join
+through the API; from the console the host undoes a bet (the counter-entry shows in the audit
+log), adjusts a stack with a reason, takes a non-credit stake, moves a seat to a new phone,
+ends the session and reads the standings and the chips to pay out."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from playwright.sync_api import expect
+
+from conftest import DISPLAY, screenshot
+
+EVIL = "<script>x()</script>"  # a hostile name (the engine allows 24 characters)
+
+pytestmark = pytest.mark.browser
+
+
+class Api:
+    """The table API through the browser context's request client (same server, no page)."""
+
+    def __init__(self, request, base, code):
+        self.request, self.base, self.code = request, base, code
+        self.tokens: dict[str, str] = {}
+
+    def join(self, name):
+        got = self.request.post(f"{self.base}/api/v1/tables/{self.code}/join", data={"name": name})
+        assert got.status == 201, got.text()
+        body = got.json()
+        self.tokens[body["seat"]] = body["token"]
+        return body["seat"]
+
+    def do(self, seat, **entry):
+        got = self.request.post(f"{self.base}/api/v1/tables/{self.code}/commands", data=entry,
+                                headers={"Authorization": "Bearer " + self.tokens[seat]})
+        assert got.status == 200, (entry, got.text())
+        return got.json()
+
+
+def test_a_host_runs_a_session_from_the_console(chromium, live_server):
+    context = chromium.new_context(**DISPLAY)
+    page = context.new_page()
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        # Create the table: West End Games with a 2-credit fold fee.
+        page.goto(live_server.url + "/host")
+        page.get_by_label("West End Games (1989)").check()
+        page.get_by_label("Fold fee to the sabacc pot, credits").fill("2")
+        page.get_by_role("button", name="Create the table").click()
+        page.locator("#created").wait_for()
+        code = page.locator("#created-code").inner_text()
+        assert re.fullmatch(r"[ACDEFHJKMNPRTUVWXY]{5}", code)
+        assert page.locator("#join-url").inner_text() == f"{live_server.url}/join/{code}"
+        qr = page.locator("#join-qr")
+        expect(qr).to_have_js_property("complete", True)
+        assert qr.evaluate("img => img.naturalWidth") > 0  # the API's SVG QR code loaded
+        assert page.evaluate(f"localStorage.getItem('sabacc.host.{code}')")
+        screenshot(page, "host-start-created-display")
+
+        api = Api(context.request, live_server.url, code)
+        han, evil = api.join("Han"), api.join(EVIL)
+        api.do(han, type="buy_in", amount=20)
+        api.do(evil, type="buy_in", amount=20)
+
+        page.get_by_role("link", name="Open the host console").click()
+        page.locator("#host-area").wait_for()
+        seat_names = page.locator("#seat-list .seat-name")
+        seat_names.nth(1).wait_for()
+        assert seat_names.all_inner_texts() == ["Han", EVIL]  # the name is text, nothing ran
+
+        # Start a hand; the evil seat bets 2 (antes 1 each: hand pot 2 + 2).
+        page.get_by_role("button", name="Start the next hand").click()
+        expect(page.locator("#hand-no")).to_have_text("1")
+        bet = api.do(evil, type="bet", amount=2)
+        expect(page.locator("#hand-pot")).to_have_text("4")
+
+        # Undo it: the console names the counter-entry; the hand pot is back to 2.
+        page.get_by_role("button", name="Undo the last entry").click()
+        result = page.locator("#undo-result")
+        result.wait_for()
+        counter = bet["seq"] + 1
+        assert result.inner_text() == f"Entry {bet['seq']} (bet by {EVIL}) is undone by counter-entry {counter}."
+        expect(page.locator("#hand-pot")).to_have_text("2")
+
+        audit = context.new_page()
+        audit.goto(f"{live_server.url}/t/{code}/audit")
+        row = audit.locator(f"#entry-{bet['seq']}")
+        assert "is-undone" in row.get_attribute("class")
+        assert f"undone by entry {counter}" in row.inner_text()
+        assert f"Undo of entry {bet['seq']}" in audit.locator(f"#entry-{counter}").inner_text()
+
+        # Adjust Han's stack: the server's refusal shows next to the amount, then it works.
+        form = page.locator("#adjust-form")
+        form.get_by_label("Player").select_option(label="Han")
+        form.get_by_label("Credits to add (negative to take away)").fill("-100")
+        form.get_by_label("Reason (shown in the audit log)").fill("a miscount")
+        form.get_by_role("button", name="Adjust the stack").click()
+        amount_error = form.locator('[data-field="amount"] .field-error')
+        amount_error.wait_for()
+        assert amount_error.inner_text() == "the stack is 18: it cannot go below 0"
+        form.get_by_label("Credits to add (negative to take away)").fill("5")
+        form.get_by_label("Reason (shown in the audit log)").fill("")
+        form.get_by_role("button", name="Adjust the stack").click()
+        assert form.locator('[data-field="reason"] .field-error').inner_text().startswith("Say why")
+        form.get_by_label("Reason (shown in the audit log)").fill("a chip found under the table")
+        form.get_by_role("button", name="Adjust the stack").click()
+        form.locator(".form-done").filter(has_text="Han's stack is now 23.").wait_for()
+        assert amount_error.inner_text() == ""
+
+        # A non-credit stake by the evil seat: the Falcon, valued 50, into the hand pot.
+        stake = page.locator("#stake-form")
+        stake.get_by_label("Player").select_option(label=EVIL)
+        stake.get_by_label("Item").fill("the Falcon")
+        stake.get_by_label("Its value, credits").fill("50")
+        stake.get_by_role("button", name="Stake the item").click()
+        stake.locator(".form-done").filter(has_text=f"{EVIL} staked the Falcon for 50 credits.").wait_for()
+        expect(page.locator("#hand-pot")).to_have_text("52")
+        assert f"{EVIL} staked the Falcon, valued 50 credits" in page.locator("#item-list").inner_text()
+
+        # The evil seat bets 1, Han folds (fee 2): 53 to the evil seat uncontested.
+        api.do(evil, type="bet", amount=1)
+        api.do(han, type="fold")
+        expect(page.locator("#hand-stage")).to_have_text("between hands")
+
+        # Han moves to a new phone: a new seat link and its QR code; the old token is void.
+        page.get_by_role("button", name="Move to a new phone: Han").click()
+        link = page.locator("#move-link")
+        link.wait_for()
+        assert re.fullmatch(rf"{re.escape(live_server.url)}/t/{code}/join#seat=s1&token=\S+", link.inner_text())
+        expect(page.locator("#move-qr")).to_have_js_property("complete", True)
+        assert page.locator("#move-qr").evaluate("img => img.naturalWidth") > 0
+        old = context.request.get(f"{live_server.url}/api/v1/tables/{code}",
+                                  headers={"Authorization": "Bearer " + api.tokens[han]})
+        assert old.status == 403
+
+        # End the session (two taps), read the standings and the chips.
+        page.get_by_role("button", name="End the session…").click()
+        page.get_by_role("button", name="Yes, end the session now").click()
+        table = page.locator("#standings-table")
+        table.wait_for()
+        expect(table.locator("tbody tr")).to_have_count(2)
+        rows = [r.split("\t") for r in table.locator("tbody tr").all_inner_texts()]
+        assert rows == [
+            # player, bought in, items, adjusted, cashed out, stack, net, chips for the stack
+            [EVIL, "20", "50", "0", "0", "70", "0", "2 aurodium, 4 argentium"],
+            ["Han", "20", "0", "5", "0", "21", "-4", "4 argentium, 1 bronzium"],
+        ]
+        # Cash Han out from the console: the banker's chips in words.
+        page.get_by_role("button", name="Cash out: Han").click()
+        page.locator("#cash-result").filter(has_text="Han cashes out 21: pay 4 argentium, 1 bronzium.").wait_for()
+        screenshot(page, "host-console-ended-display")
+
+        history = context.new_page()
+        history.goto(f"{live_server.url}/t/{code}/history")
+        assert history.locator("svg.stack-chart g.stack-line").count() == 2
+        assert history.locator(".legend-list li").all_inner_texts() == ["Han", EVIL]
+        assert dialogs == []
+    finally:
+        context.close()
