@@ -502,3 +502,26 @@ def test_pagat_d6_hand_ends_in_a_sudden_demise(table):
     t.demise("s3", "co1", (32, 50, 0, 0, 4))
     t.result("Han wins the hand pot, 15; Han takes back 4 that nobody else matched.")
     assert t.dialogs == [] and t.errors == []
+
+
+def test_play_pages_have_no_serious_accessibility_violations(chromium, live_server):
+    # axe-core on the join page, a player page in the middle of a hand (with its actions) and
+    # the display, each at the size it is used at.
+    from axe_playwright_python.sync_playwright import Axe
+
+    t = Table(chromium, live_server, "classic")
+    try:
+        join = t.page(PHONE)
+        join.goto(t.join_url)
+        seat_three(t, (20, 20, 20))
+        t.static_add("s2", "sa15", (18, 18, 18, 3, 3))
+        t.tap("s2", "Bet 2", (18, 16, 18, 5, 3))
+        axe = Axe()
+        for name, page in (("join", join), ("player", t.phones["s3"]), ("display", t.display)):
+            results = axe.run(page)
+            serious = [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3])
+                       for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+            assert serious == [], f"{name}: {serious}"
+        assert t.errors == []
+    finally:
+        t.close()
