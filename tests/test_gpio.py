@@ -340,3 +340,21 @@ def test_the_documented_example_holds(factory):
         Device.pin_factory.reset()
         Device.pin_factory = factory
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_hub_a_refused_timer_roll_is_silent_but_a_refused_press_beeps(factory):
+    hub, _ = hub_with_gpio(factory, lambda e: (_ for _ in ()).throw(RuntimeError("409 not now")))
+    beeps, beeped = [], threading.Event()
+    hub.show_pattern = lambda led=None, beep=None: (beeps.append(beep), beeped.set())
+    try:
+        clock = hub.timer._clock
+        hub.timer.start()
+        clock.advance(600)
+        assert hub.timer.tick()  # the timer's roll, refused between hands
+        pin = factory.pin(BUTTON)
+        pin.drive_low()
+        pin.drive_high()  # then a press, refused too; the worker takes them in order
+        assert beeped.wait(timeout=5)
+        assert beeps == ["error"] and hub.refused == 2
+    finally:
+        hub.close()

@@ -195,3 +195,15 @@ def test_the_documented_examples_hold():
     for module in (seed_module, simulate_module):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_a_restored_roller_goes_on_with_the_same_hand():
+    r = SeededRoller()
+    published = r.commitment
+    first = r.dice(Trigger.D12)
+    again = SeededRoller.from_json(r.to_json())
+    second = again.dice(Trigger.D12)
+    rec = again.record()
+    assert rec["commitment"] == published and [x["dice"] for x in rec["rolls"]] == [
+        list(first), list(second)]
+    assert verify(again.reveal(), published, rec["rolls"]).ok

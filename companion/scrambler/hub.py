@@ -101,7 +101,7 @@ class Scrambler:
         self._send = send
         self._gpio_options = dict(gpio_options or {})
         self._box_options = dict(box_options or {})
-        self._queue: queue.SimpleQueue[dict | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[dict, bool] | None] = queue.SimpleQueue()
         self._worker: threading.Thread | None = None
         self.gpio: GpioScrambler | None = None
         self.box: ScramblerBox | None = None
@@ -153,9 +153,12 @@ class Scrambler:
         self.close()
 
     # --- inputs ----------------------------------------------------------------------------
-    def post(self, entry: dict) -> None:
-        """Queue `entry` for the table's owner (callable from any thread; never blocks)."""
-        self._queue.put(dict(entry))
+    def post(self, entry: dict, *, beep_refusal: bool = True) -> None:
+        """Queue `entry` for the table's owner (callable from any thread; never blocks).
+
+        If the owner refuses it, the ``error`` beep sounds (unless `beep_refusal` is False).
+        """
+        self._queue.put((dict(entry), beep_refusal))
 
     def long_press(self) -> None:
         """The host-chosen long-press action (`settings.long_press`)."""
@@ -166,7 +169,8 @@ class Scrambler:
             self.post(ROLL_ENTRY)
 
     def _timer_fired(self) -> None:
-        self.post(ROLL_ENTRY)
+        # Between hands the table refuses the timer's rolls: no reason to beep at anyone.
+        self.post(ROLL_ENTRY, beep_refusal=False)
 
     def _timer_changed(self, armed: bool) -> None:
         background = "armed" if armed else "idle"
@@ -179,16 +183,18 @@ class Scrambler:
 
     def _work(self) -> None:
         while True:
-            entry = self._queue.get()
-            if entry is None:
+            item = self._queue.get()
+            if item is None:
                 return
+            entry, beep_refusal = item
             try:
                 self._send(entry)
                 self.sent += 1
             except Exception as exc:  # refused (not the time to roll) or the table is gone
                 self.refused += 1
                 log.info("the table did not take the scrambler's %s: %s", entry.get("type"), exc)
-                self.show_pattern(beep="error")
+                if beep_refusal:
+                    self.show_pattern(beep="error")
 
     # --- outputs ---------------------------------------------------------------------------
     def show(self, roll: Roll | Mapping[str, Any]) -> None:

@@ -160,6 +160,21 @@ class SeededRoller:
                 out["seed"] = self._seed.hex()
             return out
 
+    def to_json(self) -> dict[str, Any]:
+        """The roller's whole state, seed included: keep it private (server side), so that the
+        hand's seed survives a restart and can still be revealed."""
+        with self._lock:
+            return {"scheme": SCHEME, "seed": self._seed.hex(), "revealed": self._revealed,
+                    "rolls": [dict(r) for r in self._rolls]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "SeededRoller":
+        """A roller restored from `to_json` (it goes on with the same hand)."""
+        roller = cls(data["seed"])
+        roller._rolls = [dict(r) for r in data.get("rolls", [])]
+        roller._revealed = bool(data.get("revealed", False))
+        return roller
+
     def reveal(self) -> str:
         """End the hand's rolling and return its seed (hex) for publication."""
         with self._lock:
