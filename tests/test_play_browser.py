@@ -207,6 +207,7 @@ class Table:
             expect(banner).to_be_visible()
             expect(page.locator("#shift-mine")).to_have_text(
                 instructions.get(seat, "You are not in this hand: nothing to do."))
+            expect(page.locator("#flash")).to_have_class("flash on")  # the screen flashes
         expect(self.display.locator("#d-shift")).to_be_visible()
         for seat, words in instructions.items():
             expect(self.display.locator("#d-shift-list")).to_contain_text(words)
@@ -314,7 +315,17 @@ def test_weg_hand_rim_shift_side_pot_caller_pays_reload_keeps_the_seat(table, ch
         "s1": "Chewie (on your right) picks one of your 2 cards outside the static field at random; "
               "discard it; the dealer deals you 1.",
     })
+    screenshot(t.display, "play-weg-display-shift")
     t.tap("s3", "Stand", (25, 25, 0, 11, 3))
+    # The server restarts its streams (it says goodbye): every screen reconnects by itself
+    # with Last-Event-ID and the hand goes on.
+    t.owner.close()
+    started = time.monotonic()
+    for page in [t.display, *t.phones.values()]:
+        expect(page.locator("#conn")).to_contain_text("reconnecting")
+    for page in [t.display, *t.phones.values()]:
+        expect(page.locator("#conn")).to_contain_text("live", ignore_case=True)
+    print(f"every screen back on the stream after {time.monotonic() - started:.1f} s")
     # Lando bets 2; Han folds (1 to the sabacc pot).
     t.tap("s1", "Bet 2", (23, 25, 0, 13, 3))
     screenshots(t, "weg")
@@ -336,6 +347,8 @@ def test_weg_hand_rim_shift_side_pot_caller_pays_reload_keeps_the_seat(table, ch
 
 def screenshots(t: Table, name: str):
     """The player page and the display at phone and 1080p sizes; nothing scrolls sideways."""
+    if t.display.locator("#d-shift").is_visible():
+        t.display.locator("#d-shift").click()  # the announcement is tapped away
     phone = t.phones["s2"]
     for page, kind, other in ((phone, "player", DISPLAY), (t.display, "display", PHONE)):
         own = PHONE if kind == "player" else DISPLAY

@@ -14,6 +14,9 @@ const $ = (id) => document.getElementById(id);
 const log = [];
 let deck = null;
 let shiftShownAt = 0;
+let shiftTimer = null;
+// The announcement stays up until play goes on, or this long at most.
+const SHIFT_SHOWN_MS = 30000;
 
 const cardWords = (c) => (deck ? cardName(deck, c) : c);
 
@@ -93,6 +96,8 @@ function announceShift(ev, names) {
   $("d-shift-list").replaceChildren(...Object.entries(ev.instructions || {}).map(([seat, words]) =>
     h("li", {}, h("strong", {}, names.get(seat) || seat), ": ", words)));
   $("d-shift").hidden = false;
+  clearTimeout(shiftTimer);
+  shiftTimer = setTimeout(() => { $("d-shift").hidden = true; }, SHIFT_SHOWN_MS);
   const flash = $("flash");
   flash.classList.remove("on");
   void flash.offsetWidth;
@@ -110,4 +115,12 @@ const live = new LiveTable(code, {
     $("conn").dataset.status = status;
   },
 });
-live.start();
+live.start().then(async () => {
+  // A display switched on mid-evening shows what just happened, from the audit log.
+  const earlier = (await live.recentEvents(8)).map((ev) => eventWords(ev, seatNames(live.state))).filter(Boolean);
+  if (!log.length) {
+    log.push(...earlier.reverse());
+    log.splice(8);
+    $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
+  }
+});

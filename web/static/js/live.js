@@ -18,6 +18,8 @@
 //     // shown in words next to `button` (the `.field-error` inside its closest
 //     // `[data-error-slot]`, else a slot made right after it) and res = {ok: false, status, data}.
 //   live.state  live.version  live.seat  live.close()
+//   await live.recentEvents(20) -> the events of the last 20 ledger entries, oldest first (from
+//     the audit log; for a "last actions" list after a reload; [] if it cannot be read)
 //
 //   loadSeat(code) -> {seat, token, name} | null    the seat this phone holds (localStorage)
 //   saveSeat(code, {seat, token, name})  forgetSeat(code)
@@ -412,6 +414,19 @@ export class LiveTable {
       result.words = words;
     }
     return result;
+  }
+
+  /** The events of the last `entries` ledger entries (undone ones left out), oldest first. */
+  async recentEvents(entries = 20) {
+    const after = Math.max(0, this.version - entries);
+    try {
+      const response = await fetch(`${this.base}/log?after=${after}&limit=${entries}`, { headers: this._headers(false) });
+      if (!response.ok) return [];
+      const data = await response.json();
+      return data.entries.filter((e) => !e.undone_by).flatMap((e) => e.events || []);
+    } catch (err) {
+      return [];
+    }
   }
 
   /** Stop listening. */

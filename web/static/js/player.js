@@ -115,7 +115,16 @@ function seatPage() {
       }
     },
   });
-  live.start();
+  live.start().then(async () => {
+    // After a reload the list of last actions starts from the audit log, not empty.
+    const names = () => seatNames(live.state);
+    const earlier = (await live.recentEvents(12)).map((ev) => eventWords(ev, names())).filter(Boolean);
+    if (!log.length) {
+      log.push(...earlier.reverse());
+      log.splice(12);
+      $("log").replaceChildren(...log.map((w) => h("li", {}, w)));
+    }
+  });
 }
 
 function legalOf(state, type) {
