@@ -20,6 +20,8 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
+from companion.rules.rulesets import OPTIONS as RULE_OPTIONS
+from companion.rules.rulesets import PRESETS
 from companion.server.errors import ApiError, read_json
 from companion.server.openapi import describe, error_response
 from companion.table import registry as registry_mod
@@ -28,7 +30,7 @@ from companion.table.registry import registry_for
 
 bp = Blueprint("tables_api", __name__)
 
-NAME_MAX = 40
+NAME_MAX = 24
 KEY_MAX = 100
 LOG_LIMIT_MAX = 500
 #: Fields of the request body that are about the request, not the command.
@@ -463,6 +465,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
     """Add the table endpoints and the command schemas to the OpenAPI document."""
     command_variants = []
     schemas: dict[str, Any] = {}
+    presets = sorted(PRESETS)
     for kind, schema in table_commands.items():
         if kind == JOIN:
             continue
@@ -505,9 +508,28 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
             },
             "TableSettings": {
                 "type": "object",
-                "description": "Table.create settings (docs/table-commands.md).",
+                "description": (
+                    "Table.create settings (docs/table-commands.md): a preset name, or an object "
+                    "with the preset and any rule-set options; rule-set options (ante, buy_in, "
+                    "bet_limit, ...) and chip_set may also be given at the top level."
+                ),
                 "required": ["rules"],
-                "properties": {"rules": {"type": ["string", "object"]}},
+                "properties": {
+                    "rules": {
+                        "oneOf": [
+                            {"type": "string", "enum": presets},
+                            {
+                                "type": "object",
+                                "required": ["preset"],
+                                "properties": {"preset": {"type": "string", "enum": presets}},
+                            },
+                        ]
+                    },
+                    "max_seats": {"type": "integer", "minimum": 2, "maximum": 12},
+                    "chip_set": {"type": "array", "items": {"type": "object"}},
+                    **{name: {"description": "a rule-set option (RULES.md)"} for name in sorted(RULE_OPTIONS)},
+                },
+                "additionalProperties": False,
             },
             "Created": {
                 "type": "object",
