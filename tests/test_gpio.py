@@ -358,3 +358,42 @@ def test_hub_a_refused_timer_roll_is_silent_but_a_refused_press_beeps(factory):
         assert beeps == ["error"] and hub.refused == 2
     finally:
         hub.close()
+
+
+def test_hub_settings_from_json_and_their_errors_name_the_setting():
+    s = ScramblerSettings.from_settings({"gpio": {"button": 5, "led": None}, "serial": "auto",
+                                         "long_press": "roll",
+                                         "timer": {"mean": 60, "min": 10, "max": 300}})
+    assert s.gpio == GpioPins(button=5, led=None) and s.serial == "auto"
+    assert s.long_press == "roll" and s.timer.mean == 60
+    for bad, word in [({"long_press": "dance"}, "long_press"), ({"gpio": 17}, "gpio"),
+                      ({"serial": 3}, "serial"), ({"timer": {"mean": 5, "min": 10}}, "timer")]:
+        with pytest.raises(ValueError, match=word):
+            ScramblerSettings.from_settings(bad)
+
+
+def test_hub_on_a_machine_without_gpio_runs_on_screen(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-pin-factory")
+    monkeypatch.setattr(Device, "pin_factory", None)
+    sent = []
+    hub = Scrambler(sent.append, ScramblerSettings(gpio=GpioPins())).start()
+    try:
+        assert hub.gpio is None and hub.on_screen
+        assert hub.status()["on_screen"] is True and hub.status()["gpio"] is False
+        hub.show({"shift": True})  # nothing attached: showing is harmless
+    finally:
+        hub.close()
+
+
+def test_hub_long_press_can_be_chosen_to_roll(factory):
+    got = threading.Event()
+    entries = []
+    hub, _ = hub_with_gpio(factory, lambda e: (entries.append(e), got.set()), long_press="roll")
+    try:
+        pin = factory.pin(BUTTON)
+        pin.drive_low()
+        assert got.wait(timeout=5)
+        pin.drive_high()
+        assert entries == [ROLL] and not hub.timer.armed
+    finally:
+        hub.close()
