@@ -157,3 +157,15 @@ def test_the_documented_examples_hold():
 
     result = doctest.testmod(timer_module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_hub_takes_the_rule_sets_timer_settings():
+    from companion.rules.rulesets import PRESETS
+    from companion.scrambler.hub import Scrambler
+
+    rs = PRESETS["classic"]
+    hub = Scrambler(lambda e: None, timer_options={"threaded": False, "clock": FakeClock()})
+    hub.configure_timer(rs.timer_mean_s, rs.timer_min_s, rs.timer_max_s)
+    assert hub.timer.distribution.actual_mean() == pytest.approx(rs.timer_mean_s)
+    with pytest.raises(ValueError):
+        hub.configure_timer(5, 10, 20)

@@ -168,6 +168,11 @@ class Scrambler:
         elif action == "roll":
             self.post(ROLL_ENTRY)
 
+    def configure_timer(self, mean: float, minimum: float, maximum: float) -> None:
+        """New random-timer intervals (e.g. from the rule set's timer_mean_s/_min_s/_max_s),
+        used from the next interval on. Raises ValueError unless minimum <= mean <= maximum."""
+        self.timer.configure(IntervalDistribution(mean, minimum, maximum))
+
     def _timer_fired(self) -> None:
         # Between hands the table refuses the timer's rolls: no reason to beep at anyone.
         self.post(ROLL_ENTRY, beep_refusal=False)
