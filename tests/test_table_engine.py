@@ -530,3 +530,32 @@ def test_legal_actions_in_the_view_are_the_players_own():
     assert "bet" not in theirs and "check" not in theirs and "fold" in theirs
     assert "you" not in t.view(None)
     assert "start_hand" not in t.view(None, host=True)["host_legal"]
+
+
+def test_force_sabacc_needs_a_declared_side_and_settles_with_it():
+    t = table({"preset": "classic", "force_sabacc": True}, players=3)
+    assert refused(t, {"type": "declare_side", "side": "grey"}, "s1").field == "side"
+    do(t, "s1", "declare_side", side="light")
+    do(t, "s2", "declare_side", side="dark")
+    # Chewie declared nothing: he is dealt out; Lando deals, Han starts.
+    events = do(t, HOST, "start_hand")
+    assert {"type": "dealt_out", "seat": "s3", "reason": "no side declared"} in events
+    play_turn(t, "s2")
+    play_turn(t, "s1")
+    do(t, "s2", "check")
+    do(t, "s2", "roll", dice=[1, 2])
+    do(t, "s1", "call_hand")
+    do(t, "s2", "reveal", cards=["fl10", "st10"])  # Flasks and Staves count -20: Dark's 20
+    do(t, "s1", "reveal", cards=["sa9", "co9"])  # Light's 18, and Lando called
+    stacks = {s["seat"]: s["stack"] for s in t.view()["seats"]}
+    assert stacks == {"s1": 28 - 2, "s2": 28 + 2, "s3": 30}
+    assert t.view()["sabacc_pot"] == 2 + 2
+
+
+def test_a_leaving_dealer_passes_the_deal_to_the_left():
+    t = table("classic", players=3)
+    do(t, HOST, "set_dealer", seat="s2")
+    do(t, "s2", "leave")
+    assert t.view()["dealer"] == "s3"
+    assert [d["seat"] for d in t.view()["departed"]] == ["s2"]
+    assert t.credits() == 60

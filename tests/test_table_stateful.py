@@ -21,18 +21,19 @@ from companion.table.engine import COMMANDS, HOST, SCRAMBLER, Refused, Table
 PRESETS = ["weg", "classic", "holodex", "pagat", "pagat-d6"]
 HAND_MOVES = {"check", "bet", "raise", "call", "all_in", "fold", "roll", "call_hand", "no_call",
               "draw", "static_add", "static_remove", "reveal", "demise_card"}
+#: Variants mixed into the presets: limits, house dealer, the timer, by-symbol shifts, Hold 'Em,
+#: a fixed bomb-out penalty, a fold fee of 2.
+OPTIONS = [{}, {"bet_limit": 5}, {"house_dealer": True}, {"scrambler_trigger": "timer"},
+           {"shift_kind": "by-symbol"}, {"holdem": True}, {"bomb_out_penalty": 4, "fold_fee": 2}]
 EXTERNAL = {"bought_in": "amount", "cashed_out": "amount", "adjusted": "amount", "staked": "value"}
 
 
 class TableMachine(RuleBasedStateMachine):
     """Drives one table with mostly legal moves (from the view) and some random junk."""
 
-    @initialize(preset=st.sampled_from(PRESETS), players=st.integers(2, 4),
-                limit=st.sampled_from([None, 5]))
-    def create(self, preset, players, limit):
-        spec = {"preset": preset, "buy_in": 0} if limit is None else {"preset": preset,
-                                                                       "buy_in": 0, "bet_limit": limit}
-        self.settings = {"rules": spec}
+    @initialize(preset=st.sampled_from(PRESETS), players=st.integers(2, 4), option=st.sampled_from(OPTIONS))
+    def create(self, preset, players, option):
+        self.settings = {"rules": {"preset": preset, "buy_in": 0, **option}}
         self.table = Table.create("STATE", self.settings)
         self.log: list[tuple[dict, object]] = []
         self.external = 0
@@ -81,7 +82,7 @@ class TableMachine(RuleBasedStateMachine):
             move = data.draw(st.sampled_from(moves))
             assert self.send(self.concrete(move, sid, data), sid)
 
-    @rule(data=st.data(), count=st.integers(1, 12))
+    @rule(data=st.data(), count=st.integers(1, 25))
     def play_moves(self, data, count):
         """Several legal moves of the hand in a row, by whoever may make them."""
         for _ in range(count):
@@ -91,6 +92,14 @@ class TableMachine(RuleBasedStateMachine):
                 if not self.send({"type": "start_hand"}, HOST):
                     return
                 continue
+            # Folding is legal for everyone in every betting step: keep it rare so that hands
+            # also reach the call, the reveal and sudden demises.
+            calmer = [o for o in options if o[1]["type"] != "fold"]
+            if calmer and data.draw(st.integers(0, 5)):
+                options = calmer
+            calls = [o for o in options if o[1]["type"] == "call_hand"]
+            if calls and not data.draw(st.integers(0, 2)):
+                options = calls
             sid, move = data.draw(st.sampled_from(options))
             entry = self.concrete(move, sid, data)
             assert self.send(entry, sid), (entry, sid, self.table.view(sid))
