@@ -10,7 +10,6 @@ anything does not match (each mismatch is printed), 2 for unusable input.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path

@@ -11,7 +11,6 @@ A ``PRESS`` from the box calls ``send({"type": "roll"})``; a ``HOLD`` calls ``on
 `show_pattern` sends ``LED``/``BEEP`` lines back. Lines that break the protocol are logged and
 ignored, and nothing from a box is acted on before its ``HELLO``.
 
-    >>> import logging
     >>> box = ScramblerBox(send=print, path="loop://", backoff=(0.01,))
     >>> box.state
     'stopped'
