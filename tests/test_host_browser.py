@@ -151,6 +151,9 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         # Cash Han out from the console: the banker's chips in words.
         page.get_by_role("button", name="Cash out: Han").click()
         page.locator("#cash-result").filter(has_text="Han cashes out 21: pay 4 argentium, 1 bronzium.").wait_for()
+        # The standings now show the cash-out; Han's net is the same.
+        expect(table.locator('tr[data-seat="s1"]').locator("th, td")).to_have_text(
+            ["Han", "20", "0", "5", "21", "0", "-4", "nothing"])
         screenshot(page, "host-console-ended-display")
 
         history = context.new_page()

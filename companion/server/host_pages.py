@@ -320,23 +320,26 @@ def chart(code: str):
 
 
 def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """The standings (after the session ended) or the running totals, each with the chip
-    breakdown of the stack still on the table."""
+    """Each player's money over the session, with the chip breakdown of the stack still on
+    the table: net = stack + cashed out − bought in − items staked − adjustments.
+
+    The columns are read from the seats now, so cash-outs after the end of the session show;
+    the order is the engine's final standings once the session has ended (net is unchanged
+    by a cash-out), else by net."""
     chips = chip_set_from(state["settings"]["chip_set"])
-    rows = state.get("standings")
-    if rows is None:
-        rows = []
-        for s in state["seats"]:
-            net = s["stack"] + s["cashed_out"] - s["bought_in"] - s["items"] - s["adjusted"]
-            rows.append({k: s[k] for k in ("seat", "name", "stack", "bought_in", "cashed_out", "items", "adjusted")}
-                        | {"net": net})
-        rows.sort(key=lambda r: -r["net"])
-    seated = {s["seat"]: s["stack"] for s in state["seats"]}
-    out = []
-    for r in rows:
-        stack = seated.get(r["seat"], 0)  # what is still on the table to pay out now
-        out.append({**r, "stack": stack, "chips": breakdown(stack, chips).to_json()})
-    return out
+    people = {d["seat"]: d for d in state.get("departed", [])} | {s["seat"]: s for s in state["seats"]}
+    rows = []
+    for sid, s in people.items():
+        row = {"seat": sid, **{k: s.get(k, 0) for k in ("name", "stack", "bought_in", "cashed_out", "items", "adjusted")}}
+        row["net"] = row["stack"] + row["cashed_out"] - row["bought_in"] - row["items"] - row["adjusted"]
+        row["chips"] = breakdown(row["stack"], chips).to_json()
+        rows.append(row)
+    final = [r["seat"] for r in state.get("standings") or []]
+    if final:
+        rows.sort(key=lambda r: final.index(r["seat"]) if r["seat"] in final else len(final))
+    else:
+        rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
+    return rows
 
 
 @bp.get("/t/<code>/standings.json")
