@@ -184,7 +184,22 @@ describe(
                     {"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
                 ],
                 "responses": {
-                    "200": {"description": "The stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                    "200": {
+                        "description": "The stream: one schema per message (`data` is one line of JSON)",
+                        "content": {
+                            "text/event-stream": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "event": {"enum": ["snapshot", "update", "bye"]},
+                                        "id": {"type": "string", "pattern": "^[0-9]+$"},
+                                        "data": {"type": "string"},
+                                        "retry": {"type": "integer"},
+                                    },
+                                }
+                            }
+                        },
+                    },
                     "403": error_response("Unknown token"),
                     "404": error_response("No such table"),
                     "503": error_response("Too many open streams (Retry-After)"),
