@@ -91,6 +91,13 @@ def _is_refused(exc: BaseException) -> bool:
     return type(exc).__name__ == "Refused" and isinstance(getattr(exc, "status", None), int)
 
 
+@dataclass
+class _Signal:
+    """A marker in the publisher's queue: set `event` when reached."""
+
+    event: threading.Event
+
+
 @dataclass(eq=False)
 class Subscription:
     """One listener (an event stream) of a table: what it may see and its mailbox.
@@ -126,6 +133,8 @@ class TableOwner:
         self.roller: Roller = roller or SoftwareRoller()
         self._lock = threading.RLock()
         self._subscriptions: set[Subscription] = set()
+        self._outbox: "queue.SimpleQueue[tuple | None]" = queue.SimpleQueue()
+        self._publisher: threading.Thread | None = None
         self.version = 0
         self.hand_start_seq = 0
         self.table: Any = None
@@ -454,16 +463,59 @@ class TableOwner:
         return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
     def _publish(self, seq: int, events: list[dict], actor: str | None) -> None:
-        """Send the update to every subscriber: rendered once per distinct viewer."""
-        rendered: dict[tuple[str | None, bool], str] = {}
-        for sub in list(self._subscriptions):
-            data = rendered.get(sub.key)
-            if data is None:
-                data = rendered[sub.key] = self.update_json(seq, events, self._view(sub.seat, sub.host))
-            sub.messages.put((seq, "update", data))
+        """Hand the update to the table's publisher thread (called under the lock, in seq
+        order). Rendering every viewer's state takes a few milliseconds per seat, so it runs
+        off the lock: the next command need not wait for the fan-out, nor the response."""
+        subs = list(self._subscriptions)
+        if not subs:
+            return
+        # The table moves on as soon as the lock is released: render from a copy of this state.
+        frozen = self.table_class.from_json(self.table.to_json())
+        if self._publisher is None:
+            self._publisher = threading.Thread(
+                target=self._publish_loop, name=f"publish-{self.code}", daemon=True
+            )
+            self._publisher.start()
+        self._outbox.put((seq, events, frozen, subs))
+
+    def _publish_loop(self) -> None:
+        """Render each update once per distinct viewer and put it in each subscriber's mailbox,
+        strictly in seq order. A subscriber that joined after an entry was committed is not in
+        that entry's list: its snapshot already includes it."""
+        while True:
+            item = self._outbox.get()
+            if item is None:
+                return
+            seq, events, table, subs = item
+            if isinstance(table, _Signal):
+                table.event.set()
+                continue
+            rendered: dict[tuple[str | None, bool], str] = {}
+            for sub in subs:
+                data = rendered.get(sub.key)
+                if data is None:
+                    try:
+                        state = table.view(sub.seat, host=sub.host)
+                    except Exception:  # a seat that left has no view of its own any more
+                        log.exception("table %s: no view for %s", self.code, sub.key)
+                        state = table.view(None)
+                    state["version"] = seq
+                    data = rendered[sub.key] = self.update_json(seq, events, state)
+                sub.messages.put((seq, "update", data))
 
     def close(self) -> None:
         """Tell every listener the table is going away (server shutdown)."""
         with self._lock:
-            for sub in list(self._subscriptions):
-                sub.messages.put(None)
+            subs = list(self._subscriptions)
+        self._drain()  # the updates already committed go out before the goodbye
+        for sub in subs:
+            sub.messages.put(None)
+
+    def _drain(self, timeout: float = 5.0) -> None:
+        """Wait until the publisher has handed out every update so far (for shutdown and
+        tests)."""
+        if self._publisher is None:
+            return
+        done = threading.Event()
+        self._outbox.put((0, [], _Signal(done), []))
+        done.wait(timeout)
