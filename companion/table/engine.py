@@ -27,7 +27,6 @@ name. The commands and events are listed in docs/table-commands.md::
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter
 from typing import Any
@@ -1422,7 +1421,7 @@ class _Game:
         try:
             result = settle(rules, reveals, s["sabacc_pot"])
         except InvalidReveal as exc:
-            raise Refused(422, exc.message if hasattr(exc, "message") else str(exc), "cards") from None
+            raise Refused(422, exc.message, "cards") from None
         if result.status == "sudden_demise":
             if h["stage"] == "demise":
                 raise Refused(409, "the settlement asked for a second sudden demise", None)
@@ -1442,10 +1441,7 @@ class _Game:
             if s["seats"][sid]["stack"] < 0:
                 raise Refused(409, "the settlement would leave a negative stack", None)
         s["sabacc_pot"] = result.sabacc_pot_after
-        try:
-            record = result.to_json()
-        except NotImplementedError:
-            record = _plain(dataclasses.asdict(result))
+        record = _plain(result.to_json())
         h["settlement"] = record
         self.emit("settled", settlement=record,
                   stacks={sid: s["seats"][sid]["stack"] for sid in h["players"]},
