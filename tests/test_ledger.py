@@ -326,3 +326,108 @@ def test_an_action_costs_the_same_late_in_a_long_session(ledger):
     late = min(cost() for _ in range(2))
     # Generous: fsync times vary; a cost growing with the session would be far beyond this.
     assert late < early * 3
+
+
+# -- with the real engine ---------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from companion.rules.cards import CARDS  # noqa: E402
+from companion.table.engine import Table  # noqa: E402
+
+CODES = [c for c in CARDS if CARDS[c].copies == 1]
+
+
+def real_table(ledger, roller=None) -> TableOwner:
+    owner, _ = TableOwner.create("KMXTR", {"rules": "weg"}, ledger, Table, roller)
+    for name in ("Lando", "Han", "Leia"):
+        seat = owner.join(name).seat
+        owner.submit({"type": "buy_in", "amount": 100}, seat)
+    return owner
+
+
+def legal_moves(owner: TableOwner) -> list[tuple[str, dict]]:
+    """Every (actor, entry) the engine lists as legal now, with a simple amount."""
+    out = []
+    for seat in owner.seat_ids():
+        for legal in owner.view(seat)[1]["you"]["legal"]:
+            t = legal["type"]
+            if t in ("bet",):
+                out.append((seat, {"type": t, "amount": legal["min"]}))
+            elif t == "raise":
+                out.append((seat, {"type": t, "to": legal["min_to"]}))
+            elif t == "draw":
+                out.append((seat, {"type": t, "action": legal["action"]}))
+            elif t in ("check", "call", "fold", "all_in", "no_call", "call_hand", "roll"):
+                out.append((seat, {"type": t}))
+            elif t == "reveal" and not any(p["seat"] == seat and p["entered"] for p in owner.view()[1]["hand"]["players"]):
+                i = owner.seat_ids().index(seat)
+                cards = legal["static"] + CODES[i * 10: i * 10 + legal["hand_size"] - len(legal["static"])]
+                out.append((seat, {"type": "reveal", "cards": cards}))
+    for t in owner.view(None, host=True)[1]["host_legal"]:
+        out.append((HOST, {"type": t}))
+    return out
+
+
+def test_a_real_table_reloads_to_the_same_state_after_several_hands(ledger):
+    owner = real_table(ledger, FixedRoller(*([2, 5] * 200)))
+    for _hand in range(3):
+        owner.submit({"type": "start_hand"}, HOST)
+        for _ in range(60):
+            moves = [m for m in legal_moves(owner) if m[1]["type"] in ("reveal", "check", "call", "no_call", "roll", "call_hand") or m[1].get("action") == "stand"]
+            if owner.view()[1]["hand"]["stage"] == "settled":
+                break
+            owner.submit(moves[0][1], moves[0][0])
+        assert owner.view()[1]["hand"]["stage"] == "settled"
+    assert owner.table.credits() == 300
+    again = TableOwner("KMXTR", ledger, Table)
+    assert again.table.to_json() == owner.table.to_json()
+    assert again.version == owner.version == ledger.last_seq("KMXTR")
+
+
+def test_undoing_a_bet_that_was_called_is_refused_with_the_real_engine(ledger):
+    owner = real_table(ledger)
+    owner.submit({"type": "start_hand"}, HOST)
+    turn = owner.view()[1]["hand"]["turn"]
+    bet = owner.submit({"type": "bet", "amount": 2}, turn)
+    caller = owner.view()[1]["hand"]["to_act"]
+    owner.submit({"type": "call"}, caller)  # needs the bet to call
+    before = owner.table.to_json()
+    with pytest.raises(Refusal) as err:
+        owner.undo(HOST, seq=bet.seq)
+    assert err.value.status == 409 and "call" in err.value.error
+    assert owner.table.to_json() == before
+    # The call itself can be undone, then the bet.
+    owner.undo(HOST)
+    owner.undo(HOST)
+    assert owner.view(turn)[1]["you"]["legal"][0]["type"] == "bet"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(choices=st.lists(st.tuples(st.integers(0, 1000), st.booleans()), min_size=5, max_size=40))
+def test_random_commands_conserve_credits_and_the_ledger_replays_to_the_live_table(tmp_path_factory, choices):
+    ledger = Ledger(tmp_path_factory.mktemp("ledger") / "t.sqlite3")
+    try:
+        owner = real_table(ledger)
+        total = owner.table.credits()
+        seats = owner.seat_ids()
+        for pick, legal in choices:
+            moves = legal_moves(owner)
+            if legal and moves:
+                actor, entry = moves[pick % len(moves)]
+            else:  # something probably illegal: a random command from a random seat
+                actor = (seats + [HOST])[pick % 4]
+                entry = [{"type": "bet", "amount": pick % 7}, {"type": "call"}, {"type": "fold"},
+                         {"type": "raise", "to": pick % 9 + 1}, {"type": "start_hand"},
+                         {"type": "check"}][pick % 6]
+            version, size = owner.version, ledger.count_entries("KMXTR")
+            try:
+                owner.submit(entry, actor)
+            except Refusal:
+                assert owner.version == version and ledger.count_entries("KMXTR") == size
+            assert owner.table.credits() == total
+            assert all(s["stack"] >= 0 for s in owner.view()[1]["seats"])
+        assert TableOwner("KMXTR", ledger, Table).table.to_json() == owner.table.to_json()
+    finally:
+        ledger.close()
