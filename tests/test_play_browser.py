@@ -329,6 +329,20 @@ def test_weg_hand_rim_shift_side_pot_caller_pays_reload_keeps_the_seat(table, ch
     # Lando bets 2; Han folds (1 to the sabacc pot).
     t.tap("s1", "Bet 2", (23, 25, 0, 13, 3))
     screenshots(t, "weg")
+    # The host moves Han's seat to a new phone (the host console shows this link as a QR
+    # code): the new phone takes the seat, the old one's next tap is refused.
+    status, body = api(t.live_server, f"/api/v1/tables/{t.code}/seats/s2/token", {}, t.host_token)
+    assert status == 200
+    old, new = t.phones["s2"], t.page(PHONE)
+    new.goto(f"{t.live_server.url}/t/{t.code}/join#seat=s2&token={body['token']}")
+    expect(new).to_have_url(f"{t.live_server.url}/t/{t.code}/seat")
+    expect(new.locator("#my-name")).to_have_text("Han")
+    assert body["token"] not in new.url
+    t.phones["s2"] = new
+    old.locator("#actions").get_by_role("button", name="Fold", exact=True).click()
+    old.locator("#actions").get_by_role("button", name="Tap again: fold", exact=True).click()
+    expect(old.locator("#no-seat-why")).to_contain_text("moved to another phone")
+    t.shows((23, 25, 0, 13, 3))  # nothing happened
     t.tap("s2", "Fold", (23, 24, 0, 13, 4))
     t.tap("s1", "Roll the scrambler", (23, 24, 0, 13, 4), dice=[6])
     t.tap("s1", "Stand", (23, 24, 0, 13, 4))
@@ -388,6 +402,12 @@ def test_classic_hand_static_field_core_shift_pure_sabacc_and_a_script_name(tabl
     t.shows((48, 48, 3, 3, 3))
     for p in [t.display, *t.phones.values()]:
         expect(p.locator('[data-seat="s3"] .d-name, [data-seat="s3"] .seat-name').first).to_have_text(chewie)
+    # A bet over Han's stack: the server's refusal is shown in words under the amount.
+    han = t.phones["s2"]
+    han.get_by_label("Bet another amount").fill("60")
+    han.locator("#actions").get_by_role("button", name="Bet", exact=True).click()
+    expect(han.locator("#actions .amount-form .field-error")).to_have_text("you have 48 credits")
+    t.shows((48, 48, 3, 3, 3))
     t.tap("s2", "Bet 10", (48, 38, 3, 13, 3))
     t.tap("s3", "All-in (3)", (48, 38, 0, 16, 3))
     t.tap("s1", "Fold", (47, 38, 0, 16, 4))

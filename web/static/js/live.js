@@ -16,7 +16,8 @@
 //     // POSTs the command with the version this page shows and a fresh idempotency key (a
 //     // network failure is retried with the same key, so nothing happens twice). A refusal is
 //     // shown in words next to `button` (the `.field-error` inside its closest
-//     // `[data-error-slot]`, else a slot made right after it) and res = {ok: false, status, data}.
+//     // `[data-error-slot]`, else a slot made right after it) and
+    // res = {ok: false, status, data, words} (words: the refusal as shown).
 //   live.state  live.version  live.seat  live.close()
 //   await live.recentEvents(20) -> the events of the last 20 ledger entries, oldest first (from
 //     the audit log; for a "last actions" list after a reload; [] if it cannot be read)
@@ -412,6 +413,11 @@ export class LiveTable {
       const words = refusalWords(result.status, result.data);
       if (slot) slot.textContent = words;
       result.words = words;
+      if ((result.status === 401 || result.status === 403) && result.data && result.data.field === "token") {
+        // The token stopped working (the host moved the seat to another phone): say so, stop.
+        this._status("refused", "This phone's token is no longer valid here.");
+        this.close();
+      }
     }
     return result;
   }

@@ -24,8 +24,38 @@ const ARM_MS = 4000;
 
 // ---- join ------------------------------------------------------------------------------------
 
-function joinPage() {
+/**
+ * The host moved a seat to this phone: the link (its QR code on the host's page) carries the
+ * seat and its new token in the fragment, which never reaches the server or a log.
+ */
+async function takeOver() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const seat = params.get("seat");
+  const token = params.get("token");
+  if (!seat || !token) return false;
+  history.replaceState(null, "", window.location.pathname); // the token leaves the address bar
+  let data = null;
+  try {
+    const response = await fetch(`/api/v1/tables/${encodeURIComponent(code)}`, {
+      headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
+    });
+    data = response.ok ? await response.json() : null;
+  } catch (err) {
+    data = null;
+  }
+  if (!data || data.viewer.seat !== seat) {
+    $("join-error").textContent = "That seat link is no longer valid: ask the host for a new one, or take a new seat.";
+    return false;
+  }
+  const mine = data.state.seats.find((s) => s.seat === seat);
+  saveSeat(code, { seat, token, name: mine ? mine.name : seat });
+  window.location.replace(`/t/${encodeURIComponent(code)}/seat`);
+  return true;
+}
+
+async function joinPage() {
   const form = $("join-form");
+  if (await takeOver()) return;
   const mine = loadSeat(code);
   if (mine) {
     $("already").hidden = false;
@@ -245,10 +275,12 @@ function amountForm(label, type, field, lo, hi, verb) {
     "aria-describedby": `${id}-hint`,
   });
   const button = h("button", { type: "submit", class: "button", dataset: { action: type } }, verb);
-  const form = h("form", { class: "amount-form" },
+  // novalidate: an amount out of range is sent, and the server's words appear under the form.
+  const form = h("form", { class: "amount-form", novalidate: true, "data-error-slot": true },
     h("label", { for: id }, label),
     h("div", { class: "row" }, input, button),
-    h("p", { class: "hint", id: `${id}-hint` }, `From ${lo} to ${hi}.`));
+    h("p", { class: "hint", id: `${id}-hint` }, `From ${lo} to ${hi}.`),
+    h("p", { class: "field-error", "aria-live": "assertive" }));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const value = Number(input.value);
