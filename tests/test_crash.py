@@ -151,3 +151,34 @@ def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_
     holder["server"].kill()
     assert len(acked) > 30, "too little was played between the kills"
     assert time.monotonic() - started < 40
+
+
+@pytest.mark.slow
+def test_sigterm_says_goodbye_to_every_stream_and_exits_cleanly(tmp_path):
+    from test_sse import open_stream
+
+    server = Server(tmp_path / "data")
+    holder = {"server": server}
+    try:
+        api = Api(lambda *a: http_call(holder["server"])(*a))
+        api.create({"rules": "weg"})
+        seat = api.join("Lando")
+        port = int(server.url.rsplit(":", 1)[1])
+        socks = [open_stream(port, f"/api/v1/tables/{api.code}/events")[0] for _ in range(10)]
+        started = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(10) == 0
+        assert time.monotonic() - started < 5  # no stream thread kept it waiting
+        for sock in socks:
+            sock.settimeout(5)
+            text = b""
+            while chunk := sock.recv(65536):
+                text += chunk
+            assert b"event: bye" in text and text.endswith(b"0\r\n\r\n")  # the stream ended properly
+            sock.close()
+        # The next start has everything.
+        server.proc.stdout.close()
+        server = holder["server"] = Server(tmp_path / "data")
+        assert api.state(seat)["viewer"]["seat"] == seat
+    finally:
+        server.kill()
