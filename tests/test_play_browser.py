@@ -200,7 +200,7 @@ class Table:
         self.wait_version(before + 1)
         self.shows(expected)
 
-    def shift_seen(self, instructions: dict[str, str]):
+    def shift_seen(self, instructions: dict[str, str], shot: str | None = None):
         """Each phone reads its own instruction; the display lists them all, in big letters."""
         for seat, page in self.phones.items():
             banner = page.locator("#shift")
@@ -211,6 +211,9 @@ class Table:
         expect(self.display.locator("#d-shift")).to_be_visible()
         for seat, words in instructions.items():
             expect(self.display.locator("#d-shift-list")).to_contain_text(words)
+        if shot:
+            screenshot(self.phones["s2"], f"{shot}-player-phone-shift")
+            screenshot(self.display, f"{shot}-display-shift")
         for page in self.phones.values():
             page.get_by_role("button", name="Done").click()
             expect(page.locator("#shift")).to_be_hidden()
@@ -314,8 +317,7 @@ def test_weg_hand_rim_shift_side_pot_caller_pays_reload_keeps_the_seat(table, ch
               "discard it; the dealer deals you 1.",
         "s1": "Chewie (on your right) picks one of your 2 cards outside the static field at random; "
               "discard it; the dealer deals you 1.",
-    })
-    screenshot(t.display, "play-weg-display-shift")
+    }, shot="play-weg")
     t.tap("s3", "Stand", (25, 25, 0, 11, 3))
     # The server restarts its streams (it says goodbye): every screen reconnects by itself
     # with Last-Event-ID and the hand goes on.
@@ -549,6 +551,7 @@ def test_play_pages_have_no_serious_accessibility_violations(chromium, live_serv
         seat_three(t, (20, 20, 20))
         t.static_add("s2", "sa15", (18, 18, 18, 3, 3))
         t.tap("s2", "Bet 2", (18, 16, 18, 5, 3))
+        screenshot(join, "play-join-phone")
         axe = Axe()
         for name, page in (("join", join), ("player", t.phones["s3"]), ("display", t.display)):
             results = axe.run(page)

@@ -59,7 +59,7 @@ function render(state, events) {
 
   const seats = state.seats.map((s) => {
     const p = live ? live.players.find((q) => q.seat === s.seat) : null;
-    const moving = live && (live.to_act === s.seat || (!live.to_act && (live.turn === s.seat || (live.do === "roll" && live.roller === s.seat))));
+    const moving = live && (live.to_act === s.seat || (!live.to_act && (live.do === "roll" ? live.roller : live.turn) === s.seat));
     const tags = [];
     if (state.dealer === s.seat) tags.push("dealer");
     if (p && p.folded) tags.push("folded");

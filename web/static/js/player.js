@@ -472,14 +472,16 @@ function renderSeats(state, names) {
   const items = state.seats.map((s) => {
     const p = hand ? hand.players.find((q) => q.seat === s.seat) : null;
     const tags = [];
+    if (s.seat === live.seat) tags.push("you");
     if (state.dealer === s.seat) tags.push("dealer");
-    if (hand && (hand.to_act === s.seat || (!hand.to_act && hand.turn === s.seat))) tags.push("to move");
+    const moving = hand && (hand.to_act === s.seat || (!hand.to_act && (hand.do === "roll" ? hand.roller : hand.turn) === s.seat));
+    if (moving) tags.push("to move");
     if (p && p.folded) tags.push("folded");
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
     const facts = [`stack ${s.stack}`];
     if (p) facts.push(`in the pot ${p.committed}`, `${p.hand_size} cards`);
-    const li = h("li", { class: `seat${s.seat === live.seat ? " is-me" : ""}`, dataset: { seat: s.seat } },
+    const li = h("li", { class: `seat${s.seat === live.seat ? " is-me" : ""}${moving ? " is-moving" : ""}`, dataset: { seat: s.seat } },
       h("span", { class: "seat-name" }, s.name),
       tags.map((t) => h("span", { class: "tag" }, t)),
       h("span", { class: "seat-facts" }, facts.join(" · ")));
