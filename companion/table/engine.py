@@ -419,6 +419,7 @@ class Table:
             "deck": _deck_left(h),
             "junk": h["junk"],
             "last_roll": h["last_roll"],
+            "rolls": h["rolls"],
             "shift": h["shift"],
             "demise_players": h["demise_players"],
             "seed_commitment": h["seed_commitment"],
