@@ -13,6 +13,7 @@ import time
 import pytest
 
 from companion.rules.rulesets import Trigger
+from companion.scrambler.dice import DICE
 from companion.table.ledger import Ledger
 from companion.table.owner import HOST, SCRAMBLER, SNAPSHOT_EVERY, Refusal, TableOwner
 
@@ -118,7 +119,7 @@ class FixedRoller:
         self.faces = list(faces)
 
     def dice(self, trigger):
-        return (self.faces.pop(0),)
+        return tuple(self.faces.pop(0) for _ in range(DICE[trigger][0]))
 
 
 @pytest.fixture
@@ -431,3 +432,32 @@ def test_random_commands_conserve_credits_and_the_ledger_replays_to_the_live_tab
         assert TableOwner("KMXTR", ledger, Table).table.to_json() == owner.table.to_json()
     finally:
         ledger.close()
+
+
+def test_the_scrambler_rolls_for_the_table_it_is_bound_to(tmp_path):
+    from companion.table.registry import Registry
+
+    reg = Registry(tmp_path, table_class=Table, roller_factory=lambda: FixedRoller(*[6] * 50))
+    try:
+        with pytest.raises(Refusal):
+            reg.scrambler_submit({"type": "roll"})  # no table yet
+        first, _ = reg.create({"rules": "weg"})
+        second, _ = reg.create({"rules": "classic"})
+        assert reg.scrambler_table() is None  # two tables: the host must choose
+        reg.bind_scrambler(second.code)
+        for seat, name in (("s1", "Lando"), ("s2", "Han")):
+            second.join(name)
+            second.submit({"type": "buy_in", "amount": 50}, seat)
+        second.submit({"type": "start_hand"}, HOST)
+        while second.view()[1]["hand"]["do"] != "roll":
+            turn = second.view()[1]["hand"]["to_act"] or second.view()[1]["hand"]["turn"]
+            second.submit({"type": "check"}, turn)
+        result = reg.scrambler_submit({"type": "roll"})
+        assert result.events[0]["type"] == "rolled" and result.events[0]["roll"]["dice"] == [6, 6]
+        assert first.version == 0
+    finally:
+        reg.close()
+    # The binding survives a restart.
+    again = Registry(tmp_path, table_class=Table)
+    assert again.scrambler_code == second.code
+    again.close()

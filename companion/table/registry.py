@@ -22,7 +22,7 @@ from flask import Flask, current_app
 
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.table.ledger import Ledger
-from companion.table.owner import Refusal, TableOwner
+from companion.table.owner import SCRAMBLER, Refusal, TableOwner
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,17 @@ class Registry:
             return self._owners[code]
         owners = self.owners()
         return owners[0] if len(owners) == 1 else None
+
+    def scrambler_submit(self, entry: dict[str, Any]):
+        """Submit `entry` (e.g. `{"type": "roll"}`) as the scrambler to the table it is bound
+        to: the `send` of the scrambler hub. Raises `Refusal` (409) when it serves no table.
+
+            Scrambler.from_settings(settings, send=registry.scrambler_submit).start()
+        """
+        owner = self.scrambler_table()
+        if owner is None:
+            raise Refusal(409, "the scrambler is not bound to a table", None)
+        return owner.submit(entry, SCRAMBLER)
 
     def close(self) -> None:
         """Tell every listener goodbye and close the ledger."""
