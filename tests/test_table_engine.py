@@ -318,13 +318,15 @@ def test_pot_building_rounds_option_delays_the_call():
 def test_holodex_calls_in_your_own_trade_turn_after_two_rounds():
     t = table("holodex", players=2)
     do(t, HOST, "start_hand")
-    for _ in range(2):
-        do(t, "s2", "check")
-        do(t, "s1", "check")
-        assert refused(t, {"type": "call_hand"}, "s2").status == 409
-        do(t, "s2", "draw", action="stand")
-        do(t, "s1", "draw", action="stand")
-        do(t, "s1", "roll", dice=[1, 2])
+    # The starting player rotates each round (seed 001): Han, then Lando, then Han.
+    for order in (("s2", "s1"), ("s1", "s2")):
+        assert hand(t)["to_act"] == order[0]
+        for sid in order:
+            do(t, sid, "check")
+        assert refused(t, {"type": "call_hand"}, order[0]).status == 409
+        for sid in order:
+            do(t, sid, "draw", action="stand")
+        do(t, "s1", "roll", dice=[1, 2])  # the dealer's dice phase
     assert refused(t, {"type": "call_hand"}, "s2").status == 409  # betting phase
     do(t, "s2", "check")
     do(t, "s1", "check")
@@ -378,8 +380,9 @@ def test_holodex_one_static_change_per_turn():
     do(t, "s1", "static_add", card="co4")
     do(t, "s1", "draw", action="stand")
     do(t, "s1", "roll", dice=[1, 2])
+    do(t, "s1", "check")  # round 2 starts one seat further left
     do(t, "s2", "check")
-    do(t, "s1", "check")
+    do(t, "s1", "draw", action="stand")
     do(t, "s2", "static_remove", card="co3")  # a new turn, a new change
 
 

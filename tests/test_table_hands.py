@@ -216,20 +216,22 @@ def test_holodex_hand_phases_call_in_trade_phase_then_the_others_finish_it():
     assert shift["instructions"]["s2"] == ("Discard your 2 cards outside the static field; "
                                            "the dealer deals you 2.")
     assert set(shift["instructions"]) == {"s2", "s3", "s1"}
-    # Round 2: checks, stands, no shift.
-    p.do("s2", "check")
+    # Round 2 starts one seat further left (seed 001): Chewie, all-in, so Lando bets first.
+    assert p.hand["to_act"] == "s1"
     p.do("s1", "check")
-    for sid in ("s2", "s3", "s1"):
+    p.do("s2", "check")
+    for sid in ("s3", "s1", "s2"):
         p.do(sid, "draw", action="stand")
     p.do(SCRAMBLER, "roll", dice=[1, 3])
-    # Round 3: Han bets 10, Lando calls; in his trade turn Han calls the hand.
-    p.do("s2", "bet", amount=10)
-    p.do("s1", "call")
+    # Round 3 starts at Leia, who folded: Lando bets 10, Han calls; Lando gains a card, then
+    # in his own trade turn Han calls the hand.
+    p.do("s1", "bet", amount=10)
+    p.do("s2", "call")
+    p.do("s1", "draw", action="gain")
     p.do("s2", "call_hand")
     assert p.hand["stage"] == "play"  # the others finish the trade phase first
     p.do("s2", "draw", action="stand")
     p.do("s3", "draw", action="stand")
-    p.do("s1", "draw", action="gain")
     assert p.hand["stage"] == "reveal"  # no dice phase after the call
     p.do("s2", "reveal", cards=["sa10", "co5", "fl1"])  # 16, the caller
     p.do("s3", "reveal", cards=["moderation", "endurance"])  # -22

@@ -169,6 +169,9 @@ class RuleSet:
     only_turn_player_opens: bool = False
     # Phases at whose end the dealer rolls the scrambler (pagat: the betting round, seed 002).
     dealer_rolls_after: tuple[Phase, ...] = ()
+    # holodex (seed 001, "The starting player rotates clockwise each round"): round n starts
+    # n-1 seats further left; otherwise every round starts at the dealer's left.
+    starter_rotates_each_round: bool = False
 
     @property
     def pot_building_rounds(self) -> int:
@@ -269,6 +272,7 @@ PRESETS: dict[str, RuleSet] = {
             scrambler_trigger=Trigger.TWO_D6_DOUBLES,
             shift_kind=ShiftKind.CORE,
             static_field=StaticField.ONE_CHANGE_PER_TURN,
+            starter_rotates_each_round=True,
         ),
         RuleSet(
             name="pagat",

@@ -911,16 +911,16 @@ class _Game:
         def add(phase: Phase, seat: str | None, do: str, turn_of: str | None) -> None:
             steps.append({"phase": phase.value, "seat": seat, "do": do, "turn_of": turn_of})
 
-        per_turn = rules.order_of_play is OrderOfPlay.TURNS
-        if per_turn:
+        order = self.round_order()
+        if rules.order_of_play is OrderOfPlay.TURNS:
             # weg/classic: each player in turn goes through every phase of a turn.
-            for sid in h["players"]:
+            for sid in order:
                 for phase in rules.turn_phases:
                     add(phase, sid, _PHASE_DO[phase][0], sid)
             return steps
         for phase in rules.turn_phases:
             if phase in _EACH_PLAYER:
-                for sid in h["players"]:
+                for sid in order:
                     for do in _PHASE_DO[phase]:
                         add(phase, sid, do, sid)
             else:
@@ -929,6 +929,13 @@ class _Game:
             if phase in rules.dealer_rolls_after:
                 add(phase, h["dealer"], "roll", None)
         return steps
+
+    def round_order(self) -> list[str]:
+        """The hand's players in the order they play this round (who starts rotates if the
+        rule set says so)."""
+        h = self.hand
+        shift = (h["round"] - 1) % len(h["players"]) if self.rules.starter_rotates_each_round else 0
+        return h["players"][shift:] + h["players"][:shift]
 
     # -- moving through a hand --------------------------------------------------------------
 
@@ -984,7 +991,7 @@ class _Game:
             return False
         for p in h["p"].values():
             p["bet"], p["acted"] = 0, False
-        start = st["seat"] if st["seat"] in able else able[0]
+        start = st["seat"] if st["seat"] in able else next(x for x in self.round_order() if x in able)
         h["betting"] = {"opener": opener, "current": 0, "to_act": start}
         return True
 
