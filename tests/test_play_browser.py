@@ -308,6 +308,10 @@ def test_weg_hand_rim_shift_side_pot_caller_pays_reload_keeps_the_seat(table, ch
     status, body = api(t.live_server, f"/api/v1/tables/{t.code}/commands", {"type": "fold"}, token="not-hans-token")
     assert status == 403
 
+    # The display asks for one tap to make sound possible; then the shift will beep.
+    t.display.get_by_role("button", name="Tap to turn on the shift sound").click()
+    expect(t.display.get_by_role("button", name="Tap to turn on the shift sound")).to_be_hidden()
+    assert t.display.evaluate("async () => (await import('/static/js/live.js')).soundReady()")
     # Chewie rolls a 1: a rim shift. Each phone shows its own instruction.
     t.tap("s3", "Roll the scrambler", (25, 25, 0, 11, 3), dice=[1])
     t.shift_seen({

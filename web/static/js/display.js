@@ -4,7 +4,7 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, seatNames, turnWords, keepScreenOn, beep } from "./live.js";
+import { LiveTable, h, eventWords, seatNames, turnWords, keepScreenOn, beep, soundReady } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
 
@@ -106,6 +106,16 @@ function announceShift(ev, names) {
 }
 
 $("d-shift").addEventListener("click", () => { $("d-shift").hidden = true; });
+// A TV is rarely tapped: browsers only play sound after a tap, so ask for one.
+$("d-sound").addEventListener("click", () => {
+  // The tap itself made sound possible (live.js listens for it): let it be heard once.
+  setTimeout(() => {
+    if (soundReady()) {
+      $("d-sound").hidden = true;
+      beep();
+    }
+  }, 100);
+});
 keepScreenOn();
 loadDeck().then((d) => { deck = d; if (live.state) render(live.state, []); });
 const live = new LiveTable(code, {

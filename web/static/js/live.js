@@ -28,7 +28,11 @@
 //     strings become text nodes, so a name like <script> shows as typed.
 //   seatNames(state) -> Map(seat id -> name);  eventWords(event, names) -> words or null
 //   turnWords(state, names, mySeat) -> "Han: bet or check" / "You: roll the scrambler" / ...
-//   showError(control, words) / clearError(control);  keepScreenOn();  beep();  vibrate(pattern)
+//   showError(control, words) / clearError(control);  keepScreenOn();  vibrate(pattern)
+//   beep() -> false until the page has had a tap (browsers allow sound only after one);
+//   soundReady() says whether it has.
+//
+// Each change also sets document.body.dataset.version to the version shown (tests wait on it).
 
 const STORE_PREFIX = "sabacc.seat.";
 const RETRY_MS = [1000, 2000, 4000, 8000];
@@ -216,6 +220,11 @@ document.addEventListener("pointerdown", () => {
   if (!audio && Ctx) audio = new Ctx();
   if (audio && audio.state === "suspended") audio.resume();
 }, { capture: true });
+
+/** Whether a beep can be heard (the page has had its first tap). */
+export function soundReady() {
+  return Boolean(audio) && audio.state !== "suspended";
+}
 
 /** A short two-tone beep made in the browser (Web Audio): no sound file is fetched. */
 export function beep() {
