@@ -1,0 +1,176 @@
+"""Fifty pulled plugs: `sabacc-companion serve` is killed with SIGKILL at 50 random moments
+while a client plays whole hands; after each restart the audit log holds every acknowledged
+action, in order and unchanged, and nothing else — except possibly the one request that was
+in flight when the process died, which a retry with the same idempotency key then finds
+(applied exactly once either way). Credits are conserved across every restart."""
+
+from __future__ import annotations
+
+import http.client
+import random
+import threading
+import uuid
+
+import pytest
+
+from companion.bench.clients import JsonClient
+from companion.bench.play import moves
+from companion.bench.server import ServerProcess
+
+KILLS = 50
+NAMES = ("Lando", "Han", "Leia")
+BUY_IN = 300
+
+
+class Player(threading.Thread):
+    """Plays passively over HTTP with an idempotency key on every command, recording what the
+    server acknowledged; stops at the first failed connection (the server is gone)."""
+
+    def __init__(self, port: int, code: str, tokens: dict[str, str], acked: list[dict]):
+        super().__init__(daemon=True)
+        self.client = JsonClient(port, timeout=10)
+        self.code, self.tokens, self.acked = code, tokens, acked
+        self.in_flight: dict | None = None
+        self.unexpected: list = []
+
+    def send(self, actor: str, entry: dict, key: str) -> tuple[int, dict]:
+        status, body, _ = self.client.call(
+            "POST", f"/api/v1/tables/{self.code}/commands", {**entry, "idempotency_key": key},
+            self.tokens[actor])
+        return status, body
+
+    def run(self) -> None:
+        try:
+            _, body, _ = self.client.call("GET", f"/api/v1/tables/{self.code}", None, self.tokens["host"])
+            state = body["state"]
+            while True:
+                for actor, entry in moves(state):
+                    key = uuid.uuid4().hex
+                    self.in_flight = {"actor": actor, "entry": entry, "key": key}
+                    status, body = self.send(actor, entry, key)
+                    self.in_flight = None
+                    if status == 200:
+                        self.acked.append({"seq": body["seq"], "actor": actor, "entry": entry, "key": key})
+                        state = body["state"]
+                        break
+                    if status >= 500:
+                        self.unexpected.append((entry, status, body))
+                        return
+                else:
+                    self.unexpected.append(("no move accepted", state["hand"]))
+                    return
+        except (OSError, http.client.HTTPException):
+            return  # killed mid-request (or mid-answer): `in_flight` says which one
+        finally:
+            self.client.close()
+
+
+def full_log(client: JsonClient, code: str) -> list[dict]:
+    entries, after = [], 0
+    while True:
+        status, body, _ = client.call("GET", f"/api/v1/tables/{code}/log?after={after}&limit=500")
+        assert status == 200, body
+        entries += body["entries"]
+        if len(body["entries"]) < 500:
+            return entries
+        after = entries[-1]["seq"]
+
+
+def same_command(logged: dict, sent: dict) -> bool:
+    """The log's body is the command as sent (plus the dice the server rolled; a seat's
+    reveal cards read "hidden" in the log everyone may read)."""
+    body = {k: v for k, v in logged["body"].items() if k != "dice"}
+    sent = {k: v for k, v in sent.items() if k != "dice"}
+    return body.keys() == sent.keys() and all(body[k] in (sent[k], "hidden") for k in body)
+
+
+@pytest.fixture
+def servers():
+    """Starts servers and makes sure none outlives the test."""
+    started: list[ServerProcess] = []
+
+    def start(data, port=None) -> ServerProcess:
+        started.append(ServerProcess(data, port=port).start())
+        return started[-1]
+
+    yield start
+    for srv in started:
+        srv.kill()
+
+
+@pytest.mark.slow
+def test_fifty_kill_9s_lose_no_acknowledged_action_and_invent_none(tmp_path, servers):
+    rng = random.Random(20261121)
+    data = tmp_path / "data"
+    srv = servers(data)
+    client = JsonClient(srv.port)
+    status, created, _ = client.call("POST", "/api/v1/tables", {"rules": "weg"})
+    assert status == 201
+    code = created["code"]
+    tokens = {"host": created["host_token"]}
+    joins = 0
+    for name in NAMES:
+        status, body, _ = client.call("POST", f"/api/v1/tables/{code}/join", {"name": name})
+        tokens[body["seat"]] = body["token"]
+        status, body, _ = client.call("POST", f"/api/v1/tables/{code}/commands",
+                                      {"type": "buy_in", "amount": BUY_IN}, body["token"])
+        assert status == 200
+        joins += 2
+    client.close()
+    acked: list[dict] = []
+    hands_seen = set()
+    kills_mid_request = 0
+    for kill in range(KILLS):
+        player = Player(srv.port, code, tokens, acked)
+        player.start()
+        # A random moment: sometimes before the first request lands, mostly mid-play.
+        player.join(timeout=rng.uniform(0.0, 0.35))
+        srv.kill()
+        player.join(timeout=10)
+        assert not player.unexpected, player.unexpected
+        in_flight = player.in_flight
+        kills_mid_request += in_flight is not None
+        srv = servers(data, port=srv.port if rng.random() < 0.5 else None)
+        client = JsonClient(srv.port)
+        log = full_log(client, code)
+        mine = [e for e in log if e["seq"] > joins]
+        by_seq = {e["seq"]: e for e in mine}
+        # Every acknowledged action is there, unchanged, at the seq it was acknowledged with.
+        for a in acked:
+            e = by_seq.get(a["seq"])
+            assert e is not None, f"kill {kill}: acknowledged entry {a['seq']} is gone"
+            assert e["type"] == a["entry"]["type"] and same_command(e, a["entry"]), (kill, e, a)
+        # Nothing else, except the one request in flight at the kill.
+        extra = [e for e in mine if e["seq"] not in {a["seq"] for a in acked}]
+        assert len(extra) <= 1, f"kill {kill}: entries nobody acknowledged: {extra}"
+        if extra:
+            assert in_flight is not None and same_command(extra[0], in_flight["entry"]), (extra, in_flight)
+            assert extra[0]["seq"] == max(e["seq"] for e in log)
+        # The version is the last entry; the retry of the in-flight request applies it once.
+        status, body, _ = client.call("GET", f"/api/v1/tables/{code}", None, tokens["host"])
+        assert body["version"] == max(e["seq"] for e in log)
+        if in_flight is not None:
+            status, reply, _ = client.call(
+                "POST", f"/api/v1/tables/{code}/commands",
+                {**in_flight["entry"], "idempotency_key": in_flight["key"]}, tokens[in_flight["actor"]])
+            if extra:  # it was committed before the kill: the retry finds it
+                assert status == 200 and reply.get("replayed") and reply["seq"] == extra[0]["seq"], reply
+            else:  # it never reached the disk: applied now, or refused with nothing stored
+                assert status == 200 and not reply.get("replayed") or 400 <= status < 500, reply
+                if status != 200:
+                    assert len(full_log(client, code)) == len(log)
+            if status == 200:
+                acked.append({"seq": reply["seq"], "actor": in_flight["actor"],
+                              "entry": in_flight["entry"], "key": in_flight["key"]})
+        state = client.call("GET", f"/api/v1/tables/{code}", None, tokens["host"])[1]["state"]
+        hand = state["hand"]
+        live_pot = hand["hand_pot"] if hand and hand["stage"] != "settled" else 0
+        total = sum(s["stack"] for s in state["seats"]) + live_pot + state["sabacc_pot"]
+        bought = sum(s["bought_in"] for s in state["seats"])
+        assert total == bought, f"kill {kill}: {total} credits on the table, {bought} bought in"
+        hands_seen.add(state["hand_no"])
+        client.close()
+    srv.stop()
+    # The drill really played, and many kills hit a request in flight.
+    assert len(acked) > 200 and len(hands_seen) > 5 and kills_mid_request > 10, (
+        len(acked), hands_seen, kills_mid_request)
