@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from typing import Iterator
+import time
+from typing import Callable, Iterator
 
 from flask import Flask, Response, current_app, request
 
@@ -28,6 +29,8 @@ from companion.table.owner import HOST, Subscription, TableOwner
 #: Defaults; `companion.serve` sets MAX_STREAMS from its thread pool.
 DEFAULT_MAX_STREAMS = 96
 DEFAULT_HEARTBEAT_S = 5.0
+#: How often a waiting stream asks waitress whether its client has gone (when it can tell).
+DISCONNECT_POLL_S = 0.5
 #: A client further behind than this many entries gets a fresh snapshot instead of a replay.
 REPLAY_LIMIT = 500
 #: How long the browser waits before reconnecting (ms), sent as the stream's `retry:`.
@@ -78,10 +81,14 @@ class EventStream:
         gate: StreamGate,
         first: list[str],
         heartbeat: float,
+        disconnected: Callable[[], bool] | None = None,
     ):
         self.owner, self.sub, self.gate = owner, sub, gate
         self.first = first
         self.heartbeat = heartbeat
+        # waitress (with channel_request_lookahead > 0) tells us when the client has gone, so
+        # its place is freed within DISCONNECT_POLL_S instead of at the next failed ping.
+        self.disconnected = disconnected
         self._closed = False
         self._close_lock = threading.Lock()
 
@@ -89,12 +96,19 @@ class EventStream:
         try:
             for text in self.first:
                 yield text.encode("utf-8")
+            poll = min(self.heartbeat, DISCONNECT_POLL_S) if self.disconnected else self.heartbeat
+            last_write = time.monotonic()
             while not self._closed:
                 try:
-                    msg = self.sub.messages.get(timeout=self.heartbeat)
+                    msg = self.sub.messages.get(timeout=poll)
                 except queue.Empty:
-                    yield b": ping\n\n"
+                    if self.disconnected is not None and self.disconnected():
+                        return
+                    if time.monotonic() - last_write >= self.heartbeat:
+                        last_write = time.monotonic()
+                        yield b": ping\n\n"
                     continue
+                last_write = time.monotonic()
                 if msg is None:  # the server is shutting down
                     yield message("bye", "{}").encode("utf-8")
                     return
@@ -157,7 +171,8 @@ def events(code: str):
                               separators=(",", ":"), ensure_ascii=False)
         first.append(message("snapshot", snapshot, version))
     heartbeat = float(current_app.config.get("SSE_HEARTBEAT_S", DEFAULT_HEARTBEAT_S))
-    body = EventStream(owner, sub, gate, first, heartbeat)
+    body = EventStream(owner, sub, gate, first, heartbeat,
+                       request.environ.get("waitress.client_disconnected"))
     resp = Response(body, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
