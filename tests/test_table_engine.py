@@ -562,3 +562,27 @@ def test_a_leaving_dealer_passes_the_deal_to_the_left():
     assert t.view()["dealer"] == "s3"
     assert [d["seat"] for d in t.view()["departed"]] == ["s2"]
     assert t.credits() == 60
+
+
+def test_corellia_run_refuses_set_aside_face_cards_at_the_reveal():
+    t = table({"preset": "classic", "corellia_run": True}, players=2)
+    to_reveal(t)
+    assert refused(t, {"type": "reveal", "cards": ["sa3", "star"]}, "s2").field == "cards[1]"
+    do(t, "s2", "reveal", cards=["sa3", "idiot"])
+
+
+def test_a_house_dealer_who_does_not_play_still_rolls_the_dice_phase():
+    t = table("holodex", players=3, house_dealer=True)
+    do(t, HOST, "set_dealer", seat="s3")
+    do(t, "s3", "sit_out")
+    do(t, HOST, "start_hand")
+    assert [p["seat"] for p in hand(t)["players"]] == ["s1", "s2"]
+    do(t, "s1", "check")
+    do(t, "s2", "check")
+    do(t, "s1", "draw", action="stand")
+    do(t, "s2", "draw", action="stand")
+    assert hand(t)["roller"] == "s3"
+    assert {"type": "roll"} in t.view("s3")["you"]["legal"]
+    assert refused(t, {"type": "roll", "dice": [1, 2]}, "s1").status == 403
+    do(t, "s3", "roll", dice=[1, 2])
+    assert hand(t)["round"] == 2

@@ -1358,6 +1358,12 @@ class _Game:
                 entered.append(deck.normalize(c))
             except deck.UnknownCard as exc:
                 raise Refused(422, str(exc), f"cards[{i}]") from None
+        if self.rules.corellia_run:
+            # Corellia Run sets the face cards other than the Idiot aside: none can be held.
+            for i, c in enumerate(entered):
+                if deck.CARDS[c].is_face and deck.CARDS[c].value != 0:
+                    raise Refused(422, f"{deck.CARDS[c].name} is set aside in Corellia Run",
+                                  f"cards[{i}]")
         missing = Counter(p["static"]) - Counter(entered)
         full = entered + sorted(missing.elements())
         n = p["hand_size"]
