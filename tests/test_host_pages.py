@@ -225,6 +225,8 @@ def test_final_standings_count_items_and_adjustments_apart_from_winnings(client)
     assert rows["Lando"]["chips"]["words"] == "2 aurodium, 4 argentium"
     page = t.page("history")
     assert "Final standings" in page and "2 aurodium, 4 argentium" in page
+    lando = re.search(r'<tr data-seat="s2">(.*?)</tr>', page, re.S).group(1)
+    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', lando) == ["20", "50", "0", "0", "70", "0"]
 
 
 # -- moving a seat to a new phone -------------------------------------------------------------

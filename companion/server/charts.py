@@ -119,17 +119,17 @@ def stack_chart(history: list[dict], names: dict[str, str], layout: Layout = Lay
         y = _num(y_of(credits, top, layout))
         out.append(f'<line x1="{layout.left}" y1="{y}" x2="{w - layout.right}" y2="{y}" '
                    f'stroke="#3a4556" stroke-width="1"/>')
-        out.append(f'<text x="{layout.left - 8}" y="{y}" fill="#b4bfcc" font-size="14" '
+        out.append(f'<text x="{layout.left - 8}" y="{y}" fill="#b4bfcc" font-size="18" '
                    f'text-anchor="end" dominant-baseline="middle">{_num(credits)}</text>')
     label_every = max(1, len(history) // 12)  # at most about a dozen hand numbers
     for i, row in enumerate(history):
         if i % label_every and i != len(history) - 1:
             continue
         x = _num(x_of(i, len(history), layout))
-        out.append(f'<text x="{x}" y="{h - layout.bottom + 20}" fill="#b4bfcc" font-size="14" '
+        out.append(f'<text x="{x}" y="{h - layout.bottom + 20}" fill="#b4bfcc" font-size="18" '
                    f'text-anchor="middle">{escape(str(row.get("hand", i + 1)))}</text>')
     out.append(f'<text x="{layout.left + layout.plot_width / 2:.0f}" y="{h - 8}" fill="#b4bfcc" '
-               f'font-size="14" text-anchor="middle">hand</text>')
+               f'font-size="18" text-anchor="middle">hand</text>')
     for n, seat in enumerate(seats):
         colour, dash = COLOURS[n % len(COLOURS)], DASHES[n % len(DASHES)]
         name = names.get(seat, seat)

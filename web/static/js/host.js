@@ -406,13 +406,16 @@ function consolePage(root) {
     return `${who(e.actor)}: ${e.type.replace(/_/g, " ")}${fields.length ? ` (${fields.join(", ")})` : ""}`;
   }
 
+  /** The entries of the current hand (only those can be undone), newest first. */
   async function loadRecent() {
     if (!state) return;
-    const after = Math.max(0, state.version - 10);
-    const result = await call("GET", `${base}/log?after=${after}`);
+    const result = await call("GET", `${base}/log?after=${Math.max(0, state.version - 30)}`);
     if (!result.ok) return;
+    let entries = result.data.entries;
+    const start = entries.map((e) => e.type === "start_hand" && !e.undone_by).lastIndexOf(true);
+    if (start >= 0) entries = entries.slice(start);
     const list = $("recent-entries");
-    list.replaceChildren(...result.data.entries.slice().reverse().map((e) => {
+    list.replaceChildren(...entries.slice(-10).reverse().map((e) => {
       const li = el("li", { class: e.undone_by ? "is-undone" : "", "data-seq": String(e.seq) },
         el("span", { text: `#${e.seq} ${entryWords(e)}` }));
       if (e.undone_by) li.append(" ", el("span", { class: "undone-note", text: `undone by #${e.undone_by}` }));
@@ -424,6 +427,7 @@ function consolePage(root) {
       }
       return li;
     }));
+    if (!entries.length) list.append(el("li", { class: "muted", text: "Nothing to undo yet." }));
   }
 
   async function undo(body, slot) {
