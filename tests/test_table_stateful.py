@@ -188,6 +188,12 @@ class TableMachine(RuleBasedStateMachine):
         assert self.table.credits() == self.external
 
     @invariant()
+    def pots_add_up_to_the_hand_pot(self):
+        h = self.table.view()["hand"]
+        if h is not None and h["stage"] != "settled":
+            assert sum(p["amount"] for p in h["pots"]) == h["hand_pot"]
+
+    @invariant()
     def no_negative_stack(self):
         assert all(s["stack"] >= 0 for s in self.table.view()["seats"])
 

@@ -46,7 +46,7 @@ from companion.rules.rulesets import (
     Trigger,
     ruleset_from,
 )
-from companion.rules.settle import InvalidReveal, PlayerReveal, settle
+from companion.rules.settle import InvalidReveal, PlayerReveal, build_pots, settle
 from companion.scrambler.dice import DICE, judge
 from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
 
@@ -536,25 +536,12 @@ def _deck_left(h: dict[str, Any]) -> int:
 
 
 def _pots(h: dict[str, Any]) -> list[dict[str, Any]]:
-    """Hand pot and side pots derived from the commitments (for display; settle builds its own).
-
-    Each commitment level of a player still in the hand makes a pot that the players who
-    committed at least that much can win; folded players' credits fill the pots they reached.
-    """
-    live = [sid for sid in h["players"] if not h["p"][sid]["folded"]]
-    levels = sorted({h["p"][sid]["committed"] for sid in live})
-    pots, prev = [], 0
-    for i, level in enumerate(levels):
-        top = i == len(levels) - 1
-        amount = 0
-        for p in h["p"].values():
-            reach = p["committed"] if top else min(p["committed"], level)
-            amount += max(0, reach - prev)
-        if amount:
-            pots.append({"amount": amount,
-                         "eligible": [sid for sid in live if h["p"][sid]["committed"] >= level]})
-        prev = level
-    return pots
+    """The hand pot and side pots, derived from the commitments by the rules engine's
+    `build_pots` (the same derivation that settles the hand)."""
+    committed = {sid: h["p"][sid]["committed"] for sid in h["players"]}
+    folded = [sid for sid in h["players"] if h["p"][sid]["folded"]]
+    return [{"amount": pot.amount, "eligible": list(pot.eligible)}
+            for pot in build_pots(committed, folded)]
 
 
 def _static_allowance(s: dict[str, Any], rules: RuleSet, sid: str) -> dict[str, bool]:
