@@ -49,6 +49,12 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         page.goto(live_server.url + "/host")
         page.get_by_label("West End Games (1989)").check()
         page.get_by_label("Fold fee to the sabacc pot, credits").fill("2")
+        # A face the one-die trigger does not have: the server's words show next to that field.
+        page.get_by_label("The face that shifts (d10, d12, d20, 2d6-spike)").fill("7")
+        page.get_by_role("button", name="Create the table").click()
+        face_error = page.locator('[data-field="rules.trigger_face"] .field-error')
+        expect(face_error).to_have_text("trigger_face 7 does not fit the d6-low trigger")
+        page.get_by_label("The face that shifts (d10, d12, d20, 2d6-spike)").fill("")
         page.get_by_role("button", name="Create the table").click()
         page.locator("#created").wait_for()
         code = page.locator("#created-code").inner_text()
@@ -70,6 +76,10 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         seat_names = page.locator("#seat-list .seat-name")
         seat_names.nth(1).wait_for()
         assert seat_names.all_inner_texts() == ["Han", EVIL]  # the name is text, nothing ran
+        # Only the changed option was sent: the table plays West End Games with a fold fee of 2.
+        assert "West End Games (1989) (weg), changed: fold fee" in page.locator("#host-area").inner_text()
+        page.get_by_role("button", name="Let the scrambler roll for this table").click()
+        expect(page.locator("#scrambler-status")).to_have_text("The scrambler (button or USB box) rolls for this table.")
 
         # Start a hand; the evil seat bets 2 (antes 1 each: hand pot 2 + 2).
         page.get_by_role("button", name="Start the next hand").click()
@@ -126,6 +136,14 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         api.do(han, type="fold")
         expect(page.locator("#hand-stage")).to_have_text("between hands")
 
+        # Between hands: seat Han after the evil seat, as they sit at the real table; Han sits out.
+        page.get_by_role("button", name="Move down: Han").click()
+        expect(seat_names).to_have_text([EVIL, "Han"])
+        page.get_by_role("button", name="Sit out or in: Han").click()
+        expect(page.locator('#seat-list li[data-seat="s1"] .seat-badges')).to_have_text("sitting out")
+        page.get_by_role("button", name="Sit out or in: Han").click()
+        expect(page.locator('#seat-list li[data-seat="s1"] .seat-badges')).to_have_text("")
+
         # Han moves to a new phone: a new seat link and its QR code; the old token is void.
         page.get_by_role("button", name="Move to a new phone: Han").click()
         link = page.locator("#move-link")
@@ -160,7 +178,7 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         history = context.new_page()
         history.goto(f"{live_server.url}/t/{code}/history")
         assert history.locator("svg.stack-chart g.stack-line").count() == 2
-        assert history.locator(".legend-list li").all_inner_texts() == ["Han", EVIL]
+        assert history.locator(".legend-list li").all_inner_texts() == [EVIL, "Han"]  # seat order
         assert dialogs == []
     finally:
         context.close()
