@@ -182,3 +182,82 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         assert dialogs == []
     finally:
         context.close()
+
+
+def test_start_page_sends_the_options_the_host_changed(chromium, live_server):
+    # Holodex with a fixed bomb-out penalty, a bet limit, Force Sabacc and one chip renamed;
+    # the table's rule set must say exactly that, and the rest stays the preset's.
+    context = chromium.new_context(**DISPLAY)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + "/host")
+        page.get_by_label("Games of the Galaxy Holodex").check()
+        assert page.get_by_label("Buy-in, credits").input_value() == "500"  # the preset's own
+        page.get_by_label("Bet and raise limit, credits").fill("20")
+        page.get_by_label("A fixed amount").check()
+        page.get_by_label("Fixed penalty, credits").fill("15")
+        page.get_by_label("Force Sabacc: each player declares the light or the dark side").check()
+        page.get_by_label("Chip 1 name").fill("gold")
+        page.get_by_label("Chip 3 name").fill("")  # drop the bronzium
+        page.get_by_role("button", name="Create the table").click()
+        page.locator("#created").wait_for()
+        code = page.locator("#created-code").inner_text()
+        token = page.evaluate("code => localStorage.getItem('sabacc.host.' + code)", code)
+        state = context.request.get(f"{live_server.url}/api/v1/tables/{code}",
+                                    headers={"Authorization": "Bearer " + token}).json()
+        assert state["viewer"]["host"] is True
+        rules = state["state"]["rules"]
+        assert sorted(rules["overrides"]) == ["bet_limit", "bomb_out_penalty", "force_sabacc"]
+        assert (rules["bet_limit"], rules["bomb_out_penalty"], rules["force_sabacc"], rules["ante"]) == (20, 15, True, 5)
+        assert state["state"]["settings"]["chip_set"] == [
+            {"name": "gold", "value": 100, "per_buy_in": 2},
+            {"name": "argentium", "value": 50, "per_buy_in": 4},
+        ]
+    finally:
+        context.close()
+
+
+def test_audit_page_follows_the_table_live(chromium, live_server):
+    context = chromium.new_context(**DISPLAY)
+    page = context.new_page()
+    try:
+        made = context.request.post(f"{live_server.url}/api/v1/tables", data={"rules": "classic"}).json()
+        api = Api(context.request, live_server.url, made["code"])
+        han = api.join("Han")
+        page.goto(f"{live_server.url}/t/{made['code']}/audit")
+        expect(page.locator("#audit-rows tr")).to_have_count(1)
+        page.wait_for_timeout(300)  # let the event stream open (its snapshot also refreshes)
+        bought = api.do(han, type="buy_in", amount=30)
+        row = page.locator(f"#entry-{bought['seq']}")
+        expect(row).to_contain_text("Han buys in for 30 (stack 30)")
+        undo = context.request.post(f"{live_server.url}/api/v1/tables/{made['code']}/undo", data={},
+                                    headers={"Authorization": "Bearer " + made["host_token"]}).json()
+        expect(row).to_have_class("is-undone")
+        expect(row).to_contain_text(f"undone by entry {undo['seq']}")
+        expect(page.locator(f"#entry-{undo['seq']}")).to_contain_text(f"Undo of entry {bought['seq']}")
+    finally:
+        context.close()
+
+
+def test_the_site_installs_and_opens_the_app_shell_offline(chromium, live_server):
+    # The service worker registers from /sw.js with the whole site as its scope and keeps the
+    # app shell; with the network gone, the start page still opens from the cache.
+    context = chromium.new_context(**DISPLAY)
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + "/host")
+        scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+        assert scope == live_server.url + "/"
+        cached = page.evaluate(
+            "async () => { const c = await caches.open('sabacc-shell-v1');"
+            " for (let i = 0; i < 50; i++) { if ((await c.keys()).length >= 10) break;"
+            " await new Promise((r) => setTimeout(r, 100)); }"
+            " return (await c.keys()).map((r) => new URL(r.url).pathname); }")
+        assert {"/host", "/static/css/app.css", "/static/js/host.js", "/static/icons/icon-192.png"} <= set(cached)
+        context.set_offline(True)
+        page.goto(live_server.url + "/host")
+        expect(page.get_by_role("heading", level=1)).to_have_text("Start a table")
+        api = page.evaluate("async () => { try { await fetch('/api/v1/tables'); return 'online'; } catch (e) { return 'offline'; } }")
+        assert api == "offline"  # table data is never served from a cache
+    finally:
+        context.close()
