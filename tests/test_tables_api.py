@@ -59,9 +59,15 @@ class Api:
         return body
 
     def log(self) -> list[dict]:
-        status, body = self.call("GET", f"/api/v1/tables/{self.code}/log?limit=500", None, None)
-        assert status == 200, body
-        return body["entries"]
+        """The whole audit log (as a spectator sees it), page by page."""
+        entries: list[dict] = []
+        while True:
+            after = entries[-1]["seq"] if entries else 0
+            status, body = self.call("GET", f"/api/v1/tables/{self.code}/log?limit=500&after={after}", None, None)
+            assert status == 200, body
+            entries += body["entries"]
+            if len(body["entries"]) < 500:
+                return entries
 
 
 def credits(state: dict) -> int:
