@@ -196,7 +196,7 @@ def test_start_page_sends_the_options_the_host_changed(chromium, live_server):
         page.get_by_label("Bet and raise limit, credits").fill("20")
         page.get_by_label("A fixed amount").check()
         page.get_by_label("Fixed penalty, credits").fill("15")
-        page.get_by_label("Force Sabacc: each player declares the light or the dark side").check()
+        page.get_by_label("Force Sabacc: each player declares the Light (+23) or the Dark (−23) side").check()
         page.get_by_label("Chip 1 name").fill("gold")
         page.get_by_label("Chip 3 name").fill("")  # drop the bronzium
         page.get_by_role("button", name="Create the table").click()

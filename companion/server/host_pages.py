@@ -42,10 +42,10 @@ AUDIT_PAGE = 500
 #: Rule-set options the start page offers as on/off switches, with their words.
 VARIANTS = (
     ("negative_pure", "−23 is also a Pure Sabacc"),
-    ("fairy_empress", "The Fairy Empress (Queen of Air and Darkness with a two) beats −22"),
-    ("holdem", "Sabacc Hold 'Em: the static field is shared as community cards"),
-    ("force_sabacc", "Force Sabacc: each player declares the light or the dark side"),
-    ("corellia_run", "Corellian Run hands"),
+    ("fairy_empress", "The Fairy Empress: two Queens of Air and Darkness (−4) as a special hand"),
+    ("holdem", "Hold 'Em: every card in a static field is a community card at the reveal"),
+    ("force_sabacc", "Force Sabacc: each player declares the Light (+23) or the Dark (−23) side"),
+    ("corellia_run", "Corellia Run: no face cards but the Idiot, the target is 0"),
     ("house_dealer", "A house dealer who does not play (a token shows who is dealt first)"),
 )
 #: How many dice each trigger throws, in words, for the trigger picker.
@@ -59,11 +59,12 @@ TRIGGER_WORDS = {
     Trigger.D20: "one d20: the chosen face shifts (1 in 20)",
     Trigger.TIMER: "the random timer: shifts at random moments",
 }
+#: What each shift kind does, in a few words (the rules page says it in full).
 SHIFT_WORDS = {
-    ShiftKind.CORE: "core: every unprotected card is replaced",
-    ShiftKind.RIM: "rim: Lando takes one unprotected card at random",
-    ShiftKind.WILD: "wild: the junk pile is shuffled back in first",
-    ShiftKind.BY_SYMBOL: "by symbol: the doubled face picks core, rim or wild",
+    ShiftKind.CORE: "core: every card outside the static field is replaced",
+    ShiftKind.RIM: "rim: one card each, picked at random by the player on the right, is replaced",
+    ShiftKind.WILD: "wild: as core, with the junk pile shuffled back in",
+    ShiftKind.BY_SYMBOL: "by symbol: the doubled face picks core (1-2), rim (3-4) or wild (5-6)",
 }
 
 
