@@ -461,10 +461,13 @@ def test_holodex_hand_all_in_call_in_the_trade_phase_negative_hand_wins(table):
         "s2": "Discard your 2 cards outside the static field; the dealer deals you 2.",
         "s3": "Discard your 2 cards outside the static field; the dealer deals you 2.",
     })
-    t.tap("s2", "Stand", (489, 0, 0, 995, 16))
+    # Round 2: the starting player moves one seat to the left each round: Chewie trades first.
+    expect(t.phones["s3"].locator("#turn")).to_contain_text("round 2. You: gain a card")
     t.tap("s3", "Stand", (489, 0, 0, 995, 16))
+    t.tap("s2", "Stand", (489, 0, 0, 995, 16))
     t.tap("s1", "Roll the scrambler", (489, 0, 0, 995, 16), dice=[1, 3])
-    # Round 3: Han calls in his trade turn; the trade phase is finished, then the reveal.
+    # Round 3 would start with Lando, who folded: Han. He calls the hand in his trade turn;
+    # the trade phase is finished, then the reveal.
     t.tap("s2", "Call the hand", (489, 0, 0, 995, 16))
     t.tap("s2", "Stand", (489, 0, 0, 995, 16))
     t.tap("s3", "Stand", (489, 0, 0, 995, 16))

@@ -121,7 +121,7 @@ function seatPage() {
   document.title = `${mine.name} at ${code} · Sabacc companion`;
   $("shift-ok").addEventListener("click", () => {
     $("shift").hidden = true;
-    $("actions-title").focus?.();
+    $("actions-title").focus(); // back to the moves, for a screen reader too
   });
   $("reveal-send").addEventListener("click", (e) => sendCards("reveal", pickers.reveal, e.currentTarget));
   $("demise-send").addEventListener("click", (e) => sendDemise(e.currentTarget));
