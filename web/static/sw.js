@@ -5,6 +5,7 @@
 // The table itself is live data: API calls and the event stream always go to the network
 // and are never cached (a stale stack would be worse than an error). Pages are fetched from
 // the network first; only when the box cannot be reached is the last copy shown.
+// Bump CACHE when the list changes: the old cache is dropped on activation.
 
 const CACHE = "sabacc-shell-v1";
 const SHELL = [
@@ -15,11 +16,14 @@ const SHELL = [
   "/manifest.webmanifest",
   "/static/css/app.css",
   "/static/css/host.css",
+  "/static/css/play.css",
   "/static/js/api.js",
   "/static/js/cardpicker.js",
   "/static/js/calculator.js",
   "/static/js/settlement.js",
   "/static/js/live.js",
+  "/static/js/player.js",
+  "/static/js/display.js",
   "/static/js/host.js",
   "/static/js/audit.js",
   "/static/js/pwa.js",
@@ -56,7 +60,9 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
-    event.respondWith(networkFirst(request, SHELL.includes(url.pathname)));
+    // Every page is kept as it was last seen: a phone whose Wi-Fi drops can still reload its
+    // seat page (which then says it is reconnecting) instead of a browser error.
+    event.respondWith(networkFirst(request, true));
   }
 });
 

@@ -285,7 +285,10 @@ function consolePage(root) {
     $("seats-empty").hidden = state.seats.length > 0;
     for (const select of document.querySelectorAll(".seat-select")) {
       const keep = select.value;
-      select.replaceChildren(...state.seats.map((s) => el("option", { value: s.seat, text: s.name })));
+      const options = state.seats.map((s) => el("option", { value: s.seat, text: s.name }));
+      // A house dealer deals and does not play: the dealer can be "the house", no seat.
+      if (select.id === "dealer-seat" && root.dataset.houseDealer) options.unshift(el("option", { value: "", text: "the house" }));
+      select.replaceChildren(...options);
       if (keep && state.seats.some((s) => s.seat === keep)) select.value = keep;
       else if (select.id === "dealer-seat" && state.dealer) select.value = state.dealer;
     }
