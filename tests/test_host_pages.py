@@ -313,3 +313,18 @@ def test_host_pages_link_the_manifest_and_register_the_worker_from_a_file(client
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert '<script src="/static/js/pwa.js"></script>' in page
     assert not re.search(r"<script(?![^>]*\ssrc=)[^>]*>", page)  # no inline script under the CSP
+
+
+def test_audit_log_lists_the_dice_of_a_hand_without_a_seed_commitment(client):
+    # West End Games: one d6, 1-3 shifts (rim). The host enters a 2: a rim shift.
+    t = Table(client)
+    for seat in t.seats:
+        t.do(seat, type="buy_in", amount=20)
+    t.do("host", type="start_hand")
+    t.do("s2", type="check")
+    rolled = t.do("host", type="roll", dice=[2])
+    page = t.page("audit")
+    plain = re.search(r'<ul class="plain-hands"[^>]*>(.*?)</ul>\s', page, re.S).group(1)
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", plain)).strip()
+    assert words == f"Hand 1: entry {rolled['seq']}: d6-low, dice 2 — a rim shift"
+    assert "sabacc-companion verify --seed" not in page  # nothing to check against
