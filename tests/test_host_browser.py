@@ -136,6 +136,16 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         api.do(han, type="fold")
         expect(page.locator("#hand-stage")).to_have_text("between hands")
 
+        # The host types in a field while a phone acts: the update keeps the focus and the text.
+        han_buy_in = page.get_by_label("Buy-in credits for Han")
+        han_buy_in.fill("7")
+        api.do(evil, type="sit_out")
+        expect(page.locator('#seat-list li[data-seat="s2"] .seat-badges')).to_contain_text("sitting out")
+        expect(han_buy_in).to_be_focused()
+        expect(han_buy_in).to_have_value("7")
+        api.do(evil, type="sit_in")
+        han_buy_in.fill("")
+
         # Between hands: seat Han after the evil seat, as they sit at the real table; Han sits out.
         page.get_by_role("button", name="Move down: Han").click()
         expect(seat_names).to_have_text([EVIL, "Han"])

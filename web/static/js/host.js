@@ -268,7 +268,9 @@ function consolePage(root) {
       seen.add(seat.seat);
       let li = rows.get(seat.seat);
       if (!li) { li = seatRow(seat.seat); rows.set(seat.seat, li); }
-      list.append(li); // in seat order
+      // Move a row only when it is out of place: moving it would take the focus out of a field
+      // the host is typing in whenever a phone acts.
+      if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
       const badges = [];
       if (state.dealer === seat.seat) badges.push("dealer");
       if (seat.playing) badges.push("in the hand");
@@ -283,7 +285,10 @@ function consolePage(root) {
     });
     for (const [sid, li] of rows) if (!seen.has(sid)) { li.remove(); rows.delete(sid); }
     $("seats-empty").hidden = state.seats.length > 0;
+    const signature = state.seats.map((s) => `${s.seat}:${s.name}`).join("|");
     for (const select of document.querySelectorAll(".seat-select")) {
+      if (select.dataset.seats === signature) continue; // unchanged: leave an open list alone
+      select.dataset.seats = signature;
       const keep = select.value;
       const options = state.seats.map((s) => el("option", { value: s.seat, text: s.name }));
       // A house dealer deals and does not play: the dealer can be "the house", no seat.
