@@ -11,7 +11,7 @@ import pytest
 
 from playwright.sync_api import expect
 
-from conftest import DISPLAY, screenshot
+from conftest import DISPLAY, PHONE, screenshot
 
 EVIL = "<script>x()</script>"  # a hostile name (the engine allows 24 characters)
 
@@ -164,6 +164,15 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         old = context.request.get(f"{live_server.url}/api/v1/tables/{code}",
                                   headers={"Authorization": "Bearer " + api.tokens[han]})
         assert old.status == 403
+        new_phone = chromium.new_context(**PHONE)
+        try:  # the new phone opens the link and is Han, with Han's stack
+            phone = new_phone.new_page()
+            phone.goto(link.inner_text())
+            expect(phone).to_have_url(f"{live_server.url}/t/{code}/seat")
+            expect(phone.locator("#my-name")).to_have_text("Han")
+            expect(phone.locator("#my-stack")).to_have_text("21")
+        finally:
+            new_phone.close()
 
         # End the session (two taps), read the standings and the chips.
         page.get_by_role("button", name="End the session…").click()
