@@ -194,6 +194,10 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
             ["Han", "20", "0", "5", "21", "0", "-4", "nothing"])
         screenshot(page, "host-console-ended-display")
 
+        # Back on the start page, this browser's table is listed with its console.
+        page.goto(live_server.url + "/host")
+        expect(page.locator("#my-tables-list a")).to_have_text([f"Table {code}: host console"])
+
         history = context.new_page()
         history.goto(f"{live_server.url}/t/{code}/history")
         assert history.locator("svg.stack-chart g.stack-line").count() == 2

@@ -194,6 +194,27 @@ function startPage(form) {
     panel.focus();
   }
   document.getElementById("print-qr").addEventListener("click", () => window.print());
+  listMyTables();
+}
+
+/** The tables on this box whose host token this browser keeps: back to their consoles. */
+async function listMyTables() {
+  const mine = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(TOKEN_PREFIX)) mine.push(key.slice(TOKEN_PREFIX.length));
+    }
+  } catch (err) { return; }
+  if (!mine.length) return;
+  const result = await call("GET", "/api/v1/tables");
+  if (!result.ok) return;
+  const here = result.data.tables.filter((t) => mine.includes(t.code));
+  if (!here.length) return;
+  document.getElementById("my-tables-list").replaceChildren(...here.map((t) => el("li", {},
+    el("a", { href: `/t/${t.code}/host`, text: `Table ${t.code}: host console` }),
+    el("span", { class: "muted", text: ` (${t.seats} seat${t.seats === 1 ? "" : "s"})` }))));
+  document.getElementById("my-tables").hidden = false;
 }
 
 // -- the host console ------------------------------------------------------------------------
