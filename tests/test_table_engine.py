@@ -70,13 +70,16 @@ def test_malformed_commands_are_refused_with_the_field():
 
 # -- seats ------------------------------------------------------------------------------------
 
-def test_names_are_1_to_24_characters_and_unique_at_the_table():
+def test_names_are_1_to_40_characters_and_unique_at_the_table():
     t = table(players=2)
     assert refused(t, {"type": "join", "name": "   "}, None).field == "name"
-    assert refused(t, {"type": "join", "name": "x" * 25}, None).field == "name"
+    assert refused(t, {"type": "join", "name": "x" * 41}, None).field == "name"
     assert refused(t, {"type": "join", "name": "lando"}, None).field == "name"
     assert do(t, None, "join", name="<b>Chewie</b>")[0] == {"type": "joined", "seat": "s3",
                                                           "name": "<b>Chewie</b>"}
+    # 25 characters of markup: a name like any other (the pages escape it).
+    assert do(t, None, "join", name="<script>alert(1)</script>")[0]["seat"] == "s4"
+    assert do(t, None, "join", name="y" * 40)[0]["seat"] == "s5"
 
 
 def test_a_full_table_refuses_another_seat():

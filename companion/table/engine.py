@@ -52,6 +52,9 @@ from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_s
 
 HOST = "host"  # actor for host commands
 SCRAMBLER = "scrambler"  # actor for rolls from the GPIO button / USB box / on-screen scrambler / timer
+#: A seat's name: long enough for "Lando Calrissian of Cloud City"; the engine settles by seat
+#: id, so the payout calculator's 24-character limit does not apply here.
+NAME_MAX = 40
 
 #: Seat ids are "s1", "s2", ... in join order.
 _SEAT_ID = re.compile(r"^s[1-9][0-9]*$")
@@ -85,7 +88,7 @@ _CARD = {"type": "string", "minLength": 1, "maxLength": 20}
 #: Every command type -> the JSON Schema of its fields (besides "type"); see docs/table-commands.md.
 COMMANDS: dict[str, dict[str, Any]] = {
     # seats and session
-    "join": _obj({"name": {"type": "string", "minLength": 1, "maxLength": 24}}, ("name",)),
+    "join": _obj({"name": {"type": "string", "minLength": 1, "maxLength": NAME_MAX}}, ("name",)),
     "buy_in": _obj({**_FOR_SEAT, "amount": {"type": "integer", "minimum": 1}}),
     "cash_out": _obj({**_FOR_SEAT, "amount": {"type": "integer", "minimum": 1}}),
     "leave": _obj(dict(_FOR_SEAT)),
@@ -665,8 +668,8 @@ class _Game:
     def cmd_join(self, f: dict[str, Any], actor: str | None) -> None:
         self.need_not_ended()
         name = f["name"].strip()
-        if not 1 <= len(name) <= 24 or not name.isprintable():
-            raise Refused(422, "a name has 1 to 24 printable characters", "name")
+        if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
+            raise Refused(422, f"a name has 1 to {NAME_MAX} printable characters", "name")
         if any(seat["name"].casefold() == name.casefold() for seat in self.s["seats"].values()):
             raise Refused(422, f"{name!r} is already taken at this table", "name")
         if len(self.s["order"]) >= self.s["settings"]["max_seats"]:
