@@ -66,7 +66,7 @@ def test_pages_load_their_script_from_a_file_only(client, table, page):
     assert resp.status_code == 200
     html = resp.get_data(as_text=True)
     scripts = re.findall(r"<script\b[^>]*>", html)
-    assert scripts and all(re.search(r'src="/static/js/(player|display)\.js"', s) for s in scripts)
+    assert scripts and all(re.search(r'src="/static/js/(player|display|pwa)\.js"', s) for s in scripts)
     assert "script-src 'self'" in resp.headers["Content-Security-Policy"]
     assert 'data-code="%s"' % table in html
 

@@ -13,7 +13,7 @@ Templates extend `base.html`. Two helpers are registered for every template, so 
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, render_template, request
 
 from companion.rules.cards import CARDS, SUITS
 from companion.rules.explain import explain
@@ -48,11 +48,8 @@ bp.add_app_template_global(PRESETS, "presets")  # type: ignore[arg-type]
 
 @bp.get("/")
 def home():
-    """What the companion is, and the ways in: a live table (once its pages are there), the
-    calculator and the rules."""
-    start = "host_pages.start"
-    start_url = url_for(start) if start in current_app.view_functions else None
-    return render_template("index.html", start_table_url=start_url)
+    """What the companion is, and the ways in: a live table, the calculator and the rules."""
+    return render_template("index.html")
 
 
 @bp.get("/calculator")
