@@ -113,7 +113,9 @@ def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_
                 in_flight = (who, kind, fields, key)
                 status, body = api.act(who, kind, **fields, idempotency_key=key)
                 in_flight = None
-                assert status == 200, (kind, fields, body)
+                if status != 200:  # refused (the random player got it wrong): nothing stored
+                    assert status in (403, 409, 422), (kind, fields, body)
+                    continue
                 acked[body["seq"]] = (who, {"type": kind, **fields})
                 if kind == "buy_in":
                     bought += fields["amount"]
