@@ -252,7 +252,11 @@ class TableOwner:
             self._check_version(version)
             trigger = self.table.roll_needed(entry)
             if trigger is not None:
-                entry["dice"] = list(self.roller.dice(trigger))
+                try:
+                    entry["dice"] = list(self.roller.dice(trigger))
+                except Exception:
+                    log.exception("table %s: the roller failed", self.code)
+                    raise Refusal(503, "the scrambler could not roll; try again", "dice") from None
             try:
                 events = self._apply(entry, actor)
             except Refusal:
