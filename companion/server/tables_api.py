@@ -471,8 +471,8 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
             continue
         props = {"type": {"const": kind}, **dict(schema.get("properties", {}))}
         props.update(
-            version={"type": "integer", "minimum": 0, "description": "The version the client saw."},
-            idempotency_key={"type": "string", "minLength": 1, "maxLength": KEY_MAX},
+            version={"type": ["integer", "null"], "minimum": 0, "description": "The version the client saw (null: do not check)."},
+            idempotency_key={"type": ["string", "null"], "minLength": 1, "maxLength": KEY_MAX},
         )
         name = "Command_" + re.sub(r"\W", "_", kind)
         schemas[name] = {
@@ -600,9 +600,9 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
     seq_body = {
         "type": "object",
         "properties": {
-            "seq": {"type": "integer", "minimum": 1},
-            "version": {"type": "integer", "minimum": 0},
-            "idempotency_key": {"type": "string", "minLength": 1, "maxLength": KEY_MAX},
+            "seq": {"type": ["integer", "null"], "minimum": 1},
+            "version": {"type": ["integer", "null"], "minimum": 0},
+            "idempotency_key": {"type": ["string", "null"], "minLength": 1, "maxLength": KEY_MAX},
         },
         "additionalProperties": False,
     }
@@ -646,7 +646,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                                     "required": ["name"],
                                     "properties": {
                                         "name": {"type": "string", "minLength": 1, "maxLength": NAME_MAX},
-                                        "idempotency_key": {"type": "string", "minLength": 1, "maxLength": KEY_MAX},
+                                        "idempotency_key": {"type": ["string", "null"], "minLength": 1, "maxLength": KEY_MAX},
                                     },
                                     "additionalProperties": False,
                                 }
