@@ -8,6 +8,7 @@ its own; the real engine runs through the same owner in the API, crash and concu
 from __future__ import annotations
 
 import copy
+import json
 import time
 
 import pytest
@@ -461,3 +462,46 @@ def test_the_scrambler_rolls_for_the_table_it_is_bound_to(tmp_path):
     again = Registry(tmp_path, table_class=Table)
     assert again.scrambler_code == second.code
     again.close()
+
+
+def play_to_the_end(owner: TableOwner) -> None:
+    """Passive play (check, call, stand, roll, call the hand, reveal) until the hand ends."""
+    for _ in range(200):
+        if owner.view()[1]["hand"]["stage"] == "settled":
+            return
+        moves = [m for m in legal_moves(owner) if m[1]["type"] in ("reveal", "check", "call", "no_call", "roll", "call_hand") or m[1].get("action") == "stand"]
+        owner.submit(moves[0][1], moves[0][0])
+    raise AssertionError("the hand did not end")
+
+
+def test_with_a_seeded_roller_each_hand_commits_rolls_from_its_seed_and_reveals_it(tmp_path):
+    from companion.scrambler.seed import SeededRoller, commitment, derive_dice
+
+    led = Ledger(tmp_path / "t.sqlite3")
+    owner = real_table(led, SeededRoller())
+    owner.submit({"type": "start_hand"}, HOST)
+    published = led.entries("KMXTR")[-1].body["seed_commitment"]
+    assert published == owner.view()[1]["hand"]["seed_commitment"]
+    # Rolls until the first one, then the server "loses power" in the middle of the hand.
+    while owner.view()[1]["hand"]["do"] != "roll" or not any(e.type == "roll" for e in led.entries("KMXTR")):
+        actor, entry = [m for m in legal_moves(owner) if m[1]["type"] in ("check", "call", "roll", "no_call") or m[1].get("action") == "stand"][0]
+        owner.submit(entry, actor)
+    led.close()
+    led = Ledger(tmp_path / "t.sqlite3")
+    owner = TableOwner("KMXTR", led, Table, SeededRoller())
+    play_to_the_end(owner)
+    entries = led.entries("KMXTR")
+    reveal = entries[-1]
+    assert (reveal.type, reveal.actor) == ("reveal_seed", SCRAMBLER)
+    seed = reveal.body["seed"]
+    assert commitment(seed) == published
+    rolls = [e.body["dice"] for e in entries if e.type == "roll"]
+    assert len(rolls) >= 2
+    trigger = owner.table.rules.scrambler_trigger
+    assert rolls == [list(derive_dice(seed, i, trigger)) for i in range(len(rolls))]
+    # The next hand has a fresh seed, and none of this is in any view.
+    owner.submit({"type": "start_hand"}, HOST)
+    assert led.entries("KMXTR")[-1].body["seed_commitment"] != published
+    secret = led.get_meta("hand_seed:KMXTR")
+    assert secret not in json.dumps([owner.view(s)[1] for s in owner.seat_ids()] + [owner.view(None, host=True)[1]])
+    led.close()

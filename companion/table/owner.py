@@ -29,7 +29,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.table.ledger import UNDO, Entry, Ledger
@@ -42,8 +42,11 @@ SCRAMBLER = "scrambler"
 #: The entry type that seats a new player, and the actor it is applied as.
 JOIN = "join"
 GUEST = "guest"
-#: The engine's event for the start of a hand.
+#: The engine's words this owner acts on: the start and end of a hand, and the seed reveal.
 HAND_STARTED = "hand_started"
+HAND_ENDED = "hand_ended"
+START_HAND = "start_hand"
+REVEAL_SEED = "reveal_seed"
 
 #: Take a full snapshot every this many entries even within a long hand, so that loading a
 #: table never replays more than this many entries.
@@ -125,7 +128,6 @@ class TableOwner:
         ledger: Ledger,
         table_class: type,
         roller: Roller | None = None,
-        public_events: Callable[[dict], bool] | None = None,
     ):
         self.code = code
         self.ledger = ledger
@@ -139,6 +141,8 @@ class TableOwner:
         self.hand_start_seq = 0
         self.table: Any = None
         self._load()
+        if self._commits():
+            self._restore_seed()
 
     # -- creation and loading -------------------------------------------------------------
 
@@ -250,6 +254,8 @@ class TableOwner:
             if done is not None:
                 return done
             self._check_version(version)
+            if self._commits() and entry.get("type") == START_HAND and entry.get("seed_commitment") is None:
+                entry["seed_commitment"] = self.roller.commitment
             trigger = self.table.roll_needed(entry)
             if trigger is not None:
                 try:
@@ -271,6 +277,8 @@ class TableOwner:
                     result.token = new_token()
                     seat_token = (result.seat, token_hash(result.token))
             self._commit(entry, actor, idempotency_key, events, seat_token=seat_token)
+            if self._commits() and any(e.get("type") == HAND_ENDED for e in events):
+                self._reveal_seed()
             return result
 
     def join(self, name: str, idempotency_key: str | None = None) -> Result:
@@ -361,8 +369,8 @@ class TableOwner:
         old = self.ledger.entry_by_key(self.code, key)
         if old is None:
             return None
-        def plain(b: dict) -> dict:  # dice are filled in by the owner, not sent by the client
-            return {k: v for k, v in b.items() if k != "dice"}
+        def plain(b: dict) -> dict:  # without what the owner fills in (dice, commitment)
+            return {k: v for k, v in b.items() if k not in ("dice", "seed_commitment")}
 
         if old.type == UNDO:
             same = body.get("type") == UNDO and body.get("seq", old.undoes) == old.undoes
@@ -436,6 +444,56 @@ class TableOwner:
         if hand_start:
             self.hand_start_seq = seq
         self._publish(seq, events, actor)
+
+    # -- verifiable dice --------------------------------------------------------------------
+    # With a committing roller (companion.scrambler.seed.SeededRoller: `commitment`, `reveal`,
+    # `new_hand`), every hand's rolls come from a secret seed whose commitment the start_hand
+    # entry carries; once the hand has ended the owner appends `reveal_seed` and draws the next
+    # seed. The secret seed is kept in the ledger (never in a view, event or the API) so that
+    # a restart in the middle of a hand goes on rolling from the same seed and roll number.
+
+    def _commits(self) -> bool:
+        return all(hasattr(self.roller, name) for name in ("commitment", "reveal", "new_hand"))
+
+    @property
+    def _seed_key(self) -> str:
+        return f"hand_seed:{self.code}"
+
+    def _new_seed(self) -> None:
+        seed = secrets.token_hex(32)
+        self.ledger.set_meta(self._seed_key, seed)
+        self.roller.new_hand(seed)
+
+    def _restore_seed(self) -> None:
+        """Give the roller the stored seed, wound on past the rolls this hand already made."""
+        seed = self.ledger.get_meta(self._seed_key)
+        if seed is None:
+            self._new_seed()
+            return
+        self.roller.new_hand(seed)
+        start = self.ledger.entry(self.code, self.hand_start_seq) if self.hand_start_seq else None
+        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
+            return  # the stored seed is for the next hand: nothing rolled from it yet
+        trigger = self.table.roll_needed({"type": "roll"})
+        for e in self.ledger.entries(self.code, after=self.hand_start_seq):
+            if e.type == "roll" and e.body.get("dice"):
+                self.roller.dice(trigger)  # the same roll number, as before the restart
+        if any(ev.get("type") == HAND_ENDED for e in self.ledger.entries(self.code, after=self.hand_start_seq) for ev in e.events):
+            self._reveal_seed()  # stopped between the hand's end and the reveal
+
+    def _reveal_seed(self) -> None:
+        """Append `reveal_seed` for the hand that just ended, then draw the next hand's seed."""
+        start = self.ledger.entry(self.code, self.hand_start_seq) if self.hand_start_seq else None
+        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
+            return  # this hand did not use the roller's seed (the host gave a commitment)
+        entry = {"type": REVEAL_SEED, "seed": self.roller.reveal()}
+        try:
+            events = self._apply(entry, SCRAMBLER)
+        except Refusal as exc:
+            log.warning("table %s: the seed was not revealed: %s", self.code, exc.error)
+        else:
+            self._commit(entry, SCRAMBLER, None, events)
+        self._new_seed()
 
     # -- listening ------------------------------------------------------------------------
 
