@@ -14,6 +14,7 @@ from typing import TextIO
 import qrcode
 import waitress
 
+from companion.scrambler.seed import SeededRoller
 from companion.server import create_app
 
 DEFAULT_HOST = "0.0.0.0"
@@ -91,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
             "DATA_DIR": str(args.data.resolve()),
             "MAX_STREAMS": MAX_STREAMS,
             "SSE_HEARTBEAT_S": HEARTBEAT_S,
+            # Verifiable dice: each hand's rolls come from a committed seed, revealed after it.
+            "ROLLER_FACTORY": SeededRoller,
         }
     )
     server = waitress.create_server(

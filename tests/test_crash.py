@@ -87,6 +87,25 @@ def next_command(api: Api, rng: random.Random) -> tuple[str, str, dict]:
     return "host", "start_hand", {}
 
 
+def check_dice(log: list[dict], trigger: str) -> int:
+    """Each revealed hand: the seed matches the commitment and every roll is derived from it.
+    Returns how many hands were checked."""
+    from companion.scrambler.seed import commitment, derive_dice
+
+    committed, rolls, checked = None, [], 0
+    for e in log:
+        if e["type"] == "start_hand":
+            committed, rolls = e["body"]["seed_commitment"], []
+        elif e["type"] == "roll" and e["body"].get("dice"):
+            rolls.append(e["body"]["dice"])
+        elif e["type"] == "reveal_seed":
+            seed = e["body"]["seed"]
+            assert commitment(seed) == committed
+            assert rolls == [list(derive_dice(seed, i, trigger)) for i in range(len(rolls))]
+            checked += 1
+    return checked
+
+
 @pytest.mark.slow
 def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_path):
     rng = random.Random(20261121)
@@ -129,12 +148,13 @@ def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_
         log = {e["seq"]: e for e in api.log()}
         for seq, (who, sent) in acked.items():
             assert seq in log, f"acknowledged entry {seq} lost after kill {round_}"
-            got = {k: v for k, v in log[seq]["body"].items() if k != "dice"}
+            got = {k: v for k, v in log[seq]["body"].items() if k not in ("dice", "seed_commitment")}
             # A spectator's log hides reveal cards: compare those fields by presence only.
-            want = {k: "hidden" if got.get(k) == "hidden" else v for k, v in sent.items() if k != "dice"}
+            want = {k: "hidden" if got.get(k) == "hidden" else v for k, v in sent.items() if k not in ("dice", "seed_commitment")}
             assert got == want, seq
-        # Nothing else, except the request in flight when the plug was pulled.
-        extra = sorted(set(log) - set(acked))
+        # Nothing else, except the request in flight when the plug was pulled (and the seed
+        # reveals the server appends itself after each hand).
+        extra = sorted(seq for seq in set(log) - set(acked) if log[seq]["type"] != "reveal_seed")
         assert len(extra) <= 1, extra
         if in_flight is not None:
             who, kind, fields, key = in_flight
@@ -151,9 +171,14 @@ def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_
         # The same tables, to the credit; the seat tokens still work.
         view = api.state("host")["state"]
         assert credits(view) == bought + sum(s["adjusted"] for s in view["seats"])
+        # Every hand played to its end has its seed revealed, and its dice follow from it,
+        # kills in the middle of a hand included.
+        assert all(h["seed"] and h["seed_commitment"] for h in view["hands"])
+        hands_checked = check_dice(api.log(), view["rules"]["scrambler_trigger"])
         assert all(api.state(seat)["viewer"]["seat"] == seat for seat in api.tokens)
     holder["server"].kill()
     assert len(acked) > 30, "too little was played between the kills"
+    assert hands_checked >= 2, "too few hands were played to their end"
     assert time.monotonic() - started < 40
 
 
