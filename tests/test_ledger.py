@@ -225,6 +225,9 @@ def test_loading_costs_the_same_after_many_hands_as_after_one(ledger):
     assert PassTable.applied_count < SNAPSHOT_EVERY
     assert reloaded.view()[1] == owner.view()[1]
     assert reloaded.table.hand_no == 200
+    # Only the current hand's snapshots (and the new table's) are kept.
+    kept = [r[0] for r in ledger._db.execute("SELECT seq FROM snapshots ORDER BY seq")]
+    assert kept[0] == 0 and len(kept) <= 5  # new table, hand start, one per 25 entries since
 
 
 def test_undo_appends_a_counter_entry_and_the_log_keeps_both(ledger):

@@ -7,7 +7,8 @@ A table's state is what its entries say. The ledger stores, per table:
   and `undone_by` (the seq of the undo entry that cancelled it, if any);
 - `snapshots`: the full state (`Table.to_json()`) after some entries — always after entry 0
   (the new table), at the start of every hand and every `SNAPSHOT_EVERY` entries — so loading
-  a table costs one snapshot plus a few entries however long the evening has run;
+  a table costs one snapshot plus a few entries however long the evening has run (only the
+  current hand's snapshots are kept);
 - `tokens`: a hash of each seat's secret token (the tokens themselves are never stored).
 
 The database runs in WAL mode with `synchronous=FULL`: once `append` returns, the entry is on
@@ -261,6 +262,14 @@ class Ledger:
                     "INSERT OR REPLACE INTO snapshots (table_code, seq, hand_start, state)"
                     " VALUES (?,?,?,?)",
                     (code, entry.seq, int(hand_start), _dumps(snapshot)),
+                )
+            if snapshot is not None and hand_start:
+                # Loading needs only the latest snapshot and undo only the current hand's, so
+                # earlier hands' snapshots go: the file grows with the entries, not with
+                # entries × state size. (Snapshot 0, the new table, stays.)
+                db.execute(
+                    "DELETE FROM snapshots WHERE table_code=? AND seq>0 AND seq<?",
+                    (code, entry.seq),
                 )
             if seat_token is not None:
                 self._set_token(db, code, *seat_token)
