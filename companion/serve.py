@@ -79,7 +79,64 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--data", type=Path, default=Path("data"), help="folder for the table database (default ./data)"
     )
+    g = p.add_argument_group("scrambler", "the physical shift scrambler (without one, phones roll on screen)")
+    g.add_argument(
+        "--gpio", choices=("auto", "off"), default="auto",
+        help="button/LED/buzzer on the Pi's GPIO: auto uses them when the machine has GPIO (default)",
+    )
+    g.add_argument(
+        "--pins", type=_pins, default=(17, 27, 22), metavar="BUTTON,LED,BUZZER",
+        help="BCM pin numbers (default 17,27,22)",
+    )
+    g.add_argument("--tonal", action="store_true", help="the buzzer is a passive piezo (TonalBuzzer)")
+    g.add_argument(
+        "--serial", default="auto", metavar="auto|off|PATH",
+        help="the USB scrambler box: auto finds a Pico by USB ID 2E8A:0005 (default), or a device path",
+    )
+    g.add_argument(
+        "--long-press", choices=("timer", "roll", "none"), default="timer",
+        help="what holding the button does (default: start/stop the random timer)",
+    )
     p.set_defaults(func=run)
+
+
+def _pins(text: str) -> tuple[int, int, int]:
+    try:
+        button, led, buzzer = (int(n) for n in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("give three BCM numbers: BUTTON,LED,BUZZER") from None
+    return button, led, buzzer
+
+
+def scrambler_settings(args: argparse.Namespace) -> dict:
+    """The scrambler hub's settings from the command line."""
+    button, led, buzzer = args.pins
+    return {
+        "gpio": None if args.gpio == "off" else
+        {"button": button, "led": led, "buzzer": buzzer, "tonal": args.tonal},
+        "serial": None if args.serial == "off" else args.serial,
+        "long_press": args.long_press,
+    }
+
+
+def start_scrambler(app, args: argparse.Namespace):
+    """Start the physical scrambler and link it to the table it is bound to.
+
+    Presses go to the registry's `scrambler_submit` (the bound table's owner, as the
+    scrambler); every roll of that table is shown on the LED and buzzer. Returns the hub and
+    the link, or (None, None) when the server holds no tables registry.
+    """
+    from companion.scrambler.hub import Scrambler
+    from companion.scrambler.link import TableLink
+
+    tables = app.extensions.get("tables")
+    if tables is None:
+        return None, None
+    hub = Scrambler.from_settings(scrambler_settings(args), send=tables.scrambler_submit).start()
+    app.extensions["scrambler"] = hub
+    if hub.on_screen:
+        log.info("no physical scrambler attached yet: phones and the display roll on screen")
+    return hub, TableLink(tables, hub).start()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
         channel_request_lookahead=1,
     )
     tables = app.extensions.get("tables")
+    hub, link = start_scrambler(app, args)
 
     def stop(signum, frame):
         # Streams block waiting for the next event: wake them with a goodbye first, or
@@ -127,6 +185,9 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         server.close()
+        if link is not None:
+            link.close()
+            hub.close()
         if tables is not None:
             tables.ledger.close()
     log.info("stopped")
