@@ -25,12 +25,12 @@ from companion.rules.rulesets import PRESETS
 from companion.server.errors import ApiError, read_json
 from companion.server.openapi import describe, error_response
 from companion.table import registry as registry_mod
+from companion.table.engine import NAME_MAX
 from companion.table.owner import GUEST, HOST, JOIN, Refusal, TableOwner
 from companion.table.registry import registry_for
 
 bp = Blueprint("tables_api", __name__)
 
-NAME_MAX = 24
 KEY_MAX = 100
 LOG_LIMIT_MAX = 500
 #: Fields of the request body that are about the request, not the command.
