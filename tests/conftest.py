@@ -38,20 +38,43 @@ def client(app):
 
 
 class LiveServer:
-    """The app served by a real waitress server on a free port, in a thread."""
+    """The app served by a real waitress server on a free port, in a thread, set up as
+    `serve` sets it up, and stopped without a race (see `close`)."""
 
     def __init__(self, app, threads: int = 32):
         import waitress
 
+        from companion import serve
+
         self.app = app
-        self.server = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+        self.server = waitress.create_server(
+            app, host="127.0.0.1", port=0, threads=threads,
+            connection_limit=serve.CONNECTION_LIMIT, channel_request_lookahead=1,
+        )
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except (OSError, ValueError):
+            # Closing the socket map from another thread can make the loop's select() fail
+            # with EBADF: expected while stopping, a real failure otherwise.
+            if not self.stopping:
+                raise
+
     def close(self) -> None:
-        """Stop serving."""
+        """Say goodbye to every event stream (their threads end), then stop serving."""
+        tables = self.app.extensions.get("tables")
+        if tables is not None:
+            for owner in tables.owners():
+                owner.close()
+        self.stopping = True
         self.server.close()
+        self.thread.join(5)
+        self.server.task_dispatcher.shutdown(timeout=2)
 
 
 @pytest.fixture

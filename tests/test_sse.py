@@ -16,37 +16,8 @@ import pytest
 from companion import serve
 from companion.server import create_app
 
+from conftest import LiveServer
 from test_tables_api import Api, flask_call, next_action
-
-
-class LiveServer:
-    """The app under a real waitress server in a thread, stopped without a race: closing the
-    socket map from another thread can make the loop's select() fail with EBADF."""
-
-    def __init__(self, app, threads: int):
-        import waitress
-
-        self.server = waitress.create_server(
-            app, host="127.0.0.1", port=0, threads=threads, connection_limit=serve.CONNECTION_LIMIT,
-            channel_request_lookahead=1,
-        )
-        self.url = f"http://127.0.0.1:{self.server.effective_port}"
-        self.stopping = False
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self):
-        try:
-            self.server.run()
-        except (OSError, ValueError):
-            if not self.stopping:
-                raise
-
-    def close(self):
-        self.stopping = True
-        self.server.close()
-        self.thread.join(5)
-        self.server.task_dispatcher.shutdown(timeout=2)
 
 
 def parse(text: str) -> list[dict]:
