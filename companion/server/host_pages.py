@@ -6,8 +6,8 @@
   change through the table API (`/api/v1/tables/...`); this module only serves the page.
 - `GET /t/<code>/rules`: the rules page of the table's own rule set.
 - `GET /t/<code>/audit`: the audit log for everyone: entries, counter-entries, the dice of
-  every roll, seed commitments and revealed seeds (`?after=N&rows=1`: only the rows after
-  entry N, for the page's live updates).
+  every roll, seed commitments and revealed seeds, which the page can check in the browser
+  (`?after=N&rows=1`: only the rows after entry N, for the page's live updates).
 - `GET /t/<code>/history`: standings, the hands, and `stack_chart` (also `/t/<code>/chart.svg`).
 - `GET /t/<code>/standings.json`: the standings with each stack's chip breakdown.
 - `GET /t/<code>/seat-qr.svg?seat=s2&token=...`: the QR code of a seat's move-to-a-new-phone
@@ -30,6 +30,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
+from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.table.chips import breakdown, chip_set_from
 from companion.table.owner import TableOwner
@@ -295,8 +296,14 @@ def audit(code: str):
     entries = _all_entries(owner)
     return render_template(
         "host/audit.html", code=owner.code, entries=entries, names=names,
-        hands=audit_hands(entries), version=owner.version,
+        hands=audit_hands(entries), version=owner.version, dice_table=dice_table(),
     )
+
+
+def dice_table() -> dict[str, list[int]]:
+    """Trigger name -> [dice count, sides] from `DICE`: the audit page's own check of the
+    rolls in the browser reads it, so that the page never keeps a second copy."""
+    return {trigger.value: [count, sides] for trigger, (count, sides) in DICE.items()}
 
 
 @bp.get("/t/<code>/history")

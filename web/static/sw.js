@@ -5,7 +5,8 @@
 // The table itself is live data: API calls and the event stream always go to the network
 // and are never cached (a stale stack would be worse than an error). Pages are fetched from
 // the network first; only when the box cannot be reached is the last copy shown.
-// Bump CACHE when the list changes: the old cache is dropped on activation.
+// A changed worker adds every file of the list again on install; bump CACHE when files leave
+// the list: the old cache, with them, is dropped on activation.
 
 const CACHE = "sabacc-shell-v1";
 const SHELL = [
@@ -26,6 +27,8 @@ const SHELL = [
   "/static/js/display.js",
   "/static/js/host.js",
   "/static/js/audit.js",
+  "/static/js/verify.js",
+  "/static/js/sha256.js",
   "/static/js/pwa.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",

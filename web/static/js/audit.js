@@ -1,6 +1,12 @@
 // The audit log page, kept live: when the table's event stream reports a new entry, the rows
 // after the last one shown are fetched as HTML rendered (and escaped) by the server and put
 // in place; an undone entry's row is replaced by its struck-through version.
+//
+// Each hand whose seed is revealed also gets a button that checks its dice in this browser
+// (js/verify.js): the seed against the commitment, and every roll the page lists against the
+// dice the seed gives, without asking the server anything.
+
+import { checkHand, diceTable, summary } from "./verify.js";
 
 const table = document.getElementById("audit-log");
 const rows = document.getElementById("audit-rows");
@@ -44,4 +50,66 @@ if (table && "EventSource" in window) {
   source.addEventListener("update", refresh);
   // After a reconnect the snapshot may follow entries this page has not seen.
   source.addEventListener("snapshot", refresh);
+}
+
+// -- the dice check in this browser ---------------------------------------------------------
+
+/** What the page shows of a hand: its seed, commitment and rolls in the table's order. */
+function handOnPage(article) {
+  const rolls = Array.from(article.querySelectorAll(".rolls li[data-trigger]"), (li) => ({
+    trigger: li.dataset.trigger,
+    dice: li.dataset.dice ? li.dataset.dice.split(",").map(Number) : [],
+    entry: li.dataset.entry,
+  }));
+  return { seed: article.dataset.seed, commitment: article.dataset.commitment, rolls };
+}
+
+function showResult(out, result) {
+  const sentence = document.createElement("p");
+  sentence.textContent = summary(result);
+  const parts = [sentence];
+  if (result.problems.length) {
+    sentence.className = "form-error";
+    const list = document.createElement("ul");
+    for (const problem of result.problems) {
+      const li = document.createElement("li");
+      li.textContent = problem;
+      list.append(li);
+    }
+    parts.push(list);
+  }
+  out.replaceChildren(...parts);
+}
+
+function addCheck(article, dice) {
+  const wrap = document.createElement("p");
+  wrap.className = "actions";
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "button";
+  button.textContent = "Check the dice in this browser";
+  // Every hand has the same button: its heading says which hand it checks.
+  const heading = article.querySelector("h3[id]");
+  if (heading) button.setAttribute("aria-describedby", heading.id);
+  const out = document.createElement("div");
+  out.className = "verify-result";
+  out.setAttribute("role", "status");
+  out.setAttribute("aria-live", "polite");
+  button.addEventListener("click", () => {
+    let result;
+    try {
+      result = checkHand(handOnPage(article), dice);
+    } catch (err) {
+      result = { ok: false, problems: [`The check could not run: ${err.message}.`], recomputed: [] };
+    }
+    showResult(out, result);
+  });
+  wrap.append(button);
+  article.append(wrap, out);
+}
+
+const revealed = document.querySelectorAll("article.hand-seeds[data-seed]");
+if (revealed.length) {
+  const dice = diceTable();
+  for (const article of revealed) addCheck(article, dice);
 }
