@@ -12,6 +12,7 @@ import re
 from unittest import mock
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from companion.rules.rulesets import Trigger
@@ -19,7 +20,7 @@ from companion.scrambler.dice import DICE
 from companion.scrambler.seed import SeededRoller, commitment, derive_dice, verify
 from companion.server import create_app
 
-from conftest import PHONE
+from conftest import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -35,8 +36,11 @@ def app(tmp_path):
 
 @pytest.fixture
 def page(chromium, live_server):
-    """A phone's page, closed before the server stops (no connection left for it to wait on)."""
-    context = chromium.new_context(**PHONE)
+    """A phone's page, closed before the server stops. Without the service worker and the
+    table's event stream (the audit page's live rows): the check under test needs neither, and
+    both would leave requests in flight when the server stops."""
+    context = chromium.new_context(**PHONE, service_workers="block")
+    context.route("**/api/v1/tables/*/events", lambda route: route.abort())
     yield context.new_page()
     context.close()
 
@@ -130,6 +134,13 @@ def test_check_hand_names_what_does_not_match(page, live_server):
     assert short["ok"] is False and short["problems"] == ["The seed is not valid: a seed is 32 bytes (64 hex digits)."]
 
 
+def serious_violations(page) -> list:
+    """axe-core's serious and critical findings on `page`."""
+    results = Axe().run(page)
+    return [(v["id"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
 # -- the audit page of a real table -------------------------------------------------------------
 
 
@@ -209,6 +220,7 @@ def test_audit_page_checks_a_seeded_hand_in_the_browser(page, app, live_server, 
     result = article.get_by_role("status")
     expect(result).to_have_text("The seed matches the commitment and gives all 3 rolls.")
     assert result.get_attribute("aria-live") == "polite"
+    assert serious_violations(page) == []
     # The browser's own numbers are the server's: the table it read came from DICE.
     dice_table = page.evaluate("() => JSON.parse(document.querySelector('[data-dice-table]').dataset.diceTable)")
     assert dice_table == {t.value: list(shape) for t, shape in DICE.items()}
@@ -251,6 +263,10 @@ def test_audit_page_says_which_roll_the_seed_does_not_give(page, app, live_serve
         f"the published commitment is {hand['commitment']}.")
     wrong = sum(list(derive_dice(other, i, Trigger.D6_LOW)) != r["dice"] for i, r in enumerate(hand["rolls"]))
     expect(problems).to_have_count(1 + wrong)
+    # The words fit a phone (64 hex digits break) and the page stays accessible.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+    assert serious_violations(page) == []
+    screenshot(page, "audit-verify-mismatch")
 
 
 def test_a_hand_whose_seed_is_not_revealed_gets_no_check_button(page, app, live_server):
