@@ -285,6 +285,13 @@ class Table:
         del rules
         return cls(state)
 
+    def copy(self) -> "Table":
+        """An independent copy, cheaper than `from_json(to_json())`: the settled rows of the
+        history are shared (they never change once the next hand has started)."""
+        twin = object.__new__(type(self))
+        twin._s, twin._rules, twin._chips = _working_copy(self._s), self._rules, self._chips
+        return twin
+
     def to_json(self) -> dict[str, Any]:
         """The full snapshot (private parts included): `from_json` of it is this table."""
         return _copy(self._s)
@@ -359,10 +366,14 @@ class Table:
 
     # -- views ------------------------------------------------------------------------------
 
-    def view(self, seat: str | None = None, *, host: bool = False) -> dict:
+    def view(self, seat: str | None = None, *, host: bool = False, history: int | None = None) -> dict:
         """The state as JSON for one viewer: everything public plus that seat's own private
         parts (its entered reveal cards, its legal actions). Never another seat's hidden
-        information (cards entered before the reveal completes) — not even for the host."""
+        information (cards entered before the reveal completes) — not even for the host.
+
+        `history`: how many of the latest settled hands `stack_history` holds (None: the
+        whole session). The API sends phones the latest few, so that what each action
+        answers and streams does not grow with the length of the evening."""
         s, rules = self._s, self._rules
         out: dict[str, Any] = {
             "code": s["code"],
@@ -377,7 +388,8 @@ class Table:
             "hand_no": s["hand_no"],
             "ended": s["ended"],
             "standings": s["standings"],
-            "stack_history": s["stack_history"],
+            "stack_history": s["stack_history"][-history:] if history else
+                             [] if history == 0 else s["stack_history"],
             "hands": s["hands"][-20:],
             "items": s["items"],
             "hand": self._hand_view(seat),

@@ -48,6 +48,11 @@ HAND_ENDED = "hand_ended"
 START_HAND = "start_hand"
 REVEAL_SEED = "reveal_seed"
 
+#: Settled hands of the stack chart in the state the API answers and streams send: the
+#: latest few, so that an action costs the same at hand 500 as at hand 1 (the benchmark's
+#: growth_ratio). The whole session: `view(history=None)` (the history page, chart.svg).
+VIEW_HISTORY = 20
+
 #: Take a full snapshot every this many entries even within a long hand, so that loading a
 #: table never replays more than this many entries.
 SNAPSHOT_EVERY = 25
@@ -181,15 +186,18 @@ class TableOwner:
 
     # -- reading --------------------------------------------------------------------------
 
-    def view(self, seat: str | None = None, host: bool = False) -> tuple[int, dict[str, Any]]:
-        """`(version, state)` for one viewer: the public view, a seat's, or the host's."""
+    def view(self, seat: str | None = None, host: bool = False,
+             history: int | None = None) -> tuple[int, dict[str, Any]]:
+        """`(version, state)` for one viewer: the public view, a seat's, or the host's.
+        `history`: rows of `stack_history` to include (None: the whole session; the API and
+        the event stream send `VIEW_HISTORY`)."""
         with self._lock:
-            return self.version, self._view(seat, host)
+            return self.version, self._view(seat, host, history)
 
-    def _view(self, seat: str | None, host: bool) -> dict[str, Any]:
+    def _view(self, seat: str | None, host: bool, history: int | None = None) -> dict[str, Any]:
         # The table's version is the ledger's (it also counts undos), not the engine's count
         # of applied entries: one number for clients, event ids and stale checks.
-        state = self.table.view(seat, host=host)
+        state = self.table.view(seat, host=host, history=history)
         state["version"] = self.version
         return state
 
@@ -503,7 +511,7 @@ class TableOwner:
         sub = Subscription(seat, host)
         with self._lock:
             self._subscriptions.add(sub)
-            return sub, self.version, self._view(seat, host)
+            return sub, self.version, self._view(seat, host, VIEW_HISTORY)
 
     def unsubscribe(self, sub: Subscription) -> None:
         """Stop listening (safe to call twice)."""
@@ -532,7 +540,8 @@ class TableOwner:
         if not subs:
             return
         # The table moves on as soon as the lock is released: render from a copy of this state.
-        frozen = self.table_class.from_json(self.table.to_json())
+        # (`copy` shares the settled history instead of copying the whole session each time.)
+        frozen = self.table.copy()
         if self._publisher is None:
             self._publisher = threading.Thread(
                 target=self._publish_loop, name=f"publish-{self.code}", daemon=True
@@ -557,10 +566,10 @@ class TableOwner:
                 data = rendered.get(sub.key)
                 if data is None:
                     try:
-                        state = table.view(sub.seat, host=sub.host)
+                        state = table.view(sub.seat, host=sub.host, history=VIEW_HISTORY)
                     except Exception:  # a seat that left has no view of its own any more
                         log.exception("table %s: no view for %s", self.code, sub.key)
-                        state = table.view(None)
+                        state = table.view(None, history=VIEW_HISTORY)
                     state["version"] = seq
                     data = rendered[sub.key] = self.update_json(seq, events, state)
                 sub.messages.put((seq, "update", data))
