@@ -26,7 +26,7 @@ from companion.server.errors import ApiError, read_json
 from companion.server.openapi import describe, error_response
 from companion.table import registry as registry_mod
 from companion.table.engine import NAME_MAX
-from companion.table.owner import GUEST, HOST, JOIN, Refusal, TableOwner
+from companion.table.owner import GUEST, HOST, JOIN, VIEW_HISTORY, Refusal, TableOwner
 from companion.table.registry import registry_for
 
 bp = Blueprint("tables_api", __name__)
@@ -71,9 +71,10 @@ def viewer(owner: TableOwner, required: bool = False) -> str | None:
 
 
 def _view(owner: TableOwner, who: str | None) -> tuple[int, dict]:
+    # The latest rows of the stack chart only: an answer must not grow with the session.
     if who == HOST:
-        return owner.view(None, host=True)
-    return owner.view(who)
+        return owner.view(None, host=True, history=VIEW_HISTORY)
+    return owner.view(who, history=VIEW_HISTORY)
 
 
 def _refused(exc: Refusal, owner: TableOwner, who: str | None) -> ApiError:
@@ -257,7 +258,7 @@ def create_table():
         owner, host_token = registry_for().create(settings)
     except Refusal as exc:
         raise ApiError(exc.status, exc.error, exc.field) from None
-    version, state = owner.view(None, host=True)
+    version, state = owner.view(None, host=True, history=VIEW_HISTORY)
     return (
         jsonify(
             {
@@ -304,7 +305,7 @@ def join(code: str):
         raise _refused(exc, owner, None) from None
     if result.seat is None:
         raise ApiError(409, "the table did not seat anyone", "name")
-    version, state = owner.view(result.seat)
+    version, state = owner.view(result.seat, history=VIEW_HISTORY)
     out = {"seat": result.seat, "token": result.token, "version": version, "events": result.events, "state": state}
     if result.replayed:
         out["replayed"] = True
