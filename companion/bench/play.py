@@ -31,9 +31,9 @@ def reveal_cards(hand: dict, seat: str) -> list[str]:
     me = _player(hand, seat)
     static = set(sum((p["static"] for p in hand["players"]), []))
     free = [c for c in CARD_CODES if c not in static]
-    i = [p["seat"] for p in hand["players"]].index(seat)
+    seats = [p["seat"] for p in hand["players"]]
     size = me["hand_size"] - len(me["static"])
-    return list(me["static"]) + free[i * 12: i * 12 + size]
+    return list(me["static"]) + free[seats.index(seat)::len(seats)][:size]
 
 
 def buy_in_entry(state: dict, amount: int) -> dict[str, Any]:
