@@ -54,6 +54,12 @@ SETTLE_BODY = {
 }
 
 
+#: Pause between timed requests. Back-to-back requests would each be timed while the server
+#: still finishes the one before (waitress hands a kept-alive connection's next request to a
+#: worker while the last worker is still closing its response): phones are never that fast.
+GAP_S = 0.003
+
+
 def percentile(values: list[float], q: float) -> float:
     """The `q`-th percentile (0–100) by nearest rank.
 
@@ -135,6 +141,7 @@ def measure_fanout(srv: ServerProcess, client: JsonClient, table: Table,
                     raise RuntimeError("a stream never got its snapshot")
             times = []
             for i in range(samples[n]):
+                time.sleep(GAP_S)
                 t0 = time.perf_counter()
                 seq, _ = adjust(client, table, i)
                 for lst in listeners:
@@ -154,9 +161,11 @@ def measure_overhead(client: JsonClient, table: Table, samples: int, out: dict[s
     """Ping and action round trips, interleaved on one keep-alive connection."""
     pings, actions = [], []
     for i in range(samples):
+        time.sleep(GAP_S)
         status, _, dt = client.call("GET", "/api/v1/ping")
         assert status == 200
         pings.append(dt)
+        time.sleep(GAP_S)
         actions.append(adjust(client, table, i)[1])
     out["ping_ms_p50"] = round(statistics.median(pings) * 1000, 3)
     out["action_ms_p50"] = round(statistics.median(actions) * 1000, 3)
@@ -167,6 +176,7 @@ def http_actor(client: JsonClient, table: Table, times: list[float]):
     """An `act` for `play_hand` over HTTP that records accepted actions' round trips."""
 
     def act(actor: str, entry: dict) -> tuple[bool, dict]:
+        time.sleep(GAP_S)
         status, body, dt = client.call("POST", f"/api/v1/tables/{table.code}/commands",
                                        entry, table.token(actor))
         if status == 200:
