@@ -227,7 +227,7 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     try:
-        load = os.getloadavg()[0]
+        load = round(os.getloadavg()[0], 2)
     except OSError:
         load = None
     return {"cores": os.cpu_count(), "cpu": model, "python": platform.python_version(),
