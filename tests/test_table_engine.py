@@ -502,6 +502,40 @@ def test_reveal_fills_in_static_field_cards():
     assert t.view("s2")["you"]["cards"] == ["co10", "fl3", "sa10"]
 
 
+def test_reveal_with_the_second_copy_of_a_static_face_card_counts_both():
+    # The static field holds one Balance; the hand holds the deck's other Balance too.
+    t = table("classic", players=2)
+    do(t, HOST, "start_hand")
+    do(t, "s2", "static_add", card="balance")
+    do(t, "s2", "check")
+    do(t, "s2", "roll", dice=[1, 2])
+    do(t, "s2", "draw", action="gain")
+    play_turn(t, "s1")
+    do(t, "s2", "check")
+    do(t, "s2", "roll", dice=[1, 2])
+    do(t, "s1", "call_hand")
+    # Without the static field: two cards entered, the static Balance filled in.
+    do(t, "s2", "reveal", cards=["balance", "co10"])
+    assert sorted(t.view("s2")["you"]["cards"]) == ["balance", "balance", "co10"]
+
+
+def test_reveal_of_the_whole_hand_must_hold_the_static_field():
+    t = table("classic", players=2)
+    do(t, HOST, "start_hand")
+    do(t, "s2", "static_add", card="sa10")
+    do(t, "s2", "check")
+    do(t, "s2", "roll", dice=[1, 2])
+    do(t, "s2", "draw", action="gain")
+    play_turn(t, "s1")
+    do(t, "s2", "check")
+    do(t, "s2", "roll", dice=[1, 2])
+    do(t, "s1", "call_hand")
+    refusal = refused(t, {"type": "reveal", "cards": ["co10", "fl3", "fl4"]}, "s2")
+    assert refusal.field == "cards" and "sa10" in refusal.error
+    do(t, "s2", "reveal", cards=["sa10", "co10", "fl3"])
+    assert sorted(t.view("s2")["you"]["cards"]) == ["co10", "fl3", "sa10"]
+
+
 def test_non_credit_stake_is_committed_and_counted_like_a_buy_in():
     t = table("classic", players=2, stack=20)
     do(t, HOST, "start_hand")

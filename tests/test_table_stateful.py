@@ -47,6 +47,7 @@ class TableMachine(RuleBasedStateMachine):
         try:
             events = self.table.apply(entry, actor)
         except Refused as exc:
+            self.last_refusal = (exc.status, exc.error, exc.field)
             assert exc.status in (400, 403, 409, 422)
             assert self.table.to_json() == before
             return False
@@ -98,7 +99,7 @@ class TableMachine(RuleBasedStateMachine):
                 options = calls
             sid, move = data.draw(st.sampled_from(options))
             entry = self.concrete(move, sid, data)
-            assert self.send(entry, sid), (entry, sid, self.table.view(sid))
+            assert self.send(entry, sid), (entry, sid, self.last_refusal)
 
     def concrete(self, move, sid, data):
         typ = move["type"]

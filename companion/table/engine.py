@@ -1382,13 +1382,22 @@ class _Game:
                 if deck.CARDS[c].is_face and deck.CARDS[c].value != 0:
                     raise Refused(422, f"{deck.CARDS[c].name} is set aside in Corellia Run",
                                   f"cards[{i}]")
-        missing = Counter(p["static"]) - Counter(entered)
-        full = entered + sorted(missing.elements())
-        n = p["hand_size"]
-        if len(full) != n:
-            extra = f" (your static field {', '.join(p['static'])} included)" if p["static"] else ""
+        # The entry is the whole hand, or the hand without its static field (filled in here).
+        # Decided by the count, not by matching codes: with two copies of a face card, the
+        # second copy in the hand is not the one lying in the static field.
+        n, static = p["hand_size"], p["static"]
+        if len(entered) == n:
+            full = entered
+            missing = Counter(static) - Counter(entered)
+            if missing:
+                raise Refused(422, f"your static field's {', '.join(sorted(missing))} is part of "
+                                   f"your hand: enter it too", "cards")
+        elif static and len(entered) + len(static) == n:
+            full = entered + list(static)
+        else:
+            extra = f" (your static field {', '.join(static)} included)" if static else ""
             raise Refused(422, f"the table counts {n} cards in your hand{extra}; you entered "
-                               f"{len(full)}", "cards")
+                               f"{len(entered)}", "cards")
         try:
             deck.check_copies(full)
         except deck.TooManyCopies as exc:
