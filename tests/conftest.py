@@ -57,13 +57,15 @@ class LiveServer:
         self.thread.start()
 
     def _run(self) -> None:
-        try:
-            self.server.run()
-        except (OSError, ValueError):
-            # Closing the socket map from another thread can make the loop's select() fail
-            # with EBADF: expected while stopping, a real failure otherwise.
-            if not self.stopping:
-                raise
+        # waitress's own loop runs while any connection is open (a browser keeps some alive),
+        # and closing its sockets from another thread races with select(). So the loop runs
+        # here in short steps, and this thread closes every socket itself once told to stop.
+        from waitress import wasyncore
+
+        sockets = self.server._map
+        while not self.stopping:
+            wasyncore.loop(timeout=0.05, map=sockets, use_poll=True, count=1)
+        wasyncore.close_all(sockets)
 
     def close(self) -> None:
         """Say goodbye to every event stream (their threads end), then stop serving."""
@@ -72,7 +74,6 @@ class LiveServer:
             for owner in tables.owners():
                 owner.close()
         self.stopping = True
-        self.server.close()
         self.thread.join(5)
         self.server.task_dispatcher.shutdown(timeout=2)
 
