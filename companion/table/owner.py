@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import json
 import logging
 import queue
@@ -137,6 +138,8 @@ class TableOwner:
         self.code = code
         self.ledger = ledger
         self.table_class = table_class
+        # Whether the table class can cut its stack chart to the latest rows (the engine can).
+        self._cuts_history = "history" in inspect.signature(table_class.view).parameters
         self.roller: Roller = roller or SoftwareRoller()
         self._lock = threading.RLock()
         self._subscriptions: set[Subscription] = set()
@@ -194,10 +197,17 @@ class TableOwner:
         with self._lock:
             return self.version, self._view(seat, host, history)
 
+    def _table_view(self, table: Any, seat: str | None, host: bool, history: int | None) -> dict[str, Any]:
+        """`table.view` for one viewer, its stack chart cut to `history` rows where the table
+        class can (the engine's `view(history=n)`; a plain `view(seat, host=)` otherwise)."""
+        if history is not None and self._cuts_history:
+            return table.view(seat, host=host, history=history)
+        return table.view(seat, host=host)
+
     def _view(self, seat: str | None, host: bool, history: int | None = None) -> dict[str, Any]:
         # The table's version is the ledger's (it also counts undos), not the engine's count
         # of applied entries: one number for clients, event ids and stale checks.
-        state = self.table.view(seat, host=host, history=history)
+        state = self._table_view(self.table, seat, host, history)
         state["version"] = self.version
         return state
 
@@ -540,8 +550,9 @@ class TableOwner:
         if not subs:
             return
         # The table moves on as soon as the lock is released: render from a copy of this state.
-        # (`copy` shares the settled history instead of copying the whole session each time.)
-        frozen = self.table.copy()
+        # (The engine's `copy` shares the settled history instead of copying the whole session.)
+        copy = getattr(self.table, "copy", None)
+        frozen = copy() if copy is not None else self.table_class.from_json(self.table.to_json())
         if self._publisher is None:
             self._publisher = threading.Thread(
                 target=self._publish_loop, name=f"publish-{self.code}", daemon=True
@@ -566,10 +577,10 @@ class TableOwner:
                 data = rendered.get(sub.key)
                 if data is None:
                     try:
-                        state = table.view(sub.seat, host=sub.host, history=VIEW_HISTORY)
+                        state = self._table_view(table, sub.seat, sub.host, VIEW_HISTORY)
                     except Exception:  # a seat that left has no view of its own any more
                         log.exception("table %s: no view for %s", self.code, sub.key)
-                        state = table.view(None, history=VIEW_HISTORY)
+                        state = self._table_view(table, None, False, VIEW_HISTORY)
                     state["version"] = seq
                     data = rendered[sub.key] = self.update_json(seq, events, state)
                 sub.messages.put((seq, "update", data))
