@@ -26,6 +26,20 @@ ARTIFACTS = REPO / "test-artifacts"
 
 
 @pytest.fixture
+def factory():
+    """gpiozero's own mock pins (PWM-capable) for one test: pins cannot be opened twice, so
+    each test gets a fresh factory and it is reset afterwards."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    f = MockFactory(pin_class=MockPWMPin)
+    Device.pin_factory = f
+    yield f
+    f.reset()
+    Device.pin_factory = None
+
+
+@pytest.fixture
 def app(tmp_path):
     """A fresh application with its own data folder."""
     return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})

@@ -8,7 +8,6 @@ import threading
 
 import pytest
 from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,16 +20,6 @@ from companion.rules.rulesets import ShiftKind, Trigger
 
 BUTTON, LED, BUZZER = 17, 27, 22
 ROLL = {"type": "roll"}
-
-
-@pytest.fixture
-def factory():
-    """A fresh mock pin factory for each test (pins cannot be opened twice)."""
-    f = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = f
-    yield f
-    f.reset()
-    Device.pin_factory = None
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ import argparse
 import time
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.scrambler.hub import Scrambler
 from companion.scrambler.link import TableLink
@@ -25,15 +23,6 @@ class Doubles:
 
     def dice(self, trigger):
         return (5, 5)
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory(pin_class=MockPWMPin)
-    Device.pin_factory = f
-    yield f
-    f.reset()
-    Device.pin_factory = None
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from typing import Any, Callable
 import pytest
 
 from companion.rules.cards import CARDS
-from companion.server import create_app
 
 CARD_CODES = [c.code for c in CARDS.values()]
 

@@ -32,6 +32,7 @@ from typing import Any
 from companion.bench.clients import JsonClient, Listener
 from companion.bench.play import play_hand
 from companion.bench.server import ServerProcess
+from companion.server.settle_api import EXAMPLE_REQUEST
 
 #: Targets on a 2-core machine (issue 6). `max` means the figure must not exceed it.
 TARGETS = {
@@ -42,16 +43,8 @@ TARGETS = {
     "startup_s": 1.5,
 }
 NAMES = ["Lando", "Han", "Leia", "Chewie", "Bossk", "Qi'ra", "Jabba", "Ackbar"]
-#: The request body of the payout calculator's throughput test (docs: SETTLE-API.md).
-SETTLE_BODY = {
-    "rules": "classic",
-    "players": [
-        {"name": "Lando", "cards": ["co7", "sa11", "fl9"], "committed": 30, "stack": 120},
-        {"name": "Han", "cards": ["idiot", "st2", "co3"], "committed": 30, "stack": 45, "called": True},
-        {"name": "Chewie", "cards": [], "committed": 10, "stack": 80, "folded": True},
-    ],
-    "sabacc_pot": 40,
-}
+#: The request body of the payout calculator's throughput test: SETTLE-API.md's example.
+SETTLE_BODY = EXAMPLE_REQUEST
 
 
 #: Pause between timed requests. Back-to-back requests would each be timed while the server

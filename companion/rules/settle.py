@@ -81,7 +81,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.rules.cards import CARDS, UnknownCard, card
+from companion.rules.cards import UnknownCard, card
 from companion.rules.hands import Hand, InvalidHand, Kind, evaluate
 from companion.rules.rulesets import HAND_POT, RuleSet, Side
 

@@ -12,7 +12,6 @@ seat. A request cannot name another actor.
 from __future__ import annotations
 
 import importlib
-import io
 import re
 from typing import Any
 
@@ -26,7 +25,7 @@ from companion.server.errors import ApiError, read_json
 from companion.server.openapi import describe, error_response
 from companion.table import registry as registry_mod
 from companion.table.engine import NAME_MAX
-from companion.table.owner import GUEST, HOST, JOIN, VIEW_HISTORY, Refusal, TableOwner
+from companion.table.owner import HOST, JOIN, VIEW_HISTORY, Refusal, TableOwner
 from companion.table.registry import registry_for
 
 bp = Blueprint("tables_api", __name__)

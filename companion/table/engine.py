@@ -385,7 +385,7 @@ class Table:
         `history`: how many of the latest settled hands `stack_history` holds (None: the
         whole session). The API sends phones the latest few, so that what each action
         answers and streams does not grow with the length of the evening."""
-        s, rules = self._s, self._rules
+        s = self._s
         out: dict[str, Any] = {
             "code": s["code"],
             "version": s["version"],

@@ -21,7 +21,6 @@ more than call `submit`::
 from __future__ import annotations
 
 import hashlib
-import importlib
 import inspect
 import json
 import logging

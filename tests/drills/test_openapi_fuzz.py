@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import tempfile
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 

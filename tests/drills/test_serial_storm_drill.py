@@ -13,8 +13,8 @@ import time
 from companion.bench.clients import JsonClient
 from companion.bench.play import moves
 from companion.scrambler.hub import Scrambler, ScramblerSettings
-from companion.scrambler.serial_box import READY, SEARCHING
-from companion.table.owner import SCRAMBLER, Refusal
+from companion.scrambler.serial_box import SEARCHING
+from companion.table.owner import SCRAMBLER
 from companion.table.registry import registry_for
 from conftest import LiveServer
 

@@ -4,7 +4,7 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, seatNames, turnWords, keepScreenOn, beep, soundReady } from "./live.js";
+import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
 
@@ -51,7 +51,7 @@ function render(state, events) {
 
   if (hand && hand.stage === "settled" && hand.settlement && events.some((e) => e.type === "settled" || e.type === "hand_ended")) {
     try {
-      log.unshift(describeSettlement(named(hand.settlement, names)));
+      log.unshift(describeSettlement(namedSettlement(hand.settlement, names)));
       log.splice(8);
       $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
     } catch (err) { /* the stacks still say it */ }
@@ -76,18 +76,6 @@ function render(state, events) {
     return li;
   });
   $("d-seats").replaceChildren(...seats);
-}
-
-function named(settlement, names) {
-  const n = (s) => names.get(s) || s;
-  return {
-    ...settlement,
-    hands: settlement.hands.map((x) => ({ ...x, name: n(x.name) })),
-    pots: settlement.pots.map((p) => ({ ...p, eligible: p.eligible.map(n), winners: p.winners.map(n) })),
-    payouts: Object.fromEntries(Object.entries(settlement.payouts).map(([k, v]) => [n(k), v])),
-    penalties: settlement.penalties.map((x) => ({ ...x, name: n(x.name) })),
-    sabacc_pot_winners: (settlement.sabacc_pot_winners || []).map(n),
-  };
 }
 
 function announceShift(ev, names) {

@@ -124,6 +124,20 @@ export function seatNames(state) {
 const DRAW_WORDS = { gain: "gains a card", trade: "trades a card", stand: "stands" };
 
 /** One event in words for the "last actions" list, or null for bookkeeping events. */
+/** A table's settlement with seat ids replaced by names: the engine settles by seat id, and
+ * the result's words (settlement.js) name players. */
+export function namedSettlement(settlement, names) {
+  const n = (s) => names.get(s) || s;
+  return {
+    ...settlement,
+    hands: settlement.hands.map((x) => ({ ...x, name: n(x.name) })),
+    pots: settlement.pots.map((p) => ({ ...p, eligible: p.eligible.map(n), winners: p.winners.map(n) })),
+    payouts: Object.fromEntries(Object.entries(settlement.payouts).map(([k, v]) => [n(k), v])),
+    penalties: settlement.penalties.map((x) => ({ ...x, name: n(x.name) })),
+    sabacc_pot_winners: (settlement.sabacc_pot_winners || []).map(n),
+  };
+}
+
 export function eventWords(ev, names) {
   const who = (seat) => (seat ? names.get(seat) || seat : "The scrambler");
   switch (ev.type) {

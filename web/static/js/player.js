@@ -5,7 +5,7 @@
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
 import {
-  LiveTable, loadSeat, saveSeat, forgetSeat, h, eventWords, seatNames, turnWords,
+  LiveTable, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName } from "./cardpicker.js";
@@ -434,19 +434,6 @@ async function sendDemise(button) {
 }
 
 // ---- result, the table, my seat ---------------------------------------------------------------
-
-function namedSettlement(settlement, names) {
-  // The engine names players by seat id: put their names in before the words are made.
-  const n = (s) => names.get(s) || s;
-  return {
-    ...settlement,
-    hands: settlement.hands.map((x) => ({ ...x, name: n(x.name) })),
-    pots: settlement.pots.map((p) => ({ ...p, eligible: p.eligible.map(n), winners: p.winners.map(n) })),
-    payouts: Object.fromEntries(Object.entries(settlement.payouts).map(([k, v]) => [n(k), v])),
-    penalties: settlement.penalties.map((x) => ({ ...x, name: n(x.name) })),
-    sabacc_pot_winners: (settlement.sabacc_pot_winners || []).map(n),
-  };
-}
 
 function renderResult(state, names) {
   const hand = state.hand;
