@@ -141,6 +141,26 @@ def test_a_stream_with_a_wrong_token_is_refused(sse_app, table):
     assert sse_app.test_client().get("/api/v1/tables/AAAAA/events").status_code == 404
 
 
+def test_moving_a_seat_to_a_new_phone_ends_the_old_phones_stream(sse_app, table):
+    old = table.tokens["s2"]
+    stream = Stream(sse_app.test_client(), events_url(table, old))
+    try:
+        assert stream.next_event()["event"] == "snapshot"
+        status, body = table.call("POST", f"/api/v1/tables/{table.code}/seats/s2/token", None, table.host)
+        assert status == 200
+        assert stream.next_event()["event"] == "bye"
+        with pytest.raises(StopIteration):
+            stream.next()
+    finally:
+        stream.close()
+    assert sse_app.test_client().get(events_url(table, old)).status_code == 403
+    fresh = Stream(sse_app.test_client(), events_url(table, body["token"]))
+    try:
+        assert fresh.next_event()["data"]["viewer"]["seat"] == "s2"
+    finally:
+        fresh.close()
+
+
 def test_closing_a_stream_unsubscribes_it_and_frees_its_place(sse_app, table):
     owner = sse_app.extensions["tables"].get(table.code)
     gate = sse_app.extensions["table_streams"]

@@ -109,7 +109,7 @@ class EventStream:
                         yield b": ping\n\n"
                     continue
                 last_write = time.monotonic()
-                if msg is None:  # the server is shutting down
+                if msg is None:  # the server is shutting down, or the seat's token was replaced
                     yield message("bye", "{}").encode("utf-8")
                     return
                 seq, kind, data = msg

@@ -249,6 +249,11 @@ class TableOwner:
                 raise Refusal(404, f"there is no seat {seat!r} at this table", "seat")
             token = new_token()
             self.ledger.set_token(self.code, seat, token_hash(token))
+            # The old phone's open streams were let in with the old token: end them now, or
+            # they would go on receiving the seat's private view. Its reconnect is refused.
+            for sub in [s for s in self._subscriptions if s.seat == seat and not s.host]:
+                self._subscriptions.discard(sub)
+                sub.messages.put(None)
             return token
 
     # -- changing -------------------------------------------------------------------------
