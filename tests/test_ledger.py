@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sqlite3
 import time
 
 import pytest
@@ -508,3 +509,40 @@ def test_with_a_seeded_roller_each_hand_commits_rolls_from_its_seed_and_reveals_
     secret = led.get_meta("hand_seed:KMXTR")
     assert secret not in json.dumps([owner.view(s)[1] for s in owner.seat_ids()] + [owner.view(None, host=True)[1]])
     led.close()
+
+
+class _FailingCommit:
+    """The ledger's connection, except that its next COMMIT fails as a full disk would."""
+
+    def __init__(self, db):
+        self.db, self.fail = db, True
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT" and self.fail:
+            self.fail = False
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_a_commit_that_fails_changes_nothing_and_the_next_command_is_recorded(tmp_path):
+    led = Ledger(tmp_path / "t.sqlite3")
+    owner, _ = new_table(led)
+    seat_two(owner)
+    led._db = _FailingCommit(led._db)
+    with pytest.raises(Refusal) as err:
+        owner.submit({"type": "pass", "to": "s2", "amount": 30}, "s1")
+    assert err.value.status == 503
+    # Not acknowledged, so not there: not in memory, not in the file.
+    assert owner.view()[1]["stacks"] == {"s1": 100, "s2": 50}
+    assert owner.version == 4
+    owner.submit({"type": "pass", "to": "s2", "amount": 10}, "s1")
+    assert owner.view()[1]["stacks"] == {"s1": 90, "s2": 60}
+    led._db = led._db.db
+    led.close()
+    again = Ledger(tmp_path / "t.sqlite3")
+    assert [(e.seq, e.body.get("amount")) for e in again.entries("KMXTR")][-1] == (5, 10)
+    assert TableOwner("KMXTR", again, PassTable).view()[1]["stacks"] == {"s1": 90, "s2": 60}
+    again.close()

@@ -162,8 +162,20 @@ class Ledger:
             return self.ledger._db
 
         def __exit__(self, kind, exc, tb) -> None:
+            db = self.ledger._db
             try:
-                self.ledger._db.execute("COMMIT" if kind is None else "ROLLBACK")
+                if kind is None:
+                    try:
+                        db.execute("COMMIT")
+                    except BaseException:
+                        # A COMMIT that fails (disk full, I/O error) leaves the transaction
+                        # open: this connection would go on reading the unwritten rows as
+                        # if they were on disk, and every later BEGIN would fail.
+                        if db.in_transaction:
+                            db.execute("ROLLBACK")
+                        raise
+                else:
+                    db.execute("ROLLBACK")
             finally:
                 self.ledger._lock.release()
 
