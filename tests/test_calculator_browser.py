@@ -98,9 +98,14 @@ def test_sudden_demise_card_decides_the_tie_and_the_losing_caller_pays(phone, li
     page.get_by_role("button", name="Settle", exact=True).tap()
     demise = page.locator("#demise")
     demise.wait_for()
-    assert "Lando, Han tie" in page.locator("#demise-text").inner_text()
+    assert "Lando and Han tie" in page.locator("#demise-text").inner_text()
     assert page.locator("#result").is_hidden()
     pickers = demise.locator(".demise-player")
+    # The prompt is brought to the top of the phone's screen: the heading, the words and the
+    # first player's whole card picker are in view without scrolling (640 px high).
+    heading, first = page.locator("#demise-h").bounding_box(), pickers.nth(0).bounding_box()
+    assert 0 <= heading["y"] < 100, heading
+    assert first["y"] + first["height"] <= 640, first
     assert pickers.count() == 2
     assert pickers.nth(0).locator(".label").inner_text() == "Card dealt to Lando"
     pickers.nth(0).locator('.suit-tab[data-tab="co"]').tap()

@@ -4,7 +4,7 @@
 
 import { postJSON, clearFieldErrors, showFieldError } from "./api.js";
 import { loadDeck, CardPool, CardPicker, cardName } from "./cardpicker.js";
-import { describeSettlement, handWords } from "./settlement.js";
+import { describeSettlement, handWords, joinWords } from "./settlement.js";
 
 const form = document.getElementById("calculator");
 const playersList = document.getElementById("players");
@@ -178,7 +178,7 @@ function openDemise(request, data) {
   closeDemise();
   const names = data.demise_players;
   document.getElementById("demise-text").textContent =
-    `${names.join(", ")} tie. The dealer deals each of them one more card: pick the card each one was dealt, then settle.`;
+    `${joinWords(names)} tie. The dealer deals each of them one more card: pick the card each one was dealt, then settle.`;
   const pickers = new Map();
   names.forEach((name, k) => {
     const i = request.players.findIndex((p) => p.name === name);
@@ -201,7 +201,10 @@ function openDemise(request, data) {
   });
   demise = { request, pickers };
   demiseBox.hidden = false;
-  document.getElementById("demise-h").focus();
+  // A plain focus() would only just scroll the heading into view at the bottom edge of a
+  // phone, with the pickers below it: bring the whole prompt to the top of the screen.
+  document.getElementById("demise-h").focus({ preventScroll: true });
+  demiseBox.scrollIntoView({ block: "start" });
 }
 
 function closeDemise() {
