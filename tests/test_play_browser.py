@@ -568,3 +568,28 @@ def test_play_pages_have_no_serious_accessibility_violations(chromium, live_serv
         assert t.errors == []
     finally:
         t.close()
+
+
+def test_a_players_own_action_is_listed_once_when_the_stream_shows_it_before_the_answer(chromium, live_server):
+    # On a busy network the event stream can bring a command's entry to the phone that sent it
+    # before the command's own answer does: the phone shows that action once, not twice.
+    t = Table(chromium, live_server, "classic")
+    try:
+        seat_three(t, (20, 20, 20))
+        han = t.phones["s2"]
+        target = t.version + 1
+
+        def answer_after_the_stream(route):
+            response = route.fetch()  # the server has applied the bet and sent the update
+            han.wait_for_function("v => document.body.dataset.version === String(v)", arg=target)
+            route.fulfill(response=response)
+
+        han.route("**/commands", answer_after_the_stream)
+        t.tap("s2", "Bet 2", (18, 16, 18, 5, 3))
+        han.unroute("**/commands")
+        expect(han.locator("#log li", has_text="Han bets 2")).to_have_count(1)
+        # The other phones were never in doubt.
+        expect(t.phones["s1"].locator("#log li", has_text="Han bets 2")).to_have_count(1)
+        assert t.errors == []
+    finally:
+        t.close()

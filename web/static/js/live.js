@@ -397,6 +397,9 @@ export class LiveTable {
 
   _take(version, state, events, force = false) {
     if (!force && version < this.version) return;
+    // Our own command's answer can arrive after the stream already showed that entry: its
+    // events (a line in the last actions, a shift's flash and sound) are shown once only.
+    if (!force && version === this.version) events = [];
     this.version = version;
     this.state = state;
     document.body.dataset.version = String(version);
