@@ -480,10 +480,47 @@ def test_reveal_checks_hand_size_cards_and_copies_and_hides_entries_until_all_ar
     for viewer in ({"seat": "s1"}, {"seat": None}, {"seat": None, "host": True}):
         v = t.view(viewer["seat"], host=viewer.get("host", False))
         assert "sa10" not in repr(v)
-    assert refused(t, {"type": "reveal", "cards": ["sa10", "co9"]}, "s1").field == "cards"
     do(t, "s1", "reveal", cards=["sa9", "co9"])
     assert hand(t, "s1")["players"][0]["cards"] == ["sa10", "co10"]  # public after the reveal
     assert hand(t)["stage"] == "settled"
+
+
+def test_a_reveal_entry_is_never_refused_for_a_card_another_seat_entered():
+    # A refusal naming the card would tell Han what Lando entered: by entering card after
+    # card, he could read Lando's hand before the reveal.
+    t = table("classic", players=3)
+    do(t, HOST, "start_hand")
+    for sid in ("s2", "s3", "s1"):
+        play_turn(t, sid)
+    do(t, "s2", "check")
+    do(t, "s2", "roll", dice=[1, 2])
+    do(t, "s3", "call_hand")
+    do(t, "s2", "reveal", cards=["sa10", "co10"])
+    ev = do(t, "s3", "reveal", cards=["sa10", "st5"])
+    assert ev == [{"type": "cards_entered", "seat": "s3"}]
+    assert "sa10" not in repr(t.view("s3")["hand"])
+    # Once every hand is in, the hands are turned up and the clash is shown to everyone;
+    # the two players who both hold the Ten of Sabers enter their hands again.
+    ev = do(t, "s1", "reveal", cards=["co1", "co2"])
+    assert [e["type"] for e in ev] == ["cards_entered", "revealed", "reveal_conflict"]
+    assert ev[2]["cards"] == ["sa10"] and ev[2]["seats"] == ["s2", "s3"]
+    h = hand(t)
+    assert h["stage"] == "reveal"
+    assert [p["entered"] for p in h["players"]] == [False, False, True]
+    assert h["players"][2]["cards"] == ["co1", "co2"]
+    # A hand that stood cannot be changed after seeing the others.
+    assert refused(t, {"type": "reveal", "cards": ["co4", "co5"]}, "s1").status == 409
+    # Now the hands are face up, so a clash with a shown hand is refused at once.
+    assert refused(t, {"type": "reveal", "cards": ["co1", "st9"]}, "s2").field == "cards"
+    do(t, "s2", "reveal", cards=["sa10", "co10"])
+    assert refused(t, {"type": "reveal", "cards": ["sa10", "st5"]}, "s3").field == "cards"
+    ev = do(t, "s3", "reveal", cards=["sa9", "st5"])
+    assert [e["type"] for e in ev][:2] == ["cards_entered", "revealed"]
+    h = hand(t)
+    assert h["stage"] == "settled"
+    # Lando's 20 beats Han's 14 and Leia's 3: he takes the hand pot (three antes of 1);
+    # Han called and lost, so he pays the hand pot (3) to the sabacc pot.
+    assert h["settlement"]["payouts"] == {"s1": 0, "s2": 3, "s3": -3}
 
 
 def test_reveal_fills_in_static_field_cards():

@@ -336,7 +336,13 @@ def test_pagat_d6_hand_with_a_sudden_demise():
     assert p.hand["stage"] == "demise"
     assert p.refused("s3", "demise_card", card="sa1").status == 409
     assert p.refused("s2", "demise_card", card="sa10").field == "card"  # already on the table
+    p.do("s2", "demise_card", card="sa2")
+    # Leia's entry is not refused for the card Han entered: that would tell her his card.
+    events = p.do("s4", "demise_card", card="sa2")
+    clash = next(e for e in events if e["type"] == "demise_conflict")
+    assert clash["cards"] == {"s2": "sa2", "s4": "sa2"} and p.hand["stage"] == "demise"
     p.do("s2", "demise_card", card="sa2")  # 22
+    assert p.refused("s4", "demise_card", card="sa2").field == "card"  # now face up
     p.do("s4", "demise_card", card="co1")  # 21
     # Han takes both pots (16 + 2); Leia called and lost: she pays the hand pot, 18.
     assert p.stacks() == {"s1": 37, "s2": 33 + 18, "s3": 0, "s4": 33 - 18}

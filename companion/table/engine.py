@@ -1381,6 +1381,8 @@ class _Game:
         if not self.in_hand() or h["stage"] != "reveal":
             raise Refused(409, "it is not the reveal", None)
         p = self.in_play(sid)
+        if h["revealed"] and p["cards"] is not None:
+            raise Refused(409, "your hand is already face up: it cannot change now", None)
         entered = []
         for i, c in enumerate(f["cards"]):
             try:
@@ -1413,11 +1415,14 @@ class _Game:
             deck.check_copies(full)
         except deck.TooManyCopies as exc:
             raise Refused(422, str(exc), "cards") from None
+        # Checked against what this seat may already see: every static field, and the other
+        # hands only once they are face up. A refusal naming a card another seat entered
+        # would let a player read that hand by entering card after card.
         others = []
         for other, q in h["p"].items():
             if other == sid or q["folded"]:
                 continue
-            others += q["cards"] if q["cards"] is not None else q["static"]
+            others += q["cards"] if h["revealed"] and q["cards"] is not None else q["static"]
         try:
             deck.check_copies(full + others)
         except deck.TooManyCopies as exc:
@@ -1428,7 +1433,27 @@ class _Game:
         if all(h["p"][x]["cards"] is not None for x in self.live()):
             h["revealed"] = True
             self.emit("revealed", hands={x: list(h["p"][x]["cards"]) for x in self.live()})
-            self.settle_hand()
+            if not self.reveal_conflict():
+                self.settle_hand()
+
+    def reveal_conflict(self) -> bool:
+        """With every hand face up: if a card is on the table more often than the deck holds,
+        the players who hold it outside their static field enter their hands again (the
+        others' hands stand). True if there was such a card."""
+        h = self.hand
+        count = Counter(c for x in self.live() for c in h["p"][x]["cards"])
+        over = sorted(c for c, n in count.items() if n > deck.CARDS[c].copies)
+        if not over:
+            return False
+        seats = [x for x in self.live()
+                 if any(c in over for c in (Counter(h["p"][x]["cards"]) - Counter(h["p"][x]["static"])))]
+        for x in seats:
+            h["p"][x]["cards"] = None
+        names = " and ".join(self.name(x) for x in seats)
+        self.emit("reveal_conflict", cards=over, seats=seats,
+                  message=f"{', '.join(over)}: more copies on the table than the deck holds. "
+                          f"{names}: check your cards and enter them again.")
+        return True
 
     def cmd_demise_card(self, f: dict[str, Any], actor: str | None) -> None:
         sid = self.who(f, actor)
@@ -1441,8 +1466,14 @@ class _Game:
             code = deck.normalize(f["card"])
         except deck.UnknownCard as exc:
             raise Refused(422, str(exc), "card") from None
+        if h.get("demise_shown") and h["p"][sid]["demise"]:
+            raise Refused(409, "your demise card is already face up", None)
+        # Checked against the face-up cards only: the revealed hands, and the other demise
+        # cards once they are shown. Refusing for a card another player entered would tell
+        # this player that card.
         table = [c for x in self.live() for c in h["p"][x]["cards"]]
-        table += [h["p"][x]["demise"] for x in h["demise_players"] if x != sid and h["p"][x]["demise"]]
+        if h.get("demise_shown"):
+            table += [h["p"][x]["demise"] for x in h["demise_players"] if x != sid and h["p"][x]["demise"]]
         try:
             deck.check_copies(table + [code])
         except deck.TooManyCopies as exc:
@@ -1450,6 +1481,21 @@ class _Game:
         h["p"][sid]["demise"] = code
         self.emit("demise_card_entered", seat=sid)
         if all(h["p"][x]["demise"] for x in h["demise_players"]):
+            cards = {x: h["p"][x]["demise"] for x in h["demise_players"]}
+            try:
+                deck.check_copies(list(cards.values()))
+            except deck.TooManyCopies as exc:
+                # Every demise card is now face up: the players who entered the same card
+                # enter it again.
+                h["demise_shown"] = True
+                clash = [x for x, c in cards.items() if c == exc.code]
+                for x in clash:
+                    h["p"][x]["demise"] = None
+                names = " and ".join(self.name(x) for x in clash)
+                self.emit("demise_conflict", cards=cards, seats=clash,
+                          message=f"{exc.code}: more copies than the deck holds. {names}: "
+                                  f"check your card and enter it again.")
+                return
             self.settle_hand()
 
     def settle_hand(self) -> None:
