@@ -299,7 +299,10 @@ def test_under_waitress_actions_stay_fast_with_every_stream_slot_taken(tmp_path)
         for t in threads:
             t.join(30)
         assert not errors and len(times) == 20
-        assert max(times) < 3.0, times
+        # A request starved by the streams would wait until they close (never, here) and time
+        # out after 10 s; twenty commits queued behind one lock on a busy 2-core machine can
+        # take a few seconds, so the bound sits between the two.
+        assert max(times) < 8.0, times
         assert a.state()["state"]["seats"][1]["stack"] == 100 + 20
         # Every stream received the twenty updates.
         for sock in socks[:5]:
@@ -408,8 +411,10 @@ def test_under_waitress_a_closed_stream_is_freed_long_before_the_next_ping(tmp_p
         started = time.monotonic()
         for sock in socks:
             sock.close()
-        while gate.open and time.monotonic() - started < 5:
+        while gate.open and time.monotonic() - started < 15:
             time.sleep(0.05)
-        assert gate.open == 0 and time.monotonic() - started < 2
+        # Freed by waitress's disconnect check (every 0.5 s), far sooner than the 30 s ping
+        # (slack for a busy machine).
+        assert gate.open == 0 and time.monotonic() - started < 10
     finally:
         stop(app, srv)

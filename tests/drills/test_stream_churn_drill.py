@@ -79,7 +79,10 @@ def test_a_thousand_streams_come_and_go_and_the_server_returns_to_its_baseline(s
         # Dropped clients free their thread at the next ping: let them go before the next wave.
         time.sleep(1.5 * HEARTBEAT_S)
     assert opened == CHURN
-    assert max(action_times) < 2.0  # no action ever waited behind the streams
+    # No action waited behind the streams: one starved would be answered only after its wave
+    # closed, which waits for that very action (the client gives up after 30 s). The bound
+    # leaves room for a slow fsync on a busy machine.
+    assert max(action_times) < 10.0, max(action_times)
 
     # Every place is free again: the whole cap opens at once, and one more is refused.
     full = wave(server, paths[0], serve.MAX_STREAMS)
