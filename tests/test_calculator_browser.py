@@ -21,7 +21,7 @@ def seat(page, n: int):
 
 def pick(page, n: int, codes: list[str]) -> None:
     """Tap cards into seat n's picker: the suit tab, then the card (a 3-card hand: 6 taps)."""
-    player = seat(page, n)
+    player = seat(page, n).locator('[data-key="cards"]')
     for code in codes:
         suited = code[:2] in ("sa", "st", "fl", "co") and code[2:].isdigit()
         tab = code[:2] if suited else "face"
@@ -68,10 +68,10 @@ def test_idiots_array_takes_both_pots_and_the_bomb_out_pays_the_hand_pot(phone, 
     open_calculator(page, live_server, "classic", sabacc_pot=40)
     enter_player(page, 1, "Lando", ["co7", "sa11", "fl9"], committed=30, stack=120)
     # The deck holds one 11 of Sabers: once Lando has it, nobody else can pick it.
-    assert seat(page, 2).locator('.card-btn[data-code="sa11"]').is_disabled()
+    assert seat(page, 2).locator('[data-key="cards"] .card-btn[data-code="sa11"]').is_disabled()
     enter_player(page, 2, "Han", ["idiot", "st2", "co3"], committed=30, stack=45, called=True)
     enter_player(page, 3, "Chewie", [], committed=10, stack=80, folded=True)
-    chips = seat(page, 2).locator(".chip > span:first-child").all_inner_texts()
+    chips = seat(page, 2).locator('[data-key="cards"] .chip > span:first-child').all_inner_texts()
     assert chips == ["The Idiot", "2 of Staves", "3 of Coins"]
     page.get_by_role("button", name="Settle", exact=True).tap()
     sentence = page.locator("#result-sentence")
@@ -174,7 +174,7 @@ def test_a_refused_request_is_shown_next_to_the_control_it_names(phone, live_ser
     screenshot(page, "calculator-phone-422")
     # A hand of one card is refused at that player's cards.
     seat(page, 3).locator('[data-key="name"] input').fill("Leia")
-    seat(page, 3).locator(".chip").first.tap()
+    seat(page, 3).locator('[data-key="cards"] .chip').first.tap()
     page.get_by_role("button", name="Settle", exact=True).tap()
     cards_error = seat(page, 3).locator('[data-key="cards"] .field-error')
     cards_error.wait_for()
@@ -302,3 +302,67 @@ def test_fixed_bomb_out_penalty_option_is_sent_and_checked(phone, live_server):
     assert sentence.inner_text() == "Han wins the hand pot, 16; Lando bombed out and pays 15."
     assert page.locator("#sabacc-after").inner_text() == "19"
     assert error.is_hidden()
+
+
+def open_variant(page, label: str) -> None:
+    """Tick one variant under Options (opening the box, then closing it again)."""
+    page.locator("details.options > summary").tap()
+    page.get_by_label(label).check()
+    page.locator("details.options > summary").tap()
+
+
+def test_force_sabacc_each_player_picks_a_side_and_dark_is_judged_negated(phone, live_server):
+    # Pagat with Force Sabacc, sabacc pot 20, 10 each (hand pot 20). Luke (Light): Sabers 10
+    # + Commander of Coins 12 + Coins 1 = +23, Light's Pure Sabacc. Vader (Dark): Flasks and
+    # Staves count negative: -10 - 9 = -19, judged +19. Luke takes the hand pot, 20, and the
+    # sabacc pot, 20; Vader called and won nothing: he pays the hand pot, 20.
+    page = phone
+    open_calculator(page, live_server, "pagat", sabacc_pot=20)
+    assert seat(page, 1).locator('[data-key="side"]').is_hidden()
+    open_variant(page, "Force Sabacc: each player plays Light or Dark")
+    enter_player(page, 1, "Luke", ["sa10", "co12", "co1"], committed=10)
+    enter_player(page, 2, "Vader", ["fl10", "st9"], committed=10, called=True)
+    seat(page, 3).locator('[data-action="remove"]').tap()
+    seat(page, 1).get_by_label("Side (Force Sabacc)").select_option("light")
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    # Vader has no side yet: the server's words appear at his side, nowhere else.
+    error = seat(page, 2).locator('[data-key="side"] .field-error')
+    error.wait_for()
+    assert "light or dark" in error.inner_text()
+    assert page.locator("#result").is_hidden()
+    seat(page, 2).get_by_label("Side (Force Sabacc)").select_option("dark")
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == (
+        "Luke wins the hand pot, 20, and the sabacc pot, 20; Vader called, won nothing, and pays 20."
+    )
+    assert payouts(page) == {"Luke": ("+40", "—"), "Vader": ("-20", "—")}
+    assert page.locator("#sabacc-after").inner_text() == "20"
+
+
+def test_holdem_a_static_field_is_community_cards_for_the_others(phone, live_server):
+    # Classic with Hold 'Em, sabacc pot 40, 10 each. Han holds the 2 of Staves and lays the
+    # 5 of Flasks in his static field: 7. Lando's 10 of Coins + 8 of Sabers = 18, plus Han's
+    # community 5 = 23, Pure Sabacc: Lando takes the hand pot, 20, and the sabacc pot, 40.
+    page = phone
+    open_calculator(page, live_server, "classic", sabacc_pot=40)
+    assert seat(page, 1).locator('[data-key="static"]').is_hidden()
+    open_variant(page, "Hold 'Em: every static field is community cards")
+    enter_player(page, 1, "Lando", ["co10", "sa8"], committed=10)
+    enter_player(page, 2, "Han", ["st2"], committed=10)
+    static = seat(page, 2).locator('[data-key="static"]')
+    static.locator('.suit-tab[data-tab="fl"]').tap()
+    static.locator('.card-btn[data-code="fl5"]').tap()
+    # One 5 of Flasks in the deck: in Han's static field, it is no longer offered to Lando.
+    lando_cards = seat(page, 1).locator('[data-key="cards"]')
+    lando_cards.locator('.suit-tab[data-tab="fl"]').tap()
+    assert lando_cards.locator('.card-btn[data-code="fl5"]').is_disabled()
+    seat(page, 3).locator('[data-action="remove"]').tap()
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == "Lando wins the hand pot, 20, and the sabacc pot, 40."
+    assert payouts(page) == {"Lando": ("+60", "—"), "Han": ("0", "—")}
+    hands = page.locator("#payouts tbody tr td:first-of-type").all_inner_texts()
+    assert hands[0].startswith("Pure Sabacc, 23") and hands[1].startswith("ordinary, 7")

@@ -18,12 +18,16 @@ const resultBox = document.getElementById("result");
 const demiseBox = document.getElementById("demise");
 const demiseList = document.getElementById("demise-players");
 const demiseError = document.getElementById("demise-error");
+// The variants that change what each player enters (the option names of SETTLE-API.md).
+const holdemBox = document.getElementById("holdem");
+const forceBox = document.getElementById("force-sabacc");
+const corelliaBox = document.getElementById("corellia-run");
 
 const STARTING_PLAYERS = 3;
 let deck = null;
 let pool = null;
 let playerSeq = 0;
-const players = []; // {li, picker, inputs} in seat order
+const players = []; // {li, picker, staticPicker} in seat order
 let demise = null; // {request, pickers: Map(name -> picker)} while a sudden demise is open
 
 function input(li, id) {
@@ -38,13 +42,17 @@ function addPlayer() {
   for (const label of li.querySelectorAll("label[data-for]")) label.htmlFor = `p${n}-${label.dataset.for}`;
   const pickerRoot = input(li, "picker");
   pickerRoot.setAttribute("aria-labelledby", `p${n}-cards-label`);
+  const staticRoot = input(li, "static-picker");
+  staticRoot.setAttribute("aria-labelledby", `p${n}-static-label`);
   playersList.append(li);
   const picker = new CardPicker(pickerRoot, { deck, pool, tarot: tarotBox.checked, onChange: invalidate });
-  const player = { li, picker };
+  const staticPicker = new CardPicker(staticRoot, { deck, pool, tarot: tarotBox.checked, onChange: invalidate });
+  const player = { li, picker, staticPicker };
   players.push(player);
   input(li, "folded").addEventListener("change", (e) => {
     picker.setDisabled(e.target.checked);
     li.classList.toggle("is-folded", e.target.checked);
+    showVariants();
     invalidate();
   });
   input(li, "called").value = String(n);
@@ -53,6 +61,7 @@ function addPlayer() {
   li.querySelector('[data-action="down"]').addEventListener("click", () => movePlayer(player, +1));
   for (const el of li.querySelectorAll("input")) el.addEventListener("input", invalidate);
   renumber();
+  showVariants();
   return player;
 }
 
@@ -61,6 +70,7 @@ function removePlayer(player) {
   if (i < 0) return;
   players.splice(i, 1);
   player.picker.destroy();
+  player.staticPicker.destroy();
   player.li.remove();
   renumber();
   invalidate();
@@ -92,6 +102,23 @@ function renumber() {
   });
 }
 
+/**
+ * Show each player's Force Sabacc side and Hold 'Em static field only where the variant is
+ * played. A static field that is not in play is greyed out, so its cards stop counting.
+ */
+function showVariants() {
+  for (const p of players) {
+    const folded = input(p.li, "folded").checked;
+    for (const el of p.li.querySelectorAll("[data-variant]")) {
+      el.hidden = !document.querySelector(`#calculator input[name="${el.dataset.variant}"]`).checked;
+    }
+    p.staticPicker.setDisabled(folded || !holdemBox.checked);
+    input(p.li, "cards-label").textContent = holdemBox.checked
+      ? "Cards in hand (not the static field)"
+      : "Cards at the reveal (static field included)";
+  }
+}
+
 /** Anything typed after a result makes that result stale. */
 function invalidate() {
   closeDemise();
@@ -108,6 +135,9 @@ function rulesSpec() {
   if (penalty === "fixed") options.bomb_out_penalty = whole(document.getElementById("penalty-amount").value);
   const ranking = document.getElementById("ranking").value;
   if (ranking) options.ranking = ranking;
+  if (holdemBox.checked) options.holdem = true;
+  if (forceBox.checked) options.force_sabacc = true;
+  if (corelliaBox.checked) options.corellia_run = true;
   return Object.keys(options).length ? { preset: presetSelect.value, ...options } : presetSelect.value;
 }
 
@@ -116,11 +146,16 @@ function buildRequest() {
     rules: rulesSpec(),
     players: players.map((p) => {
       const folded = input(p.li, "folded").checked;
+      // Hold 'Em: the static field is entered apart; the API wants it in `cards` too.
+      const staticCards = holdemBox.checked && !folded ? p.staticPicker.cards : [];
       const out = {
         name: input(p.li, "name").value.trim(),
-        cards: folded ? [] : p.picker.cards,
+        cards: folded ? [] : p.picker.cards.concat(staticCards),
         committed: whole(input(p.li, "committed").value) ?? 0,
       };
+      if (staticCards.length) out.static = staticCards;
+      const side = input(p.li, "side").value;
+      if (forceBox.checked && !folded && side) out.side = side;
       const stack = whole(input(p.li, "stack").value);
       if (stack !== null) out.stack = stack;
       if (folded) out.folded = true;
@@ -288,8 +323,12 @@ async function start() {
   presetSelect.addEventListener("change", () => { showPreset(); invalidate(); });
   form.addEventListener("change", invalidate);
   tarotBox.addEventListener("change", () => {
-    for (const p of players) p.picker.setTarot(tarotBox.checked);
+    for (const p of players) {
+      p.picker.setTarot(tarotBox.checked);
+      p.staticPicker.setTarot(tarotBox.checked);
+    }
   });
+  for (const box of [holdemBox, forceBox, corelliaBox]) box.addEventListener("change", showVariants);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     settle(buildRequest(), formError);
