@@ -284,3 +284,36 @@ def test_the_site_installs_and_opens_the_app_shell_offline(chromium, live_server
         assert api == "offline"  # table data is never served from a cache
     finally:
         context.close()
+
+
+def test_long_words_in_the_consoles_latest_entries_stay_inside_a_laptop_screen(chromium, live_server):
+    # A start_hand entry carries a 64-digit seed commitment, and a reason can be one long word
+    # (88 letters here):
+    # the latest entries wrap them instead of pushing the console off a 1280-pixel screen.
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + "/host")
+        page.get_by_role("button", name="Create the table").click()
+        page.locator("#created").wait_for()
+        code = page.locator("#created-code").inner_text()
+        api = Api(context.request, live_server.url, code)
+        for name in ("Han", "Leia"):
+            api.do(api.join(name), type="buy_in", amount=20)
+        page.get_by_role("link", name="Open the host console").click()
+        page.locator("#host-area").wait_for()
+        page.get_by_role("button", name="Start the next hand").click()
+        expect(page.locator("#hand-no")).to_have_text("1")
+        form = page.locator("#adjust-form")
+        form.get_by_label("Credits to add (negative to take away)").fill("1")
+        reason = "chipfoundunderthetable" * 4
+        form.get_by_label("Reason (shown in the audit log)").fill(reason)
+        form.get_by_role("button", name="Adjust the stack").click()
+        expect(page.locator("#recent-entries")).to_contain_text(reason)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        entries = page.locator("#recent-entries").bounding_box()
+        for box in page.locator("#recent-entries li > span").evaluate_all(
+                "spans => spans.map(s => s.getBoundingClientRect().right)"):
+            assert box <= entries["x"] + entries["width"] + 0.5
+    finally:
+        context.close()
