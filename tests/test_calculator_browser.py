@@ -366,3 +366,14 @@ def test_holdem_a_static_field_is_community_cards_for_the_others(phone, live_ser
     assert payouts(page) == {"Lando": ("+60", "—"), "Han": ("0", "—")}
     hands = page.locator("#payouts tbody tr td:first-of-type").all_inner_texts()
     assert hands[0].startswith("Pure Sabacc, 23") and hands[1].startswith("ordinary, 7")
+
+
+def test_every_tick_box_keeps_its_full_size_beside_a_long_label(phone, live_server):
+    # A 360px phone wraps the long variant labels; the box beside them must stay a full
+    # 1.6rem (25.6px) target, not be squeezed by the text.
+    page = phone
+    open_calculator(page, live_server, "classic")
+    page.locator("details.options > summary").tap()
+    boxes = page.locator('#calculator input[type="checkbox"]:visible, #calculator input[type="radio"]:visible')
+    widths = {b.evaluate("e => e.id || e.name || e.value"): b.bounding_box()["width"] for b in boxes.all()}
+    assert widths and all(w >= 25 for w in widths.values()), widths
