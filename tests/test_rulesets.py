@@ -104,3 +104,45 @@ def test_an_unknown_preset_or_option_or_bad_value_names_the_field(spec, field):
     with pytest.raises(InvalidRules) as err:
         ruleset_from(spec)
     assert err.value.field == field
+
+
+@pytest.mark.parametrize(
+    "name", ["2d6-doubles", "2d6-spike", "d6-high", "d6-low", "d10", "d12", "d20", "timer"]
+)
+def test_variant_scrambler_trigger_by_the_name_rules_md_gives_it(name):
+    # RULES.md "Variants": these names are used in settings, the API and the command line.
+    assert ruleset_from({"preset": "classic", "scrambler_trigger": name}).scrambler_trigger.value == name
+
+
+@pytest.mark.parametrize("kind", ["core", "rim", "wild", "by-symbol"])
+def test_variant_shift_kind_core_rim_wild_or_by_symbol(kind):
+    assert ruleset_from({"preset": "weg", "shift_kind": kind}).shift_kind.value == kind
+
+
+def test_variant_bet_limit_pot_building_rounds_fold_fee_house_dealer_and_fixed_penalty():
+    rs = ruleset_from({"preset": "classic", "bet_limit": 5, "pot_building_rounds": 4, "fold_fee": 2,
+                       "house_dealer": True, "bomb_out_penalty": 12})
+    assert (rs.bet_limit, rs.pot_building_rounds, rs.fold_fee, rs.house_dealer, rs.bomb_out_penalty) == (
+        5, 4, 2, True, 12
+    )
+    # "no limit" is an explicit choice too, and the preset's other calling rules stay
+    assert ruleset_from({"preset": "weg", "bet_limit": None}).bet_limit is None
+    assert rs.calling.phase == PRESETS["classic"].calling.phase
+
+
+def test_variant_timer_with_a_chosen_mean():
+    rs = ruleset_from({"preset": "classic", "scrambler_trigger": "timer", "timer_mean_s": 90})
+    assert (rs.scrambler_trigger, rs.timer_mean_s) == (Trigger.TIMER, 90.0)
+    with pytest.raises(InvalidRules) as err:
+        ruleset_from({"preset": "classic", "timer_mean_s": 5})  # below the 20 s minimum
+    assert err.value.field == "rules.timer_mean_s"
+
+
+def test_the_doctests_of_cards_and_rulesets_run():
+    import doctest
+
+    from companion.rules import cards, rulesets
+
+    for module in (cards, rulesets):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
