@@ -660,3 +660,49 @@ def test_a_house_dealer_who_does_not_play_still_rolls_the_dice_phase():
     assert refused(t, {"type": "roll", "dice": [1, 2]}, "s1").status == 403
     do(t, "s3", "roll", dice=[1, 2])
     assert hand(t)["round"] == 2
+
+
+def test_pagat_hand_with_everyone_all_in_can_still_be_called_from_the_4th_round():
+    # No betting round can open once nobody has credits left to bet, but the hand is still
+    # called in the 4th round's betting round: the player who would open it may call.
+    t = table("pagat", players=2, stack=10)
+    do(t, HOST, "start_hand")  # Lando deals; Han plays first; 1 to each pot: 8 left each
+    for sid in ("s2", "s1"):
+        do(t, sid, "draw", action="stand")
+        do(t, sid, "roll", dice=[1, 2])
+    do(t, "s2", "all_in")
+    do(t, "s1", "call")
+    for round_ in (1, 2, 3):
+        assert hand(t)["do"] == "roll" and hand(t)["roller"] == "s1"  # the dealer, after betting
+        do(t, "s1", "roll", dice=[1, 2])
+        for sid in ("s2", "s1"):
+            do(t, sid, "draw", action="stand")
+            do(t, sid, "roll", dice=[1, 2])
+    h = hand(t)
+    assert (h["round"], h["phase"], h["do"]) == (4, "betting", "call")
+    assert {"type": "call_hand"} in t.view("s2")["you"]["legal"]
+    assert refused(t, {"type": "call_hand"}, "s1").status == 409  # not Lando's move
+    do(t, "s2", "call_hand")
+    assert (hand(t)["stage"], hand(t)["roller"]) == ("final_roll", "s1")  # one more roll
+    do(t, "s1", "roll", dice=[1, 2])
+    do(t, "s2", "reveal", cards=["sa10", "co10"])  # 20
+    do(t, "s1", "reveal", cards=["sa5", "co5"])  # 10
+    v = t.view()
+    assert {s["seat"]: s["stack"] for s in v["seats"]} == {"s1": 0, "s2": 18}
+    assert v["sabacc_pot"] == 2
+
+
+def test_pagat_a_betting_round_nobody_can_bet_in_before_the_4th_is_skipped():
+    t = table("pagat", players=2, stack=10)
+    do(t, HOST, "start_hand")
+    for sid in ("s2", "s1"):
+        do(t, sid, "draw", action="stand")
+        do(t, sid, "roll", dice=[1, 2])
+    do(t, "s2", "all_in")
+    do(t, "s1", "call")
+    do(t, "s1", "roll", dice=[1, 2])
+    for sid in ("s2", "s1"):
+        do(t, sid, "draw", action="stand")
+        do(t, sid, "roll", dice=[1, 2])
+    h = hand(t)
+    assert (h["round"], h["do"], h["roller"]) == (2, "roll", "s1")  # straight to the dealer's roll

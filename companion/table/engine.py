@@ -1005,7 +1005,12 @@ class _Game:
             if st["do"] == "roll" and (rules.scrambler_trigger is Trigger.TIMER or h["finishing"]):
                 continue  # the timer rolls by itself; after a call the rule set's own roll follows
             if st["do"] == "bet" and not self.open_betting(st):
-                continue
+                caller = self.caller_without_betting(st)
+                if caller is None:
+                    continue
+                # The calling phase is a betting round nobody can bet in (everyone all-in):
+                # it is still the moment to call, or the hand could never be called.
+                st = h["steps"][h["step"]] = {**st, "seat": caller, "do": "call"}
             if st["do"] == "call" and not self.call_possible(st):
                 continue
             self.emit("step", round=h["round"], phase=st["phase"], seat=st["seat"], do=st["do"])
@@ -1051,6 +1056,19 @@ class _Game:
             self.advance()
         else:
             h["betting"]["to_act"] = nxt
+
+    def caller_without_betting(self, st: dict[str, Any]) -> str | None:
+        """Who may call the hand in a betting step that cannot open (the player who would
+        have opened it), when the rule set calls in that phase and a call is allowed now;
+        else None (the step is skipped)."""
+        h, calling = self.hand, self.rules.calling
+        if (st["phase"] != calling.phase.value or calling.not_by_turn_player
+                or h["called_by"] is not None or h["round"] <= calling.rounds_before_call):
+            return None
+        live = self.live()
+        if len(live) < 2:
+            return None
+        return st["seat"] if st["seat"] in live else next(x for x in self.round_order() if x in live)
 
     def call_possible(self, st: dict[str, Any]) -> bool:
         h, calling = self.hand, self.rules.calling
@@ -1290,6 +1308,9 @@ class _Game:
         h["after"] = [a.value for a in calling.after_call]
         self.emit("hand_called", seat=sid)
         self.after_call_next()
+        if h["stage"] == "play" and h["finishing"] is not None and st["do"] == "call" \
+                and not calling.not_by_turn_player:
+            self.advance()  # a call step standing in for a betting round: nothing else to do in it
 
     def cmd_no_call(self, f: dict[str, Any], actor: str | None) -> None:
         h = self.need_play()
