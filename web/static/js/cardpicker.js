@@ -82,6 +82,11 @@ export class CardPool {
 
 let pickerSeq = 0;
 
+/**
+ * One hand's card picker: suit tabs over a grid of ranks, the chosen cards as chips (tap a
+ * chip to take the card back). A card whose copies are all in use anywhere in the shared
+ * pool is greyed out, so a table can never hold two 7 of Sabers or three Idiots.
+ */
 export class CardPicker {
   /**
    * @param {HTMLElement} root  an empty element (role=group) that the picker fills in
