@@ -179,7 +179,9 @@ def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_
     holder["server"].kill()
     assert len(acked) > 30, "too little was played between the kills"
     assert hands_checked >= 2, "too few hands were played to their end"
-    assert time.monotonic() - started < 40
+    # A guard against a hang, not a speed test (startup_s is the benchmark's): six kills take
+    # about 15 s here, a busy 2-core CI machine may take several times that.
+    assert time.monotonic() - started < 120
 
 
 @pytest.mark.slow
