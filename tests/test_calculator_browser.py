@@ -82,7 +82,17 @@ def test_idiots_array_takes_both_pots_and_the_bomb_out_pays_the_hand_pot(phone, 
     # Stacks after: Lando 120 - 70, Han 45 + 110, Chewie 80 (his 10 is already in the pot).
     assert payouts(page) == {"Lando": ("-70", "50"), "Han": ("+110", "155"), "Chewie": ("0", "80")}
     assert page.locator("#sabacc-after").inner_text() == "70"
+    assert page.locator("#result-stale").is_hidden()
     screenshot(page, "calculator-phone-idiots-array")
+    # Changing the form afterwards says the result no longer matches it, until settled again:
+    # Chewie's 10 more makes the hand pot 80 (and Lando's penalty 80).
+    seat(page, 3).locator('[data-key="committed"] input').fill("20")
+    assert page.locator("#result-stale").is_visible()
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    page.locator("#result-stale").wait_for(state="hidden")
+    assert sentence.inner_text() == (
+        "Han wins the hand pot, 80, and the sabacc pot, 40; Lando bombed out and pays 80."
+    )
 
 
 def test_sudden_demise_card_decides_the_tie_and_the_losing_caller_pays(phone, live_server):

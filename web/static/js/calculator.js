@@ -119,9 +119,13 @@ function showVariants() {
   }
 }
 
-/** Anything typed after a result makes that result stale. */
+/** Anything typed after a result makes that result stale: say so above it. */
 function invalidate() {
   closeDemise();
+  if (!resultBox.hidden) {
+    resultBox.classList.add("is-stale");
+    document.getElementById("result-stale").hidden = false;
+  }
 }
 
 function whole(value) {
@@ -296,6 +300,8 @@ function showResult(request, data) {
   });
   document.querySelector("#payouts tbody").replaceChildren(...rows);
   document.getElementById("sabacc-after").textContent = String(data.sabacc_pot_after);
+  resultBox.classList.remove("is-stale");
+  document.getElementById("result-stale").hidden = true;
   resultBox.hidden = false;
   document.getElementById("result-h").focus({ preventScroll: true });
   resultBox.scrollIntoView({ block: "start" });
