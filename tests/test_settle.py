@@ -406,3 +406,56 @@ def test_conceded_hand_the_last_player_may_show_no_cards():
     assert s.status == "settled"
     assert [(h.name, h.kind) for h in s.hands] == [("Lando", "folded"), ("Han", "conceded")]
     assert s.payouts == {"Lando": 0, "Han": 10} and s.sabacc_pot_after == 10
+
+
+# Worked by hand: several steps at once -------------------------------------------------------------
+
+def test_side_pots_with_a_demise_in_the_main_pot_and_a_bomb_out_paying_the_whole_hand_pot():
+    # Classic. A all-in for 10 (stack 0), B 30 (caller, stack 5), C 30 (bombs: 15 + 9 = 24),
+    # D folded after 5. Levels 5 and 10 are one pot, 5 x 4 + 5 x 3 = 35, for A, B, C; level 30
+    # is 20 x 2 = 40 for B and C. Hand pot 75. A and B tie at 20 for the main pot.
+    players = [P("A", ("co10", "sa10"), 10, stack=0), P("B", ("fl10", "st10"), 30, stack=5, called=True),
+               P("C", ("co15", "fl9"), 30, stack=100), P("D", (), 5, folded=True)]
+    assert settle(CLASSIC, players, 10).demise_players == ("A", "B")
+    # A is dealt a 5 (25, out of the demise), B a 1 (21): B takes 35 and, alone against the
+    # bombed-out C, the side pot 40. C pays 75. B won a contested pot: no caller penalty.
+    s = settle(CLASSIC, with_demise(players, A="co5", B="sa1"), 10)
+    assert [pot.winners for pot in s.pots] == [("B",), ("B",)]
+    assert s.penalties == (Penalty("C", "bomb_out", 75, 0),)
+    assert s.payouts == {"A": 0, "B": 75, "C": -75, "D": 0} and s.sabacc_pot_after == 10 + 75
+    # Both bomb out in the demise (25 and 25): the main pot has nobody left who did not bomb
+    # out (C bombed at the reveal): it moves to the sabacc pot; B still takes the side pot.
+    s = settle(CLASSIC, with_demise(players, A="co5", B="sa5"), 10)
+    assert s.pots[0] == PotResult(35, ("A", "B", "C"), (), True)
+    assert s.payouts == {"A": 0, "B": 40, "C": -75, "D": 0} and s.sabacc_pot_after == 10 + 35 + 75
+
+
+def test_everyone_bombs_out_each_pays_the_hand_pot_capped_at_what_they_have():
+    # Same seats, all bombed out at the reveal (24, 25, and 2 - 2 = 0). Both pots (35, 40) go to
+    # the sabacc pot. Penalty 75 each: A has 0 (pays 0, 75 short), B has 5 (pays 5, 70 short;
+    # one penalty although he also called), C pays 75. Sabacc pot 10 + 75 + 0 + 5 + 75 = 165.
+    players = [P("A", ("co15", "sa9"), 10, stack=0), P("B", ("fl15", "st10"), 30, stack=5, called=True),
+               P("C", ("co2", "queen"), 30, stack=100), P("D", (), 5, folded=True)]
+    s = settle(CLASSIC, players, 10)
+    assert all(pot.to_sabacc_pot for pot in s.pots)
+    assert s.penalties == (Penalty("A", "bomb_out", 0, 75), Penalty("B", "bomb_out", 5, 70),
+                           Penalty("C", "bomb_out", 75, 0))
+    assert s.payouts == {"A": 0, "B": -5, "C": -75, "D": 0} and s.sabacc_pot_after == 165
+
+
+def test_losing_caller_penalty_capped_when_the_whole_demise_bombs_out():
+    # A (caller, stack 3) and B tie at 19; C bombs out (27). A and B both reach 24 in the
+    # demise: the pot of 60 has nobody left and moves to the sabacc pot. A called and won
+    # nothing: 60 capped at 3; C pays 60; B's demise bomb-out costs nothing. 5 + 60 + 3 + 60.
+    players = [P("A", NINETEEN, 20, stack=3, called=True), P("B", NINETEEN2, 20), P("C", ("co15", "fl12"), 20, stack=100)]
+    s = settle(CLASSIC, with_demise(players, A="co5", B="fl5"), 5)
+    assert s.penalties == (Penalty("A", "caller_lost", 3, 57), Penalty("C", "bomb_out", 60, 0))
+    assert s.payouts == {"A": -3, "B": 0, "C": -60} and s.sabacc_pot_after == 128
+
+
+def test_fairy_empress_loses_to_minus_23_pure_sabacc_which_takes_both_pots():
+    # Holodex: -23 is Pure Sabacc (Star -17, Endurance -8, 2 of Sabers). It beats the Fairy
+    # Empress (-4) and takes the hand pot, 20, and the sabacc pot, 5.
+    s = settle(HOLODEX, [P("Lando", ("queen", "queen"), 10), P("Han", MINUS_PURE, 10, called=True)], 5)
+    assert [(h.total, h.kind) for h in s.hands] == [(-4, "fairy_empress"), (-23, "pure_sabacc")]
+    assert s.sabacc_pot_winners == ("Han",) and s.payouts == {"Lando": 0, "Han": 25}
