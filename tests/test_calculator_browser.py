@@ -387,3 +387,24 @@ def test_every_tick_box_keeps_its_full_size_beside_a_long_label(phone, live_serv
     boxes = page.locator('#calculator input[type="checkbox"]:visible, #calculator input[type="radio"]:visible')
     widths = {b.evaluate("e => e.id || e.name || e.value"): b.bounding_box()["width"] for b in boxes.all()}
     assert widths and all(w >= 25 for w in widths.values()), widths
+
+
+def test_corellia_run_offers_no_set_aside_face_card_and_zero_is_sabacc(phone, live_server):
+    # Classic with Corellia Run, sabacc pot 5, 10 each. Lando: -5 (Sabers) + 5 (Coins) = 0,
+    # Sabacc: the hand pot, 20, and the sabacc pot, 5. Han: +4 - 3 = +1, ordinary.
+    page = phone
+    open_calculator(page, live_server, "classic", sabacc_pot=5)
+    open_variant(page, "Corellia Run: aim for 0; face cards other than the Idiot set aside")
+    faces = seat(page, 1).locator('[data-key="cards"]')
+    faces.locator('.suit-tab[data-tab="face"]').tap()
+    assert faces.locator('.card-btn[data-code="star"]').is_disabled()
+    assert faces.locator('.card-btn[data-code="queen"]').is_disabled()
+    assert faces.locator('.card-btn[data-code="idiot"]').is_enabled()
+    enter_player(page, 1, "Lando", ["sa5", "co5"], committed=10)
+    enter_player(page, 2, "Han", ["co4", "sa3"], committed=10)
+    seat(page, 3).locator('[data-action="remove"]').tap()
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == "Lando wins the hand pot, 20, and the sabacc pot, 5."
+    assert payouts(page) == {"Lando": ("+25", "—"), "Han": ("0", "—")}

@@ -102,6 +102,11 @@ function renumber() {
   });
 }
 
+/** Corellia Run sets aside every face card but the Idiot; otherwise every card is dealt. */
+function allowedCards() {
+  return corelliaBox.checked ? (card) => card.suit !== null || card.value === 0 : null;
+}
+
 /**
  * Show each player's Force Sabacc side and Hold 'Em static field only where the variant is
  * played. A static field that is not in play is greyed out, so its cards stop counting.
@@ -113,6 +118,8 @@ function showVariants() {
       el.hidden = !document.querySelector(`#calculator input[name="${el.dataset.variant}"]`).checked;
     }
     p.staticPicker.setDisabled(folded || !holdemBox.checked);
+    p.picker.setAllowed(allowedCards());
+    p.staticPicker.setAllowed(allowedCards());
     input(p.li, "cards-label").textContent = holdemBox.checked
       ? "Cards in hand (not the static field)"
       : "Cards at the reveal (static field included)";
@@ -236,7 +243,7 @@ function openDemise(request, data) {
     err.setAttribute("aria-live", "polite");
     wrap.append(label, root, err);
     demiseList.append(wrap);
-    pickers.set(name, new CardPicker(root, { deck, pool, max: 1, tarot: tarotBox.checked }));
+    pickers.set(name, new CardPicker(root, { deck, pool, max: 1, tarot: tarotBox.checked, allowed: allowedCards() }));
   });
   demise = { request, pickers };
   demiseBox.hidden = false;

@@ -97,6 +97,7 @@ export class CardPicker {
    *   label    accessible name of the group (default: root's aria-label)
    *   tarot    show tarot names
    *   cards    initial card codes
+   *   allowed  which cards the rules let a hand hold (card -> bool; default: every card)
    *   onChange called with the list of codes after every change
    */
   constructor(root, opts = {}) {
@@ -106,6 +107,7 @@ export class CardPicker {
     this.max = Number(opts.max ?? root.dataset.max ?? 0) || 0;
     this.tarot = Boolean(opts.tarot);
     this.onChange = opts.onChange || null;
+    this.allowed = opts.allowed || null;
     this.disabled = false;
     this._cards = [];
     this.id = root.id || `cardpicker-${++pickerSeq}`;
@@ -140,6 +142,10 @@ export class CardPicker {
   add(code, { silent = false } = {}) {
     const card = this.deck.byCode.get(code);
     if (!card || this.disabled) return false;
+    if (this.allowed && !this.allowed(card)) {
+      this._say(`${cardName(this.deck, code, this.tarot)} is set aside in these rules.`);
+      return false;
+    }
     if (this.max && this._cards.length >= this.max) {
       this._say(`Only ${this.max} card${this.max === 1 ? "" : "s"} here: remove one first.`);
       return false;
@@ -172,6 +178,16 @@ export class CardPicker {
     this.tarot = Boolean(tarot);
     this._renderGrid();
     this._renderChips();
+  }
+
+  /**
+   * Offer only the cards the rules let a hand hold (e.g. Corellia Run sets aside every face
+   * card but the Idiot): `allowed(card)` says which; null offers every card. Cards already
+   * chosen stay, so the player sees what to take out.
+   */
+  setAllowed(allowed) {
+    this.allowed = allowed || null;
+    this._renderGridState();
   }
 
   /** Grey the picker out (e.g. a folded player); its cards then stop counting in the pool. */
@@ -303,10 +319,12 @@ export class CardPicker {
       const card = this.deck.byCode.get(code);
       const left = this.isCounted() ? this.pool.left(code) : card.copies;
       const none = left <= 0;
-      b.disabled = this.disabled || none || Boolean(full);
-      b.classList.toggle("used-up", none);
+      const setAside = Boolean(this.allowed && !this.allowed(card));
+      b.disabled = this.disabled || none || setAside || Boolean(full);
+      b.classList.toggle("used-up", none || setAside);
       const name = cardName(this.deck, code, this.tarot);
-      b.setAttribute("aria-label", `${name}, ${card.value}${none ? ", no copies left" : ""}`);
+      const why = setAside ? ", set aside" : none ? ", no copies left" : "";
+      b.setAttribute("aria-label", `${name}, ${card.value}${why}`);
       b.title = name;
     }
   }
