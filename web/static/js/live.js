@@ -191,8 +191,9 @@ export function turnWords(state, names, mySeat = null) {
   if (state.ended) return "The session is over.";
   if (!hand || hand.stage === "settled") return "Between hands: the host starts the next one.";
   if (hand.stage === "reveal") {
-    const waiting = hand.players.filter((p) => !p.folded && !p.entered).map((p) => who(p.seat));
-    return `The reveal: waiting for ${listWords(waiting)} to enter ${waiting.length === 1 && waiting[0] !== "You" ? "their" : "the"} cards.`;
+    const waiting = hand.players.filter((p) => !p.folded && !p.entered)
+      .map((p) => (p.seat === mySeat ? "you" : who(p.seat))); // mid-sentence
+    return `The reveal: waiting for ${listWords(waiting)} to enter ${waiting.length === 1 && waiting[0] !== "you" ? "their" : "the"} cards.`;
   }
   if (hand.stage === "demise") {
     return `Sudden demise: ${listWords((hand.demise_players || []).map(who))} get one more card each.`;

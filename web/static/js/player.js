@@ -331,7 +331,12 @@ function renderActions(state) {
     }
   }
   const hadFocus = box.contains(document.activeElement);
-  box.replaceChildren(...(out.length ? out : [h("p", { class: "muted nothing" }, "Nothing for you to do right now.")]));
+  // At the reveal and in a sudden demise the move is in its own panel below: say so.
+  const due = new Set(((state.you && state.you.legal) || []).map((l) => l.type));
+  const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
+    : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
+    : "Nothing for you to do right now.";
+  box.replaceChildren(...(out.length ? out : [h("p", { class: "muted nothing" }, idle)]));
   $("actions-panel").classList.toggle("has-moves", out.length > 0);
   if (hadFocus) {
     const first = box.querySelector("button");
