@@ -83,6 +83,7 @@ def test_everyone_acting_at_once_in_a_hand_each_command_applied_once_or_refused(
     app, api = served
     api.ok("host", "start_hand")
     start = credits(api.state()["state"])
+    first_seq = api.state()["version"] + 1
     turn = api.state()["state"]["hand"]["turn"]
     # Each of the 20 clients tries a bet, a check or a fold, for the turn seat or another.
     rng = random.Random(3)
@@ -99,8 +100,8 @@ def test_everyone_acting_at_once_in_a_hand_each_command_applied_once_or_refused(
     applied = [body["seq"] for status, body in results if status == 200]
     assert len(applied) == len(set(applied)), "two commands got the same entry"
     log = api.log()
-    assert sorted(applied) == [e["seq"] for e in log if e["seq"] in applied]
-    assert log[-1]["seq"] == max(applied)  # nothing applied that was not acknowledged
+    # The ledger holds exactly the acknowledged commands: none lost, nothing unacknowledged.
+    assert [e["seq"] for e in log if e["seq"] >= first_seq] == sorted(applied)
     assert credits(api.state()["state"]) == start
     # The ledger replays to the same table.
     owner = app.extensions["tables"].get(api.code)
