@@ -18,3 +18,10 @@ def test_pages_outside_the_api_keep_html_errors(client):
     r = client.get("/no-such-page")
     assert r.status_code == 404
     assert not r.is_json
+
+
+def test_a_number_with_thousands_of_digits_is_refused_in_words(client):
+    r = client.post("/api/v1/settle", data='{"sabacc_pot": ' + "9" * 5000 + "}",
+                    content_type="application/json")
+    assert r.status_code == 400
+    assert r.json == {"error": "the JSON body holds a number with too many digits", "field": "body"}

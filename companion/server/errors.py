@@ -38,7 +38,11 @@ def read_json(req: Request | None = None) -> Any:
         return json.loads(raw)
     except RecursionError:
         raise ApiError(400, "the JSON body is nested too deeply", "body") from None
-    except (ValueError, UnicodeDecodeError) as exc:
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python's guard against huge numbers
+            raise ApiError(400, "the JSON body holds a number with too many digits", "body") from None
+        raise ApiError(400, f"the body is not valid JSON: {exc}", "body") from None
+    except UnicodeDecodeError as exc:
         raise ApiError(400, f"the body is not valid JSON: {exc}", "body") from None
 
 
