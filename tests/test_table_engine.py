@@ -510,6 +510,8 @@ def test_a_reveal_entry_is_never_refused_for_a_card_another_seat_entered():
     assert h["players"][2]["cards"] == ["co1", "co2"]
     # A hand that stood cannot be changed after seeing the others.
     assert refused(t, {"type": "reveal", "cards": ["co4", "co5"]}, "s1").status == 409
+    assert "reveal" not in [m["type"] for m in t.view("s1")["you"]["legal"]]
+    assert "reveal" in [m["type"] for m in t.view("s2")["you"]["legal"]]
     # Now the hands are face up, so a clash with a shown hand is refused at once.
     assert refused(t, {"type": "reveal", "cards": ["co1", "st9"]}, "s2").field == "cards"
     do(t, "s2", "reveal", cards=["sa10", "co10"])

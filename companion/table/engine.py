@@ -527,9 +527,11 @@ class Table:
             out.append({"type": "static_remove"})
         if h and h["stage"] == "reveal" and sid in h["p"] and not h["p"][sid]["folded"]:
             p = h["p"][sid]
-            out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
+            if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
+                out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
-            out.append({"type": "demise_card"})
+            if not (h.get("demise_shown") and h["p"][sid]["demise"]):
+                out.append({"type": "demise_card"})
         return out
 
     def _host_legal(self) -> list[str]:
