@@ -708,3 +708,17 @@ def test_pagat_a_betting_round_nobody_can_bet_in_before_the_4th_is_skipped():
         do(t, sid, "roll", dice=[1, 2])
     h = hand(t)
     assert (h["round"], h["do"], h["roller"]) == (2, "roll", "s1")  # straight to the dealer's roll
+
+
+def test_rim_shift_tells_a_player_with_one_unprotected_card_that_it_is_the_one_to_go():
+    t = table({"preset": "classic", "shift_kind": "rim"}, players=2)
+    do(t, HOST, "start_hand")
+    do(t, "s2", "static_add", card="sa1")
+    do(t, "s2", "check")
+    shift = next(e for e in do(t, "s2", "roll", dice=[2, 2]) if e["type"] == "shift")
+    assert shift["instructions"] == {
+        "s2": "Lando (on your right) takes your one card outside the static field; discard it; "
+              "the dealer deals you 1.",
+        "s1": "Han (on your right) picks one of your 2 cards outside the static field at random; "
+              "discard it; the dealer deals you 1.",
+    }

@@ -1277,9 +1277,10 @@ class _Game:
                 out[sid] = "All your cards are in the static field: keep them."
             elif kind is ShiftKind.RIM:
                 right = live[i - 1]
-                out[sid] = (f"{self.name(right)} (on your right) picks one of your "
-                            f"{_words_cards(n) if n > 1 else 'card'} outside the static field at random; "
-                            f"discard it; the dealer deals you 1.")
+                picks = (f"picks one of your {n} cards outside the static field at random" if n > 1
+                         else "takes your one card outside the static field")
+                out[sid] = (f"{self.name(right)} (on your right) {picks}; discard it; "
+                            f"the dealer deals you 1.")
             elif kind is ShiftKind.WILD:
                 out[sid] = (f"Discard your {_words_cards(n)} outside the static field; the dealer "
                             f"shuffles every card not in a static field, the junk pile included, "
