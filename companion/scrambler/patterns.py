@@ -93,11 +93,15 @@ class PatternPlayer:
         self._cond = threading.Condition()
         self._background = background
         self._request: str | None = background
+        self._requested_at = time.monotonic()
         self._generation = 0
         self._done = threading.Event()
         self._done.set()
         self._closed = False
         self.current: str | None = None
+        # Per pattern name, how late (seconds) its latest playing set an edge at worst: a busy
+        # machine wakes the thread late, and a test can tell that from a wrong pattern.
+        self.lateness: dict[str, float] = {}
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -124,6 +128,7 @@ class PatternPlayer:
 
     def _show_locked(self, name: str) -> None:
         self._request = name
+        self._requested_at = time.monotonic()
         self._generation += 1
         if name == self._background:
             self._done.set()
@@ -153,27 +158,32 @@ class PatternPlayer:
                 self._cond.wait_for(lambda: self._closed or self._request is not None)
                 if self._closed:
                     break
-                name, gen = self._request, self._generation
+                name, gen, since = self._request, self._generation, self._requested_at
                 self._request = None
                 self.current = name
                 self._cond.notify_all()
             pattern = self.patterns[name]
-            finished = self._play(pattern, gen)
+            finished = self._play(name, pattern, gen, since)
             with self._cond:
                 if finished and gen == self._generation and not self._closed:
                     # A one-off pattern ran to its end: back to the background.
                     self._request = self._background
+                    self._requested_at = time.monotonic()
                     self._generation += 1
                     self._done.set()
         self._apply(0)
 
-    def _play(self, pattern: Pattern, gen: int) -> bool:
-        """Play until the end (True) or until interrupted (False)."""
+    def _play(self, name: str, pattern: Pattern, gen: int, since: float) -> bool:
+        """Play until the end (True) or until interrupted (False); `since`: when it was asked for."""
         # Steps are timed from the pattern's start, not from each late wake-up, so that a
         # busy machine delays one edge instead of stretching the whole pattern.
         deadline = time.monotonic()
+        self.lateness[name] = deadline - since
         while True:
             for level, seconds in pattern.steps:
+                late = time.monotonic() - deadline
+                if late > self.lateness[name]:
+                    self.lateness[name] = late
                 self._apply(level)
                 deadline += seconds
                 with self._cond:
