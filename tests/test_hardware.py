@@ -4,6 +4,7 @@ of materials that lists every part drawn, and a systemd unit that systemd accept
 from __future__ import annotations
 
 import configparser
+import re
 import runpy
 import shlex
 import shutil
@@ -121,6 +122,19 @@ def test_the_units_command_is_a_valid_serve_command_using_the_state_directory():
     assert str(args.data) == "/var/lib/sabacc-companion"
 
 
+def test_the_install_guides_drop_in_command_is_a_valid_serve_command_with_other_pins():
+    from companion.cli import build_parser
+
+    guide = (ROOT / "hardware" / "pi" / "INSTALL.md").read_text()
+    commands = re.findall(r"^#\s+ExecStart=(/\S+ .+)$", guide, flags=re.M)
+    assert commands, "the guide shows no drop-in ExecStart"
+    argv = shlex.split(commands[0])
+    assert argv[0] == shlex.split(read_unit()["Service"]["ExecStart"])[0]  # the same program
+    args = build_parser().parse_args(argv[1:])
+    assert (args.command, args.pins, args.tonal) == ("serve", (5, 6, 13), True)
+    assert str(args.data) == "/var/lib/sabacc-companion"
+
+
 def test_the_unit_caps_memory_for_a_pi_zero_2_w():
     service = read_unit()["Service"]
     limit = service["MemoryMax"]
@@ -133,7 +147,7 @@ def test_the_unit_allows_more_tasks_than_the_server_starts_threads():
     from companion.serve import SERVER_THREADS
 
     tasks = read_unit()["Service"].get("TasksMax", "infinity")
-    # waitress's pool plus the companion's other threads (about 130 measured at rest)
+    # waitress's pool plus the companion's other threads (about 140 at rest)
     assert tasks == "infinity" or int(tasks) >= 2 * SERVER_THREADS + 64
 
 
