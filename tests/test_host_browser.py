@@ -80,6 +80,9 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         assert "West End Games (1989) (weg), changed: fold fee" in page.locator("#host-area").inner_text()
         page.get_by_role("button", name="Let the scrambler roll for this table").click()
         expect(page.locator("#scrambler-status")).to_have_text("The scrambler (button or USB box) rolls for this table.")
+        # No button or box on this server: the host reads that players roll on their phones.
+        expect(page.locator("#scrambler-devices")).to_have_text(
+            "No physical scrambler on this server: players roll on screen, from their phones.")
 
         # Start a hand; the evil seat bets 2 (antes 1 each: hand pot 2 + 2).
         page.get_by_role("button", name="Start the next hand").click()

@@ -328,3 +328,28 @@ def test_audit_log_lists_the_dice_of_a_hand_without_a_seed_commitment(client):
     words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", plain)).strip()
     assert words == f"Hand 1: entry {rolled['seq']}: d6-low, dice 2 — a rim shift"
     assert "sabacc-companion verify --seed" not in page  # nothing to check against
+
+
+def test_without_a_physical_scrambler_the_host_is_told_players_roll_on_screen(client):
+    got = client.get("/scrambler/devices.json")
+    assert got.status_code == 200
+    assert got.json == {"on_screen": True, "words": "No physical scrambler on this server: players roll on screen, from their phones."}
+
+
+def test_a_button_on_the_pis_pins_is_named_with_its_long_press(app, client, factory):
+    from companion.scrambler.gpio import GpioPins
+    from companion.scrambler.hub import Scrambler, ScramblerSettings
+
+    hub = Scrambler(lambda entry: None, ScramblerSettings(gpio=GpioPins(17, 27, 22), long_press="timer"),
+                    gpio_options={"pin_factory": factory}).start()
+    app.extensions["scrambler"] = hub
+    try:
+        got = client.get("/scrambler/devices.json").json
+        assert got["on_screen"] is False
+        assert got["words"] == ("Attached: the button on the Pi's pins. Phones can still roll on screen. "
+                                "A long press of the button starts or stops the random timer.")
+        hub.long_press()  # the host holds the button: the timer runs
+        assert client.get("/scrambler/devices.json").json["words"].endswith("The random timer is running.")
+    finally:
+        app.extensions.pop("scrambler")
+        hub.close()

@@ -26,7 +26,7 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
@@ -220,6 +220,46 @@ def console(code: str):
     owner = _owner_or_404(code)
     _, state = owner.view(None)
     return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules)
+
+
+def scrambler_devices_words(hub: Any) -> str:
+    """What the physical scrambler is right now, in the host's words (`hub`: the scrambler
+    hub `serve` starts, or None when the server runs without one)."""
+    if hub is None:
+        return "No physical scrambler on this server: players roll on screen, from their phones."
+    status = hub.status()
+    parts = []
+    if hub.gpio is not None and hub.gpio.button is not None:
+        parts.append("the button on the Pi's pins")
+    box = status.get("box")
+    if box == "ready":
+        fw = status.get("box_firmware")
+        parts.append(f"the USB box (firmware {fw})" if fw else "the USB box")
+    if parts:
+        words = f"Attached: {' and '.join(parts)}. Phones can still roll on screen."
+    else:
+        words = "Nothing is attached now: players roll on screen, from their phones."
+    if box in ("searching", "connecting"):
+        words += " Looking for the USB box (plug it in at any time)."
+    elif box == "incompatible":
+        words += " The USB box's firmware speaks another protocol version: update it (firmware/README.md)."
+    if not status.get("on_screen"):
+        long_press = {"timer": "starts or stops the random timer", "roll": "rolls",
+                      "none": "does nothing"}.get(status.get("long_press"), "")
+        if long_press:
+            words += f" A long press of the button {long_press}."
+        if status.get("timer", {}).get("armed"):
+            words += " The random timer is running."
+    return words
+
+
+@bp.get("/scrambler/devices.json")
+def scrambler_devices():
+    """What is attached (GPIO button, USB box) and whether phones must roll on screen; nothing
+    secret, so anyone may ask (the host console shows it)."""
+    hub = current_app.extensions.get("scrambler")
+    return jsonify({"on_screen": True if hub is None else hub.on_screen,
+                    "words": scrambler_devices_words(hub)})
 
 
 # -- pages every seat may read ---------------------------------------------------------------

@@ -555,6 +555,8 @@ function consolePage(root) {
       : bound ? `The scrambler rolls for table ${bound}, not this one.`
       : "The scrambler is not bound to a table (with one table on the box, it rolls for that one).";
     $("bind-scrambler").disabled = bound === code;
+    const devices = await call("GET", "/scrambler/devices.json");
+    $("scrambler-devices").textContent = devices.ok ? devices.data.words : "";
   }
 
   // -- starting: the token, the state, the event stream --
@@ -585,6 +587,7 @@ function consolePage(root) {
     });
     live.start();
     scramblerStatus();
+    setInterval(scramblerStatus, 15000); // a USB box plugged in or out shows within 15 s
   }
 
   function askForToken(words) {
