@@ -1,10 +1,12 @@
-"""`sabacc-companion serve`: the banner phones follow, and a real server answering."""
+"""`sabacc-companion serve`: the banner phones follow, a real server answering, the scrambler it starts."""
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -49,6 +51,59 @@ def test_serve_starts_waitress_and_serves_the_site(tmp_path):
             assert resp.status == 200
             assert resp.headers["Server"].startswith("waitress")
         assert (tmp_path / "data").is_dir()
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+
+
+def start_serve(tmp_path, *args, env=None):
+    """`sabacc-companion serve` on a free port; returns (process, base URL)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--data", str(tmp_path / "data"), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        m = re.search(r"phones open (http://\S+)", proc.stdout.readline())
+        if m:
+            return proc, m.group(1)
+    proc.kill()
+    raise AssertionError("serve printed no URL")
+
+
+def devices(url):
+    with urllib.request.urlopen(url + "scrambler/devices.json", timeout=5) as resp:
+        return json.loads(resp.read())
+
+
+def test_serve_starts_the_scrambler_on_the_gpio_pins_and_stops_cleanly_on_sigterm(tmp_path):
+    # gpiozero's mock pins stand in for the Pi's header: serve opens the button, and the host
+    # console's words say so; SIGTERM (systemctl stop) ends it with status 0.
+    proc, url = start_serve(tmp_path, "--serial", "off", "--long-press", "roll",
+                            env={"GPIOZERO_PIN_FACTORY": "mock"})
+    try:
+        got = devices(url)
+        assert got["on_screen"] is False
+        assert got["words"].startswith("Attached: the button on the Pi's pins.")
+        assert "A long press of the button rolls." in got["words"]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+
+
+def test_serve_with_the_scrambler_off_has_players_roll_on_screen(tmp_path):
+    proc, url = start_serve(tmp_path, "--gpio", "off", "--serial", "off",
+                            env={"GPIOZERO_PIN_FACTORY": "mock"})
+    try:
+        got = devices(url)
+        assert got == {"on_screen": True,
+                       "words": "Nothing is attached now: players roll on screen, from their phones."}
     finally:
         proc.kill()
         proc.wait()
