@@ -152,9 +152,13 @@ class Table:
             self.dice.queue.append(dice)
         button = page.locator("#actions").get_by_role("button", name=label, exact=True)
         button.click()
-        if label == "Fold" or label.startswith("All-in"):
-            # Taps that cannot be taken back ask for a second tap on the same button.
-            page.locator("#actions").get_by_role("button", name=f"Tap again: {label.lower()}", exact=True).click()
+        if label in ("Fold", "Call the hand") or label.startswith("All-in"):
+            # Taps that cannot be taken back ask for a second tap on the same button; the
+            # first one alone changes nothing.
+            again = page.locator("#actions").get_by_role("button", name=f"Tap again: {label.lower()}", exact=True)
+            expect(again).to_be_visible()
+            assert self.version == before
+            again.click()
         self.wait_version(before + 1)
         self.shows(expected)
 

@@ -19,7 +19,8 @@ const $ = (id) => document.getElementById(id);
 // Commands that get their own panel rather than a button in "Your move".
 const ELSEWHERE = new Set(["static_add", "static_remove", "reveal", "demise_card", "sit_out", "sit_in", "leave", "cash_out"]);
 // Taps that cannot be taken back ask for a second tap.
-const CONFIRM = new Set(["fold", "all_in", "leave", "cash_out"]);
+// Taps that cannot be taken back (calling the hand ends the betting for everyone) ask twice.
+const CONFIRM = new Set(["fold", "all_in", "call_hand", "leave", "cash_out"]);
 const ARM_MS = 4000;
 
 // ---- join ------------------------------------------------------------------------------------
