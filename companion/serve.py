@@ -165,6 +165,10 @@ def run(args: argparse.Namespace) -> int:
         # gone is noticed at once (environ["waitress.client_disconnected"]), not at the next ping.
         channel_request_lookahead=1,
     )
+    url = phone_url(args.host, server.effective_port)
+    # Pages asked for at localhost (the display on the Pi's own screen) put this address in
+    # their QR codes instead: phones cannot reach the Pi's loopback.
+    app.config["PHONE_URL"] = url
     tables = app.extensions.get("tables")
     hub, link = start_scrambler(app, args)
 
@@ -178,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    print_banner(phone_url(args.host, server.effective_port), sys.stdout)
+    print_banner(url, sys.stdout)
     try:
         server.run()  # returns after the interrupt, once the worker threads have finished
     except KeyboardInterrupt:

@@ -75,3 +75,21 @@ def test_the_player_page_links_the_tables_other_pages(client, table):
     html = client.get(f"/t/{table}/seat").get_data(as_text=True)
     for href in (f"/t/{table}/rules", f"/t/{table}/display", f"/t/{table}/history"):
         assert f'href="{href}"' in html
+
+
+@pytest.mark.parametrize("asked_at", ["http://localhost:8023/", "http://127.0.0.1:8023/", "http://[::1]:8023/"])
+def test_a_display_on_the_servers_own_screen_puts_the_lan_address_in_its_qr_code(app, client, table, asked_at):
+    # The TV on the Pi's HDMI port opens the display at localhost; phones cannot reach that,
+    # so the QR code and the address under it are the LAN address `serve` printed.
+    app.config["PHONE_URL"] = "http://192.168.4.1:8023/"
+    html = client.get(f"/t/{table}/display", base_url=asked_at).get_data(as_text=True)
+    assert f'id="d-join-url">http://192.168.4.1:8023/t/{table}/join</span>' in html
+    expected = qrcode.make(f"http://192.168.4.1:8023/t/{table}/join",
+                           image_factory=qrcode.image.svg.SvgPathImage, border=2).to_string(encoding="unicode")
+    assert 'd="%s"' % re.search(r'<path [^>]*d="([^"]+)"', expected).group(1) in html
+
+
+def test_a_display_opened_by_name_keeps_the_name_in_its_qr_code(app, client, table):
+    app.config["PHONE_URL"] = "http://192.168.4.1:8023/"
+    html = client.get(f"/t/{table}/display", base_url="http://sabacc.local:8023/").get_data(as_text=True)
+    assert f'id="d-join-url">http://sabacc.local:8023/t/{table}/join</span>' in html

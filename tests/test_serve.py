@@ -57,10 +57,10 @@ def test_serve_starts_waitress_and_serves_the_site(tmp_path):
         proc.stdout.close()
 
 
-def start_serve(tmp_path, *args, env=None):
-    """`sabacc-companion serve` on a free port; returns (process, base URL)."""
+def start_serve(tmp_path, *args, env=None, host="127.0.0.1"):
+    """`sabacc-companion serve` on a free port; returns (process, the URL it printed)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0",
+        [sys.executable, "-m", "companion", "serve", "--host", host, "--port", "0",
          "--data", str(tmp_path / "data"), *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1", **(env or {})),
@@ -104,6 +104,26 @@ def test_serve_with_the_scrambler_off_has_players_roll_on_screen(tmp_path):
         got = devices(url)
         assert got == {"on_screen": True,
                        "words": "Nothing is attached now: players roll on screen, from their phones."}
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+
+
+def test_the_display_opened_on_the_servers_own_screen_shows_the_address_serve_printed(tmp_path):
+    # Listening on every interface, serve prints the LAN address; a display opened at
+    # 127.0.0.1 (the Pi's own HDMI screen) shows that address under its QR code, not loopback.
+    proc, url = start_serve(tmp_path, "--gpio", "off", "--serial", "off", host="0.0.0.0")
+    try:
+        port = url.rsplit(":", 1)[1].strip("/")
+        local = f"http://127.0.0.1:{port}/"
+        req = urllib.request.Request(local + "api/v1/tables", data=b'{"rules": "classic"}',
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(req, timeout=5) as resp:
+            code = json.loads(resp.read())["code"]
+        with urllib.request.urlopen(f"{local}t/{code}/display", timeout=5) as resp:
+            html = resp.read().decode()
+        assert f'id="d-join-url">{url}t/{code}/join</span>' in html
     finally:
         proc.kill()
         proc.wait()

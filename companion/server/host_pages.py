@@ -32,6 +32,7 @@ from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
+from companion.server.play_pages import phone_base_url
 from companion.table.chips import breakdown, chip_set_from
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
@@ -414,7 +415,7 @@ def seat_qr(code: str):
 def seat_link(code: str, seat: str, token: str) -> str:
     """The link a new phone opens to take over `seat`: the table's join page with the seat and
     its new token in the fragment (never sent to the server, never in a log)."""
-    return f"{request.host_url}t/{code}/join#seat={seat}&token={token}"
+    return f"{phone_base_url()}t/{code}/join#seat={seat}&token={token}"
 
 
 # -- the installable app ---------------------------------------------------------------------
