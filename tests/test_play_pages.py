@@ -93,3 +93,13 @@ def test_a_display_opened_by_name_keeps_the_name_in_its_qr_code(app, client, tab
     app.config["PHONE_URL"] = "http://192.168.4.1:8023/"
     html = client.get(f"/t/{table}/display", base_url="http://sabacc.local:8023/").get_data(as_text=True)
     assert f'id="d-join-url">http://sabacc.local:8023/t/{table}/join</span>' in html
+
+
+def test_a_table_created_on_the_servers_own_screen_gets_the_lan_join_address(app, client):
+    # The host creates the table from a browser on the Pi itself (localhost): the join
+    # address the API hands back, and its QR code, must be the one phones can reach.
+    app.config["PHONE_URL"] = "http://192.168.4.1:8023/"
+    resp = client.post("/api/v1/tables", json={"rules": "classic"}, base_url="http://localhost:8023/")
+    assert resp.status_code == 201
+    code = resp.get_json()["code"]
+    assert resp.get_json()["join_url"] == f"http://192.168.4.1:8023/join/{code}"

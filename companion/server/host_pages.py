@@ -32,7 +32,7 @@ from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
-from companion.server.play_pages import phone_base_url
+from companion.server.addresses import phone_base_url
 from companion.table.chips import breakdown, chip_set_from
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for

@@ -14,14 +14,13 @@ typed reaches the page through Jinja's autoescape or `textContent`, never as HTM
 
 from __future__ import annotations
 
-import ipaddress
-from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, url_for
 from markupsafe import Markup
 
+from companion.server.addresses import phone_base_url
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
 
@@ -34,28 +33,6 @@ def _table(code: str) -> TableOwner:
     if owner is None:
         abort(Response(render_template("play/no_table.html", code=code), 404))
     return owner
-
-
-def _loopback(hostname: str | None) -> bool:
-    if not hostname or hostname == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(hostname).is_loopback
-    except ValueError:
-        return False  # a name such as sabacc.local
-
-
-def phone_base_url() -> str:
-    """The base address phones reach this server at, ending in "/".
-
-    Normally the address this page was asked at. But a browser on the server's own machine
-    (the table display on the Pi's HDMI screen, a host on the laptop that serves) asks at
-    localhost, which no phone can reach: then the address `serve` printed (`PHONE_URL`).
-    """
-    phone_url = current_app.config.get("PHONE_URL")
-    if phone_url and _loopback(urlsplit(request.host_url).hostname):
-        return phone_url if phone_url.endswith("/") else phone_url + "/"
-    return request.host_url
 
 
 def join_page_url(code: str) -> str:

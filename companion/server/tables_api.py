@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from companion.rules.rulesets import OPTIONS as RULE_OPTIONS
 from companion.rules.rulesets import PRESETS
+from companion.server.addresses import phone_base_url
 from companion.server.errors import ApiError, read_json
 from companion.server.openapi import describe, error_response
 from companion.table import registry as registry_mod
@@ -204,7 +205,7 @@ def _name(value: Any) -> str:
 
 def join_url(code: str) -> str:
     """The phone page a new player opens to join table `code` (encoded in its QR code)."""
-    return f"{request.host_url}join/{code}"
+    return f"{phone_base_url()}join/{code}"
 
 
 def _result_body(owner: TableOwner, who: str | None, result) -> dict[str, Any]:

@@ -169,6 +169,8 @@ export function eventWords(ev, names) {
     case "reveal_started": return "The reveal: enter your cards";
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
     case "sudden_demise": return "Sudden demise: one more card each for the tied players";
+    // A card on the table more often than the deck holds: the engine says which, and who enters again.
+    case "reveal_conflict": case "demise_conflict": return ev.message || "Two hands hold the same card: enter again";
     case "conceded": return `${who(ev.seat)} takes ${ev.amount}: everyone else folded`;
     case "hand_ended": return `Hand ${ev.hand} is over`;
     case "session_ended": return "The session is over";
