@@ -525,10 +525,11 @@ def test_a_reveal_entry_is_never_refused_for_a_card_another_seat_entered():
     assert h["settlement"]["payouts"] == {"s1": 0, "s2": 3, "s3": -3}
 
 
-def test_reveal_fills_in_static_field_cards():
+def at_reveal_with_a_static_card(card):
+    """A classic hand at its reveal: Han (s2) holds 3 cards, `card` in his static field."""
     t = table("classic", players=2)
     do(t, HOST, "start_hand")
-    do(t, "s2", "static_add", card="sa10")
+    do(t, "s2", "static_add", card=card)
     do(t, "s2", "check")
     do(t, "s2", "roll", dice=[1, 2])
     do(t, "s2", "draw", action="gain")
@@ -536,6 +537,11 @@ def test_reveal_fills_in_static_field_cards():
     do(t, "s2", "check")
     do(t, "s2", "roll", dice=[1, 2])
     do(t, "s1", "call_hand")
+    return t
+
+
+def test_reveal_fills_in_static_field_cards():
+    t = at_reveal_with_a_static_card("sa10")
     assert refused(t, {"type": "reveal", "cards": ["co10"]}, "s2").field == "cards"
     do(t, "s2", "reveal", cards=["co10", "fl3"])
     assert t.view("s2")["you"]["cards"] == ["co10", "fl3", "sa10"]
@@ -543,32 +549,14 @@ def test_reveal_fills_in_static_field_cards():
 
 def test_reveal_with_the_second_copy_of_a_static_face_card_counts_both():
     # The static field holds one Balance; the hand holds the deck's other Balance too.
-    t = table("classic", players=2)
-    do(t, HOST, "start_hand")
-    do(t, "s2", "static_add", card="balance")
-    do(t, "s2", "check")
-    do(t, "s2", "roll", dice=[1, 2])
-    do(t, "s2", "draw", action="gain")
-    play_turn(t, "s1")
-    do(t, "s2", "check")
-    do(t, "s2", "roll", dice=[1, 2])
-    do(t, "s1", "call_hand")
+    t = at_reveal_with_a_static_card("balance")
     # Without the static field: two cards entered, the static Balance filled in.
     do(t, "s2", "reveal", cards=["balance", "co10"])
     assert sorted(t.view("s2")["you"]["cards"]) == ["balance", "balance", "co10"]
 
 
 def test_reveal_of_the_whole_hand_must_hold_the_static_field():
-    t = table("classic", players=2)
-    do(t, HOST, "start_hand")
-    do(t, "s2", "static_add", card="sa10")
-    do(t, "s2", "check")
-    do(t, "s2", "roll", dice=[1, 2])
-    do(t, "s2", "draw", action="gain")
-    play_turn(t, "s1")
-    do(t, "s2", "check")
-    do(t, "s2", "roll", dice=[1, 2])
-    do(t, "s1", "call_hand")
+    t = at_reveal_with_a_static_card("sa10")
     refusal = refused(t, {"type": "reveal", "cards": ["co10", "fl3", "fl4"]}, "s2")
     assert refusal.field == "cards" and "sa10" in refusal.error
     do(t, "s2", "reveal", cards=["sa10", "co10", "fl3"])
