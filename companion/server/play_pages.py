@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from companion.server.addresses import phone_base_url
@@ -54,43 +54,40 @@ def _context(owner: TableOwner) -> dict:
     return {"code": owner.code, "state": state, "rules": state["rules"]}
 
 
+def _page_table(code: str) -> TableOwner:
+    """The table a page of this blueprint is about; a code typed in another case (codes are
+    case-insensitive) is sent on to the same page under the table's own code."""
+    owner = _table(code)
+    if owner.code != code:
+        abort(redirect(url_for(request.endpoint, code=owner.code)))
+    return owner
+
+
 @bp.get("/join/<code>")
-def join_redirect(code: str):
-    """The API's QR address for a table: on to its join page."""
-    owner = _table(code)
-    return redirect(url_for(".join", code=owner.code))
-
-
 @bp.get("/t/<code>")
-def table_home(code: str):
-    """A table's short address: its join page (which sends a seated phone on to its seat)."""
-    owner = _table(code)
-    return redirect(url_for(".join", code=owner.code))
+def join_redirect(code: str):
+    """The API's QR address and a table's short address: on to its join page (which sends a
+    seated phone on to its seat)."""
+    return redirect(url_for(".join", code=_table(code).code))
 
 
 @bp.get("/t/<code>/join")
 def join(code: str):
     """Take a seat at table `code`: a name, nothing else."""
-    owner = _table(code)
-    if owner.code != code:
-        return redirect(url_for(".join", code=owner.code))
+    owner = _page_table(code)
     return render_template("play/join.html", **_context(owner))
 
 
 @bp.get("/t/<code>/seat")
 def seat(code: str):
     """The player page of the seat whose token this phone holds."""
-    owner = _table(code)
-    if owner.code != code:
-        return redirect(url_for(".seat", code=owner.code))
+    owner = _page_table(code)
     return render_template("play/player.html", **_context(owner))
 
 
 @bp.get("/t/<code>/display")
 def display(code: str):
     """The table display for a TV or tablet in the middle of the table."""
-    owner = _table(code)
-    if owner.code != code:
-        return redirect(url_for(".display", code=owner.code))
+    owner = _page_table(code)
     url = join_page_url(owner.code)
     return render_template("play/display.html", join_url=url, qr=qr_svg(url), **_context(owner))
