@@ -9,7 +9,6 @@ import json
 import socket
 import threading
 import time
-import urllib.request
 
 import pytest
 
@@ -17,6 +16,7 @@ from companion import serve
 from companion.server import create_app
 
 from conftest import LiveServer
+from test_crash import http_call
 from test_tables_api import Api, flask_call, next_action
 
 
@@ -214,23 +214,6 @@ def test_no_seat_receives_another_seats_hidden_cards_or_any_token(sse_app, table
 # -- under waitress ---------------------------------------------------------------------------
 
 
-def http_call(base):
-    def call(method, path, body, token):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(base + path, data=data, method=method)
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
-                return resp.status, json.loads(resp.read() or b"null")
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read() or b"null")
-
-    return call
-
-
 def stop(app, srv) -> None:
     """Say goodbye to every stream, wait until their threads are done, then stop serving
     (a stream thread writing after the server closed would raise in waitress)."""
@@ -270,7 +253,7 @@ def test_under_waitress_actions_stay_fast_with_every_stream_slot_taken(tmp_path)
     port = srv.server.effective_port
     socks = []
     try:
-        a = Api(http_call(srv.url))
+        a = Api(http_call(srv))
         a.create({"rules": "weg"})
         for name in ("Lando", "Han"):
             a.join(name)
@@ -321,7 +304,7 @@ def test_under_waitress_a_dead_client_is_dropped_by_the_heartbeat(tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2})
     srv = LiveServer(app, threads=8)
     try:
-        a = Api(http_call(srv.url))
+        a = Api(http_call(srv))
         a.create({"rules": "weg"})
         owner = app.extensions["tables"].get(a.code)
         gate = app.extensions["table_streams"]
@@ -344,7 +327,7 @@ def test_http_client_reads_the_stream_over_a_real_connection(tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2})
     srv = LiveServer(app, threads=8)
     try:
-        a = Api(http_call(srv.url))
+        a = Api(http_call(srv))
         a.create({"rules": "weg"})
         conn = http.client.HTTPConnection("127.0.0.1", srv.server.effective_port, timeout=10)
         conn.request("GET", f"/api/v1/tables/{a.code}/events?token={a.host}")
@@ -366,7 +349,7 @@ def test_under_waitress_stream_churn_leaves_no_subscriber_or_thread_behind(tmp_p
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2, "MAX_STREAMS": 24})
     srv = LiveServer(app, threads=32)
     try:
-        a = Api(http_call(srv.url))
+        a = Api(http_call(srv))
         a.create({"rules": "weg"})
         a.join("Lando", buy_in=None)
         owner = app.extensions["tables"].get(a.code)
@@ -403,7 +386,7 @@ def test_under_waitress_a_closed_stream_is_freed_long_before_the_next_ping(tmp_p
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 30.0})
     srv = LiveServer(app, threads=8)
     try:
-        a = Api(http_call(srv.url))
+        a = Api(http_call(srv))
         a.create({"rules": "weg"})
         gate = app.extensions["table_streams"]
         socks = [open_stream(srv.server.effective_port, f"/api/v1/tables/{a.code}/events")[0] for _ in range(4)]
