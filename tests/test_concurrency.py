@@ -10,7 +10,9 @@ import pytest
 
 from companion.server import create_app
 from companion.table.owner import TableOwner
-from test_sse import LiveServer, http_call, stop
+from conftest import LiveServer
+from test_crash import http_call
+from test_sse import stop
 from test_tables_api import Api, credits, next_action
 
 CLIENTS = 20
@@ -20,7 +22,7 @@ CLIENTS = 20
 def served(tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path / "data")})
     srv = LiveServer(app, threads=CLIENTS + 8)
-    a = Api(http_call(srv.url))
+    a = Api(http_call(srv))
     a.create({"rules": "weg"})
     for name in ("Lando", "Han", "Leia"):
         a.join(name)
