@@ -16,16 +16,9 @@ import pytest
 
 from companion.rules.rulesets import Trigger
 from companion.scrambler.dice import DICE
+from companion.refusal import Refused
 from companion.table.ledger import Ledger
-from companion.table.owner import HOST, SCRAMBLER, SNAPSHOT_EVERY, Refusal, TableOwner
-
-
-class Refused(Exception):
-    """As the engine's: a refused command, nothing changed."""
-
-    def __init__(self, status: int, error: str, field: str | None = None):
-        super().__init__(error)
-        self.status, self.error, self.field = status, error, field
+from companion.table.owner import HOST, SCRAMBLER, SNAPSHOT_EVERY, TableOwner
 
 
 COMMANDS = {
@@ -166,7 +159,7 @@ def test_the_database_is_in_wal_mode_with_full_sync(ledger):
 def test_a_refused_command_changes_nothing_and_is_not_recorded(ledger):
     owner, _ = new_table(ledger)
     seat_two(owner)
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.submit({"type": "pass", "to": "s2", "amount": 101}, "s1")
     assert (err.value.status, err.value.field) == (422, "amount")
     assert owner.version == 4 and ledger.last_seq("KMXTR") == 4
@@ -196,7 +189,7 @@ def test_a_repeated_idempotency_key_is_applied_once_and_answers_the_first_result
     owner = TableOwner("KMXTR", led, PassTable)
     assert owner.submit({"type": "pass", "to": "s2", "amount": 10}, "s1", idempotency_key="k-1").replayed
     assert owner.view()[1]["stacks"] == {"s1": 90, "s2": 60}
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.submit({"type": "pass", "to": "s2", "amount": 11}, "s1", idempotency_key="k-1")
     assert (err.value.status, err.value.field) == (422, "idempotency_key")
     led.close()
@@ -205,7 +198,7 @@ def test_a_repeated_idempotency_key_is_applied_once_and_answers_the_first_result
 def test_a_stale_version_is_refused_with_the_current_version(ledger):
     owner, _ = new_table(ledger)
     seat_two(owner)
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1", version=3)
     assert (err.value.status, err.value.field, err.value.extra["version"]) == (409, "version", 4)
     assert owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1", version=4).seq == 5
@@ -254,7 +247,7 @@ def test_an_undo_that_later_entries_depend_on_is_refused_and_changes_nothing(led
     owner.submit({"type": "pass", "to": "s2", "amount": 100}, "s1")  # seq 6: s2 has 150
     owner.submit({"type": "pass", "to": "s1", "amount": 120}, "s2")  # seq 7 needs seq 6
     before = owner.view()
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.undo(HOST, seq=6)
     assert err.value.status == 409
     assert owner.view() == before and ledger.last_seq("KMXTR") == 7
@@ -266,13 +259,13 @@ def test_only_the_host_undoes_and_only_within_the_current_hand(ledger):
     owner.submit({"type": "start_hand"}, HOST)
     owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1")  # seq 6, hand 1
     owner.submit({"type": "start_hand"}, HOST)  # seq 7
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.undo("s1")
     assert err.value.status == 403
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.undo(HOST, seq=6)
     assert err.value.status == 409 and "earlier hand" in err.value.error
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.undo(HOST)  # nothing after the hand's start
     assert err.value.status == 409
 
@@ -284,7 +277,7 @@ def test_an_undone_entry_cannot_be_undone_twice_nor_an_undo_undone(ledger):
     owner.submit({"type": "pass", "to": "s2", "amount": 1}, "s1")
     owner.undo(HOST, seq=6)
     for seq in (6, 7):
-        with pytest.raises(Refusal) as err:
+        with pytest.raises(Refused) as err:
             owner.undo(HOST, seq=seq)
         assert err.value.status == 409
     assert owner.view()[1]["stacks"] == {"s1": 100, "s2": 50}
@@ -438,7 +431,7 @@ def test_undoing_a_bet_that_was_called_is_refused_with_the_real_engine(ledger):
     caller = owner.view()[1]["hand"]["to_act"]
     owner.submit({"type": "call"}, caller)  # needs the bet to call
     before = owner.table.to_json()
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.undo(HOST, seq=bet.seq)
     assert err.value.status == 409 and "call" in err.value.error
     assert owner.table.to_json() == before
@@ -468,7 +461,7 @@ def test_random_commands_conserve_credits_and_the_ledger_replays_to_the_live_tab
             version, size = owner.version, ledger.count_entries("KMXTR")
             try:
                 owner.submit(entry, actor)
-            except Refusal:
+            except Refused:
                 assert owner.version == version and ledger.count_entries("KMXTR") == size
             assert owner.table.credits() == total
             assert all(s["stack"] >= 0 for s in owner.view()[1]["seats"])
@@ -482,7 +475,7 @@ def test_the_scrambler_rolls_for_the_table_it_is_bound_to(tmp_path):
 
     reg = Registry(tmp_path, table_class=Table, roller_factory=lambda: FixedRoller(*[6] * 50))
     try:
-        with pytest.raises(Refusal):
+        with pytest.raises(Refused):
             reg.scrambler_submit({"type": "roll"})  # no table yet
         first, _ = reg.create({"rules": "weg"})
         second, _ = reg.create({"rules": "classic"})
@@ -570,7 +563,7 @@ def test_a_commit_that_fails_changes_nothing_and_the_next_command_is_recorded(tm
     owner, _ = new_table(led)
     seat_two(owner)
     led._db = _FailingCommit(led._db)
-    with pytest.raises(Refusal) as err:
+    with pytest.raises(Refused) as err:
         owner.submit({"type": "pass", "to": "s2", "amount": 30}, "s1")
     assert err.value.status == 503
     # Not acknowledged, so not there: not in memory, not in the file.

@@ -114,12 +114,12 @@ def play_hand(act: Callable[[str, dict], tuple[bool, dict]], state: dict, limit:
 
 def owner_actor(owner, seats: list[str]) -> Callable[[str, dict], tuple[bool, dict]]:
     """An `act` for `play_hand` that submits straight to a `TableOwner`."""
-    from companion.table.owner import Refusal
+    from companion.refusal import Refused
 
     def act(actor: str, entry: dict) -> tuple[bool, dict]:
         try:
             owner.submit(entry, actor)
-        except Refusal:
+        except Refused:
             return False, owner.table.view(None)
         return True, owner.table.view(None)
 

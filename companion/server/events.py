@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 
 from flask import Flask, Response, current_app, request
 
-from companion.server.errors import ApiError
+from companion.refusal import Refused
 from companion.server.openapi import describe, error_response
 # The stream is a route of the tables blueprint (one blueprint for the whole table API).
 from companion.server.tables_api import _owner, bp, viewer
@@ -144,7 +144,7 @@ def events(code: str):
     last = _last_event_id()
     gate = _gate(current_app)
     if not gate.enter():
-        err = ApiError(503, "too many open event streams; try again shortly", None)
+        err = Refused(503, "too many open event streams; try again shortly", None)
         resp = current_app.json.response(err.body())
         resp.status_code = 503
         resp.headers["Retry-After"] = "5"

@@ -14,7 +14,8 @@ from companion.rules.hands import Kind
 from companion.rules.request import MAX_CARDS, MAX_CREDITS, InvalidRequest, parse_settle_request
 from companion.rules.rulesets import OPTIONS, PRESETS, Ranking
 from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, settle
-from companion.server.errors import ApiError, read_json
+from companion.refusal import Refused
+from companion.server.errors import read_json
 from companion.server.openapi import describe, error_response
 
 bp = Blueprint("settle_api", __name__)
@@ -28,7 +29,7 @@ def settle_hand():
         rules, players, sabacc_pot = parse_settle_request(body)
         settlement = settle(rules, players, sabacc_pot)
     except (InvalidRequest, InvalidReveal) as exc:
-        raise ApiError(422, exc.message, exc.field) from None
+        raise Refused(422, exc.message, exc.field) from None
     return jsonify(settlement.to_json())
 
 

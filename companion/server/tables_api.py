@@ -22,11 +22,12 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from companion.rules.rulesets import OPTIONS as RULE_OPTIONS
 from companion.rules.rulesets import PRESETS
 from companion.server.addresses import phone_base_url
-from companion.server.errors import ApiError, read_json
+from companion.refusal import Refused
+from companion.server.errors import read_json
 from companion.server.openapi import describe, error_response
 from companion.table import registry as registry_mod
 from companion.table.engine import NAME_MAX
-from companion.table.owner import HOST, JOIN, VIEW_HISTORY, Refusal, TableOwner
+from companion.table.owner import HOST, JOIN, VIEW_HISTORY, TableOwner
 from companion.table.registry import registry_for
 
 bp = Blueprint("tables_api", __name__)
@@ -44,7 +45,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 def _owner(code: str) -> TableOwner:
     owner = registry_for().get(code)
     if owner is None:
-        raise ApiError(404, f"there is no table {code[:12]!r} on this server", "code")
+        raise Refused(404, f"there is no table {code[:12]!r} on this server", "code")
     return owner
 
 
@@ -62,11 +63,11 @@ def viewer(owner: TableOwner, required: bool = False) -> str | None:
     token = request_token()
     if token is None:
         if required:
-            raise ApiError(401, "send your seat or host token (Authorization: Bearer ...)", "token")
+            raise Refused(401, "send your seat or host token (Authorization: Bearer ...)", "token")
         return None
     who = owner.seat_for_token(token) if len(token) <= 200 else None
     if who is None:
-        raise ApiError(403, "this token is not valid at this table", "token")
+        raise Refused(403, "this token is not valid at this table", "token")
     return who
 
 
@@ -77,34 +78,34 @@ def _view(owner: TableOwner, who: str | None) -> tuple[int, dict]:
     return owner.view(who, history=VIEW_HISTORY)
 
 
-def _refused(exc: Refusal, owner: TableOwner, who: str | None) -> ApiError:
+def _refused(exc: Refused, owner: TableOwner, who: str | None) -> Refused:
     """The API error for a refusal; a stale version carries the fresh state for the asker."""
     extra = dict(exc.extra)
     if exc.status == 409 and exc.field == "version":
         extra["version"], extra["state"] = _view(owner, who)
-    return ApiError(exc.status, exc.error, exc.field, **extra)
+    return Refused(exc.status, exc.error, exc.field, **extra)
 
 
 def _body_object() -> dict[str, Any]:
     body = read_json()
     if not isinstance(body, dict):
-        raise ApiError(400, "the body must be a JSON object", "body")
+        raise Refused(400, "the body must be a JSON object", "body")
     return body
 
 
 def _only(body: dict, allowed: tuple[str, ...]) -> None:
     for k in body:
         if k not in allowed:
-            raise ApiError(422, f"unknown field {k!r}", str(k)[:60])
+            raise Refused(422, f"unknown field {k!r}", str(k)[:60])
 
 
 def _request_fields(body: dict) -> tuple[int | None, str | None]:
     version = body.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-        raise ApiError(400, "version must be a whole number ≥ 0", "version")
+        raise Refused(400, "version must be a whole number ≥ 0", "version")
     key = body.get("idempotency_key")
     if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX):
-        raise ApiError(400, f"idempotency_key must be a string of 1 to {KEY_MAX} characters", "idempotency_key")
+        raise Refused(400, f"idempotency_key must be a string of 1 to {KEY_MAX} characters", "idempotency_key")
     return version, key
 
 
@@ -137,28 +138,28 @@ def check_schema(schema: dict, value: Any, path: str) -> None:
             if n in _TYPES
         )
         if not ok:
-            raise ApiError(400, f"{path} must be {' or '.join(names)}", path)
+            raise Refused(400, f"{path} must be {' or '.join(names)}", path)
     if "const" in schema and value != schema["const"]:
-        raise ApiError(422, f"{path} must be {schema['const']!r}", path)
+        raise Refused(422, f"{path} must be {schema['const']!r}", path)
     if "enum" in schema and value not in schema["enum"]:
-        raise ApiError(422, f"{path} must be one of {', '.join(map(str, schema['enum']))}", path)
+        raise Refused(422, f"{path} must be one of {', '.join(map(str, schema['enum']))}", path)
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0):
-            raise ApiError(422, f"{path} is too short", path)
+            raise Refused(422, f"{path} is too short", path)
         if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise ApiError(422, f"{path} is too long (at most {schema['maxLength']} characters)", path)
+            raise Refused(422, f"{path} is too long (at most {schema['maxLength']} characters)", path)
         if "pattern" in schema and not re.search(schema["pattern"], value):
-            raise ApiError(422, f"{path} is not in the right form", path)
+            raise Refused(422, f"{path} is not in the right form", path)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
-            raise ApiError(422, f"{path} must be at least {schema['minimum']}", path)
+            raise Refused(422, f"{path} must be at least {schema['minimum']}", path)
         if "maximum" in schema and value > schema["maximum"]:
-            raise ApiError(422, f"{path} must be at most {schema['maximum']}", path)
+            raise Refused(422, f"{path} must be at most {schema['maximum']}", path)
     if isinstance(value, list):
         if len(value) < schema.get("minItems", 0):
-            raise ApiError(422, f"{path} has too few items", path)
+            raise Refused(422, f"{path} has too few items", path)
         if "maxItems" in schema and len(value) > schema["maxItems"]:
-            raise ApiError(422, f"{path} has too many items", path)
+            raise Refused(422, f"{path} has too many items", path)
         if isinstance(schema.get("items"), dict):
             for i, item in enumerate(value):
                 check_schema(schema["items"], item, f"{path}[{i}]")
@@ -166,13 +167,13 @@ def check_schema(schema: dict, value: Any, path: str) -> None:
         props = schema.get("properties", {})
         for name in schema.get("required", []):
             if name not in value:
-                raise ApiError(422, f"{name} is required", name if path == "" else f"{path}.{name}")
+                raise Refused(422, f"{name} is required", name if path == "" else f"{path}.{name}")
         for k, v in value.items():
             sub = f"{path}.{k}" if path else str(k)
             if k in props:
                 check_schema(props[k], v, sub)
             elif schema.get("additionalProperties") is False:
-                raise ApiError(422, f"unknown field {k!r}", sub[:60])
+                raise Refused(422, f"unknown field {k!r}", sub[:60])
             elif isinstance(schema.get("additionalProperties"), dict):
                 check_schema(schema["additionalProperties"], v, sub)
 
@@ -183,7 +184,7 @@ def _command_entry(body: dict) -> dict:
     table_commands = commands()
     if not isinstance(kind, str) or kind not in table_commands or kind == JOIN:
         known = ", ".join(sorted(k for k in table_commands if k != JOIN))
-        raise ApiError(400, f"type must be one of: {known}", "type")
+        raise Refused(400, f"type must be one of: {known}", "type")
     entry = {k: v for k, v in body.items() if k not in REQUEST_FIELDS}
     schema = dict(table_commands[kind])
     props = dict(schema.get("properties", {}))
@@ -194,12 +195,12 @@ def _command_entry(body: dict) -> dict:
 
 def _name(value: Any) -> str:
     if not isinstance(value, str):
-        raise ApiError(400, "name must be a string", "name")
+        raise Refused(400, "name must be a string", "name")
     name = value.strip()
     if not 1 <= len(name) <= NAME_MAX:
-        raise ApiError(422, f"name must be 1 to {NAME_MAX} characters", "name")
+        raise Refused(422, f"name must be 1 to {NAME_MAX} characters", "name")
     if _CONTROL.search(name):
-        raise ApiError(422, "name must not contain control characters", "name")
+        raise Refused(422, "name must not contain control characters", "name")
     return name
 
 
@@ -227,7 +228,7 @@ def _refuse_large_bodies():
     only enforces MAX_CONTENT_LENGTH when the body is read)."""
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if limit and (request.content_length or 0) > limit:
-        raise ApiError(413, f"the body is larger than {limit} bytes", "body")
+        raise Refused(413, f"the body is larger than {limit} bytes", "body")
 
 
 @bp.get("/api/v1/tables")
@@ -254,10 +255,7 @@ def list_tables():
 def create_table():
     """Create a table from its settings; answers its code and the host token."""
     settings = _body_object()
-    try:
-        owner, host_token = registry_for().create(settings)
-    except Refusal as exc:
-        raise ApiError(exc.status, exc.error, exc.field) from None
+    owner, host_token = registry_for().create(settings)
     version, state = owner.view(None, host=True, history=VIEW_HISTORY)
     return (
         jsonify(
@@ -296,15 +294,15 @@ def join(code: str):
     body = _body_object()
     _only(body, ("name", "idempotency_key"))
     if "name" not in body:
-        raise ApiError(422, "name is required", "name")
+        raise Refused(422, "name is required", "name")
     name = _name(body["name"])
     _, key = _request_fields(body)
     try:
         result = owner.join(name, idempotency_key=key)
-    except Refusal as exc:
+    except Refused as exc:
         raise _refused(exc, owner, None) from None
     if result.seat is None:
-        raise ApiError(409, "the table did not seat anyone", "name")
+        raise Refused(409, "the table did not seat anyone", "name")
     version, state = owner.view(result.seat, history=VIEW_HISTORY)
     out = {"seat": result.seat, "token": result.token, "version": version, "events": result.events, "state": state}
     if result.replayed:
@@ -317,13 +315,10 @@ def new_seat_token(code: str, seat: str):
     """Host only: a new token for a seat (moving it to a new phone)."""
     owner = _owner(code)
     if viewer(owner, required=True) != HOST:
-        raise ApiError(403, "only the host can issue a seat's token", "token")
+        raise Refused(403, "only the host can issue a seat's token", "token")
     if request.content_length:  # no body needed; one that is sent must be an empty object
         _only(_body_object(), ())
-    try:
-        token = owner.issue_token(seat)
-    except Refusal as exc:
-        raise ApiError(exc.status, exc.error, exc.field) from None
+    token = owner.issue_token(seat)
     return jsonify({"seat": seat, "token": token})
 
 
@@ -336,10 +331,10 @@ def command(code: str):
     version, key = _request_fields(body)
     entry = _command_entry(body)
     if "dice" in entry and who != HOST:
-        raise ApiError(403, "only the host can enter dice; the scrambler rolls for you", "dice")
+        raise Refused(403, "only the host can enter dice; the scrambler rolls for you", "dice")
     try:
         result = owner.submit(entry, who, version=version, idempotency_key=key)
-    except Refusal as exc:
+    except Refused as exc:
         raise _refused(exc, owner, who) from None
     return jsonify(_result_body(owner, who, result))
 
@@ -354,12 +349,12 @@ def undo(code: str):
     version, key = _request_fields(body)
     seq = body.get("seq")
     if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq < 1):
-        raise ApiError(400, "seq must be a whole number ≥ 1", "seq")
+        raise Refused(400, "seq must be a whole number ≥ 1", "seq")
     if who != HOST:
-        raise ApiError(403, "only the host can undo", "token")
+        raise Refused(403, "only the host can undo", "token")
     try:
         result = owner.undo(who, seq=seq, version=version, idempotency_key=key)
-    except Refusal as exc:
+    except Refused as exc:
         raise _refused(exc, owner, who) from None
     return jsonify(_result_body(owner, who, result))
 
@@ -369,7 +364,7 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
     if raw is None:
         return default
     if not raw.isdigit() or not low <= int(raw) <= high:
-        raise ApiError(400, f"{name} must be a whole number from {low} to {high}", name)
+        raise Refused(400, f"{name} must be a whole number from {low} to {high}", name)
     return int(raw)
 
 
@@ -411,10 +406,10 @@ def scrambler_put():
     _only(body, ("code",))
     code = body.get("code")
     if not isinstance(code, str):
-        raise ApiError(422, "code must be a table code", "code")
+        raise Refused(422, "code must be a table code", "code")
     owner = _owner(code)
     if viewer(owner, required=True) != HOST:
-        raise ApiError(403, "only the table's host can bind the scrambler", "token")
+        raise Refused(403, "only the table's host can bind the scrambler", "token")
     registry_for().bind_scrambler(owner.code)
     return jsonify({"code": owner.code})
 

@@ -46,6 +46,7 @@ from companion.rules.rulesets import (
     Trigger,
     ruleset_from,
 )
+from companion.refusal import Refused
 from companion.rules.settle import InvalidReveal, PlayerReveal, build_pots, settle
 from companion.scrambler.dice import DICE, judge
 from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
@@ -59,22 +60,6 @@ NAME_MAX = 40
 #: Seat ids are "s1", "s2", ... in join order.
 _SEAT_ID = re.compile(r"^s[1-9][0-9]*$")
 _HEX = {"type": "string", "pattern": "^[0-9a-fA-F]{1,128}$"}
-
-
-class Refused(Exception):
-    """A command that cannot be applied: nothing changed.
-
-    `status`: 400 malformed, 403 not yours (wrong seat / not host), 409 not now (wrong turn,
-    wrong phase), 422 invalid value (illegal amount, unknown card, over the limit).
-    """
-
-    def __init__(self, status: int, error: str, field: str | None = None):
-        super().__init__(error)
-        self.status, self.error, self.field = status, error, field
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON error body `{"error", "field"}`."""
-        return {"error": self.error, "field": self.field}
 
 
 def _obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.table.ledger import UNDO, Entry, Ledger
 
@@ -63,15 +64,6 @@ SNAPSHOT_EVERY = 25
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("cards",), "demise_card": ("card",)}
 
 
-class Refusal(Exception):
-    """A refused request: nothing changed. `status` 400/403/404/409/422/503 as in the API;
-    `extra` holds more for the response body (e.g. the fresh `version` for a stale command)."""
-
-    def __init__(self, status: int, error: str, field: str | None = None, **extra: Any):
-        super().__init__(error)
-        self.status, self.error, self.field, self.extra = status, error, field, extra
-
-
 @dataclass
 class Result:
     """What an accepted (or replayed) entry did."""
@@ -92,11 +84,6 @@ def token_hash(token: str) -> str:
 def new_token() -> str:
     """A fresh secret token for a seat or a host."""
     return secrets.token_urlsafe(24)
-
-
-def _is_refused(exc: BaseException) -> bool:
-    """Whether `exc` is the engine's refusal (a `Refused` with an HTTP-like status)."""
-    return type(exc).__name__ == "Refused" and isinstance(getattr(exc, "status", None), int)
 
 
 @dataclass
@@ -163,13 +150,8 @@ class TableOwner:
         roller: Roller | None = None,
     ) -> tuple["TableOwner", str]:
         """Create table `code` (the engine validates `settings`); returns the owner and the
-        host token. Raises `Refusal` (422) for bad settings, `KeyError` if the code is taken."""
-        try:
-            table = table_class.create(code, settings)
-        except Exception as exc:
-            if _is_refused(exc):
-                raise Refusal(exc.status, exc.error, getattr(exc, "field", None)) from None
-            raise
+        host token. Raises `Refused` (422) for bad settings, `KeyError` if the code is taken."""
+        table = table_class.create(code, settings)
         host_token = new_token()
         ledger.create_table(code, settings, token_hash(host_token), table.to_json())
         return cls(code, ledger, table_class, roller), host_token
@@ -246,7 +228,7 @@ class TableOwner:
         """A new token for `seat` (moving it to another phone); the old one stops working."""
         with self._lock:
             if seat not in self.table.seat_ids():
-                raise Refusal(404, f"there is no seat {seat!r} at this table", "seat")
+                raise Refused(404, f"there is no seat {seat!r} at this table", "seat")
             token = new_token()
             self.ledger.set_token(self.code, seat, token_hash(token))
             # The old phone's open streams were let in with the old token: end them now, or
@@ -267,7 +249,7 @@ class TableOwner:
     ) -> Result:
         """Apply `entry` ({"type": ..., **fields}) as `actor` (a seat id, HOST or SCRAMBLER).
 
-        Thread-safe and synchronous: returns once the entry is on disk, or raises `Refusal`
+        Thread-safe and synchronous: returns once the entry is on disk, or raises `Refused`
         with nothing changed. A repeated `idempotency_key` returns the first result.
         """
         entry = dict(entry)
@@ -284,10 +266,10 @@ class TableOwner:
                     entry["dice"] = list(self.roller.dice(trigger))
                 except Exception:
                     log.exception("table %s: the roller failed", self.code)
-                    raise Refusal(503, "the scrambler could not roll; try again", "dice") from None
+                    raise Refused(503, "the scrambler could not roll; try again", "dice") from None
             try:
                 events = self._apply(entry, actor)
-            except Refusal:
+            except Refused:
                 if trigger is not None and hasattr(self.roller, "discard"):
                     self.roller.discard()  # nobody saw this roll: a seeded roller takes it back
                 raise
@@ -326,7 +308,7 @@ class TableOwner:
             if done is not None:
                 return done
             if actor != HOST:
-                raise Refusal(403, "only the host can undo", None)
+                raise Refused(403, "only the host can undo", None)
             self._check_version(version)
             target = self._undo_target(seq)
             snap = self.ledger.snapshot(self.code, before=target.seq)
@@ -337,8 +319,8 @@ class TableOwner:
                 try:
                     table.apply(dict(e.body), e.actor)
                 except Exception as exc:
-                    why = exc.error if _is_refused(exc) else str(exc)
-                    raise Refusal(
+                    why = exc.error if isinstance(exc, Refused) else str(exc)
+                    raise Refused(
                         409,
                         f"entry {e.seq} ({e.type}) would no longer apply without entry "
                         f"{target.seq}: {why}",
@@ -354,7 +336,7 @@ class TableOwner:
                 self.ledger.append(self.code, entry, snapshot=table.to_json())
             except Exception:
                 log.exception("table %s: the undo could not be written", self.code)
-                raise Refusal(503, "the ledger could not be written; nothing changed", None) from None
+                raise Refused(503, "the ledger could not be written; nothing changed", None) from None
             self.table = table
             self.version = new_seq
             self._since_snapshot = 0
@@ -366,20 +348,20 @@ class TableOwner:
             for e in reversed(self.ledger.entries(self.code, after=self.hand_start_seq)):
                 if e.applies and e.type != JOIN:
                     return e
-            raise Refusal(409, "nothing in this hand can be undone", "seq")
+            raise Refused(409, "nothing in this hand can be undone", "seq")
         if isinstance(seq, bool) or not isinstance(seq, int):
-            raise Refusal(422, "seq must be a whole number", "seq")
+            raise Refused(422, "seq must be a whole number", "seq")
         target = self.ledger.entry(self.code, seq)
         if target is None:
-            raise Refusal(404, f"there is no entry {seq}", "seq")
+            raise Refused(404, f"there is no entry {seq}", "seq")
         if target.type == UNDO:
-            raise Refusal(409, "an undo cannot be undone", "seq")
+            raise Refused(409, "an undo cannot be undone", "seq")
         if target.undone_by is not None:
-            raise Refusal(409, f"entry {seq} is already undone (by entry {target.undone_by})", "seq")
+            raise Refused(409, f"entry {seq} is already undone (by entry {target.undone_by})", "seq")
         if target.type == JOIN:
-            raise Refusal(409, "a join cannot be undone (the seat can leave instead)", "seq")
+            raise Refused(409, "a join cannot be undone (the seat can leave instead)", "seq")
         if target.seq <= self.hand_start_seq:
-            raise Refusal(409, f"entry {seq} belongs to an earlier hand", "seq")
+            raise Refused(409, f"entry {seq} belongs to an earlier hand", "seq")
         return target
 
     def _replayed(self, body: dict, actor: str | None, key: str | None) -> Result | None:
@@ -387,7 +369,7 @@ class TableOwner:
         if key is None:
             return None
         if not isinstance(key, str) or not 1 <= len(key) <= 100:
-            raise Refusal(422, "idempotency_key must be a string of 1 to 100 characters", "idempotency_key")
+            raise Refused(422, "idempotency_key must be a string of 1 to 100 characters", "idempotency_key")
         old = self.ledger.entry_by_key(self.code, key)
         if old is None:
             return None
@@ -399,7 +381,7 @@ class TableOwner:
         else:
             same = old.actor == actor and plain(old.body) == plain(body)
         if not same:
-            raise Refusal(422, "this idempotency_key was already used for another command", "idempotency_key")
+            raise Refused(422, "this idempotency_key was already used for another command", "idempotency_key")
         result = Result(old.seq, old.events, replayed=True, undone=old.undoes)
         if old.type == JOIN:
             # Only the hash of the first token was kept: the retrying phone gets a new one.
@@ -413,9 +395,9 @@ class TableOwner:
         if version is None:
             return
         if isinstance(version, bool) or not isinstance(version, int):
-            raise Refusal(422, "version must be a whole number", "version")
+            raise Refused(422, "version must be a whole number", "version")
         if version != self.version:
-            raise Refusal(
+            raise Refused(
                 409,
                 f"the table has changed since version {version} (it is at {self.version})",
                 "version",
@@ -425,13 +407,13 @@ class TableOwner:
     def _apply(self, entry: dict[str, Any], actor: str | None) -> list[dict[str, Any]]:
         try:
             return self.table.apply(entry, actor)
+        except Refused:
+            raise
         except Exception as exc:
-            if _is_refused(exc):
-                raise Refusal(exc.status, exc.error, getattr(exc, "field", None)) from None
             # An engine bug must not leave a half-changed table behind: start again from disk.
             log.exception("table %s: %r from %s could not be applied", self.code, entry, actor)
             self._load()
-            raise Refusal(422, f"the table could not apply this command ({type(exc).__name__})", "type") from None
+            raise Refused(422, f"the table could not apply this command ({type(exc).__name__})", "type") from None
 
     def _commit(
         self,
@@ -460,7 +442,7 @@ class TableOwner:
         except Exception:
             log.exception("table %s: entry %d could not be written", self.code, seq)
             self._load()  # the table in memory is ahead of the disk: go back to the disk
-            raise Refusal(503, "the ledger could not be written; nothing changed", None) from None
+            raise Refused(503, "the ledger could not be written; nothing changed", None) from None
         self.version = seq
         self._since_snapshot = 0 if snapshot is not None else self._since_snapshot + 1
         if hand_start:
@@ -511,7 +493,7 @@ class TableOwner:
         entry = {"type": REVEAL_SEED, "seed": self.roller.reveal()}
         try:
             events = self._apply(entry, SCRAMBLER)
-        except Refusal as exc:
+        except Refused as exc:
             log.warning("table %s: the seed was not revealed: %s", self.code, exc.error)
         else:
             self._commit(entry, SCRAMBLER, None, events)

@@ -22,7 +22,8 @@ from flask import Flask, current_app
 
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.table.ledger import Ledger
-from companion.table.owner import SCRAMBLER, Refusal, TableOwner
+from companion.refusal import Refused
+from companion.table.owner import SCRAMBLER, TableOwner
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ class Registry:
 
     def create(self, settings: dict[str, Any]) -> tuple[TableOwner, str]:
         """Create a table from `settings`; returns its owner and the host token.
-        Raises `Refusal` (422) if the engine refuses the settings."""
+        Raises `Refused` (422) if the engine refuses the settings."""
         with self._lock:
             for _ in range(100):
                 code = new_code()
@@ -91,7 +92,7 @@ class Registry:
                     continue
                 self._owners[code] = owner
                 return owner, host_token
-        raise Refusal(503, "no free table code; try again", None)
+        raise Refused(503, "no free table code; try again", None)
 
     def get(self, code: str) -> TableOwner | None:
         """The owner of table `code` (any case), or None."""
@@ -113,7 +114,7 @@ class Registry:
     def bind_scrambler(self, code: str | None) -> None:
         """Bind the scrambler to table `code` (None: to no table). Survives a restart."""
         if code is not None and code not in self._owners:
-            raise Refusal(404, f"there is no table {code}", "code")
+            raise Refused(404, f"there is no table {code}", "code")
         self.ledger.set_meta(_SCRAMBLER_KEY, code)
 
     def scrambler_table(self) -> TableOwner | None:
@@ -126,13 +127,13 @@ class Registry:
 
     def scrambler_submit(self, entry: dict[str, Any]):
         """Submit `entry` (e.g. `{"type": "roll"}`) as the scrambler to the table it is bound
-        to: the `send` of the scrambler hub. Raises `Refusal` (409) when it serves no table.
+        to: the `send` of the scrambler hub. Raises `Refused` (409) when it serves no table.
 
             Scrambler.from_settings(settings, send=registry.scrambler_submit).start()
         """
         owner = self.scrambler_table()
         if owner is None:
-            raise Refusal(409, "the scrambler is not bound to a table", None)
+            raise Refused(409, "the scrambler is not bound to a table", None)
         return owner.submit(entry, SCRAMBLER)
 
     def close(self) -> None:
