@@ -27,12 +27,19 @@ the owners already apply one command at a time per table, so the lock is rarely 
 from __future__ import annotations
 
 import json
+import logging
+import shutil
 import sqlite3
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
+
+from companion.refusal import Refused
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -77,6 +84,61 @@ CREATE TABLE IF NOT EXISTS meta (
 
 #: The type of the counter-entry that cancels an earlier entry.
 UNDO = "undo"
+
+#: Free space the data folder's disk must keep (docs/DATA-SAFETY.md). Below `MIN_FREE_COMMAND`
+#: no command is accepted, below `MIN_FREE_TABLE` no new table: the tables already playing keep
+#: room to finish their hands (and reveal their seeds) after new tables are refused, and the
+#: disk never fills to the last byte, where SQLite can no longer even roll back cleanly.
+MIB = 1024 * 1024
+MIN_FREE_COMMAND = 16 * MIB
+MIN_FREE_TABLE = 64 * MIB
+
+#: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB.
+_DAMAGED_CODES = (11, 26)
+
+
+class NotWritten(Refused):
+    """A write the ledger could not commit: nothing of it is on disk (a full disk, an I/O
+    error, a read-only file). A 503: the client may try again once there is room."""
+
+    def __init__(self, why: str):
+        super().__init__(503, f"the table's file could not be written ({why}); nothing changed", None)
+        self.why = why
+
+
+class NoRoom(Refused):
+    """The data folder's disk is nearly full: refused before anything is applied (507)."""
+
+    def __init__(self, free: int, need: int, what: str):
+        super().__init__(
+            507,
+            f"the server's disk is nearly full ({free // MIB} MB free, {what} needs "
+            f"{need // MIB} MB kept free); nothing changed",
+            None,
+        )
+
+
+def is_damaged(exc: BaseException) -> bool:
+    """Whether `exc` says the SQLite file itself is damaged (not full, not read-only)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in _DAMAGED_CODES
+    text = str(exc)
+    return isinstance(exc, sqlite3.DatabaseError) and (
+        "malformed" in text or "not a database" in text
+    )
+
+
+def _why(exc: BaseException) -> str:
+    """A short reason for a failed write, in words."""
+    text = str(exc) or type(exc).__name__
+    if "full" in text:
+        return "the disk is full"
+    if "readonly" in text or "read-only" in text:
+        return "the file is read-only"
+    if isinstance(exc, UnicodeError):
+        return "it holds text that cannot be stored"
+    return text
 
 
 @dataclass(frozen=True)
@@ -138,13 +200,27 @@ class Ledger:
         self._db = sqlite3.connect(
             str(self.path), check_same_thread=False, isolation_level=None, timeout=10
         )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: the WAL is synced at every commit, so an acknowledged entry survives power loss.
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        for statement in SCHEMA.split(";"):
-            if statement.strip():
-                self._db.execute(statement)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # FULL: the WAL is synced at every commit, so an acknowledged entry survives power loss.
+            self._db.execute("PRAGMA synchronous=FULL")
+        except BaseException:
+            self._db.close()
+            raise
+        # Closed when the ledger is garbage (a test or tool that forgot `close`): SQLite
+        # connections left to the collector warn (ResourceWarning) on Python 3.13.
+        self._closer = weakref.finalize(self, self._db.close)
+        try:
+            self._db.execute("PRAGMA foreign_keys=ON")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+        except BaseException:
+            self.close()
+            raise
+        #: Free bytes the disk must keep for a command / a new table (tests lower or raise them).
+        self.min_free_command = MIN_FREE_COMMAND
+        self.min_free_table = MIN_FREE_TABLE
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -187,10 +263,49 @@ class Ledger:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
+    def _write(self, work: Callable[[sqlite3.Connection], None],
+               written: Callable[[], bool] = lambda: False) -> None:
+        """Run `work` in one transaction. Raises `NotWritten` when it could not be committed —
+        unless `written()` then finds it on disk after all (a COMMIT can report an error after
+        its pages reached the file): a committed write is never reported as "nothing changed".
+        An `IntegrityError` (a taken key) passes through unchanged."""
+        try:
+            with self._transaction() as db:
+                work(db)
+        except sqlite3.IntegrityError:
+            raise
+        except (sqlite3.Error, OSError, UnicodeError, OverflowError) as exc:
+            try:
+                if written():
+                    log.warning("%s: the commit reported %r, but the write is on disk", self.path, exc)
+                    return
+            except sqlite3.Error:
+                pass
+            raise NotWritten(_why(exc)) from exc
+
     def close(self) -> None:
-        """Close the database (checkpointing the WAL)."""
+        """Close the database (checkpointing the WAL). Safe to call twice."""
         with self._lock:
-            self._db.close()
+            self._closer()
+
+    # -- room on the disk -------------------------------------------------------------------
+
+    def free_bytes(self) -> int:
+        """Free bytes on the data folder's disk (for an unprivileged process)."""
+        return shutil.disk_usage(self.path.parent).free
+
+    def check_room(self, table: bool = False) -> None:
+        """Refuse (`NoRoom`, 507) a command, or with `table` a new table, when the disk keeps
+        less free space than it must (`min_free_command`, `min_free_table`)."""
+        need = self.min_free_table if table else self.min_free_command
+        if need <= 0:
+            return
+        try:
+            free = self.free_bytes()
+        except OSError:
+            return  # cannot tell: let the write itself decide
+        if free < need:
+            raise NoRoom(free, need, "a new table" if table else "a command")
 
     # -- tables ---------------------------------------------------------------------------
 
@@ -198,17 +313,20 @@ class Ledger:
         self, code: str, settings: dict[str, Any], host_token_hash: str, state: dict[str, Any]
     ) -> None:
         """Record a new table and its starting state (snapshot 0). Raises `KeyError` if the
-        code is taken."""
+        code is taken, `NotWritten` if it could not be written."""
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO tables (code, created, settings, host_token_hash) VALUES (?,?,?,?)",
+                (code, time.time(), _dumps(settings), host_token_hash),
+            )
+            db.execute(
+                "INSERT INTO snapshots (table_code, seq, hand_start, state) VALUES (?,0,1,?)",
+                (code, _dumps(state)),
+            )
+
         try:
-            with self._transaction() as db:
-                db.execute(
-                    "INSERT INTO tables (code, created, settings, host_token_hash) VALUES (?,?,?,?)",
-                    (code, time.time(), _dumps(settings), host_token_hash),
-                )
-                db.execute(
-                    "INSERT INTO snapshots (table_code, seq, hand_start, state) VALUES (?,0,1,?)",
-                    (code, _dumps(state)),
-                )
+            self._write(work, lambda: self._query(
+                "SELECT 1 FROM tables WHERE code=? AND host_token_hash=?", (code, host_token_hash)) != [])
         except sqlite3.IntegrityError:
             raise KeyError(code) from None
 
@@ -236,55 +354,71 @@ class Ledger:
         snapshot: dict[str, Any] | None = None,
         hand_start: bool = False,
         seat_token: tuple[str, str] | None = None,
+        meta: dict[str, str | None] | None = None,
     ) -> None:
         """Append `entry` (and, atomically with it: the state after it as a snapshot, a seat's
-        token hash, and for an undo the mark on the undone entry). Durable on return.
+        token hash, server settings `meta`, and for an undo the mark on the undone entry).
+        Durable on return.
 
-        Raises `sqlite3.IntegrityError` if `entry.seq` or its idempotency key is taken.
+        Raises `sqlite3.IntegrityError` if `entry.seq` or its idempotency key is taken, and
+        `NotWritten` if the entry is not on disk (then nothing of it is). When the COMMIT
+        reports an error but the entry is on disk after all, it returns normally: written.
         """
-        with self._transaction() as db:
+
+        def written() -> bool:
+            found = self.entry(code, entry.seq)
+            return found is not None and found.ts == entry.ts and found.type == entry.type
+
+        self._write(lambda db: self._append(db, code, entry, snapshot, hand_start, seat_token, meta),
+                    written)
+
+    def _append(self, db: sqlite3.Connection, code: str, entry: Entry, snapshot: dict | None,
+                hand_start: bool, seat_token: tuple[str, str] | None,
+                meta: dict[str, str | None] | None) -> None:
+        db.execute(
+            "INSERT INTO entries (table_code, seq, type, actor, body, ts, idempotency_key,"
+            " undone_by, events) VALUES (?,?,?,?,?,?,?,?,?)",
+            (
+                code,
+                entry.seq,
+                entry.type,
+                entry.actor,
+                _dumps(entry.body),
+                entry.ts,
+                entry.idempotency_key,
+                entry.undone_by,
+                _dumps(entry.events),
+            ),
+        )
+        if entry.undoes is not None:
             db.execute(
-                "INSERT INTO entries (table_code, seq, type, actor, body, ts, idempotency_key,"
-                " undone_by, events) VALUES (?,?,?,?,?,?,?,?,?)",
-                (
-                    code,
-                    entry.seq,
-                    entry.type,
-                    entry.actor,
-                    _dumps(entry.body),
-                    entry.ts,
-                    entry.idempotency_key,
-                    entry.undone_by,
-                    _dumps(entry.events),
-                ),
+                "UPDATE entries SET undone_by=? WHERE table_code=? AND seq=?",
+                (entry.seq, code, entry.undoes),
             )
-            if entry.undoes is not None:
-                db.execute(
-                    "UPDATE entries SET undone_by=? WHERE table_code=? AND seq=?",
-                    (entry.seq, code, entry.undoes),
-                )
-                # Snapshots taken after the undone entry include it: they no longer describe
-                # the table.
-                db.execute(
-                    "DELETE FROM snapshots WHERE table_code=? AND seq>=? AND seq<?",
-                    (code, entry.undoes, entry.seq),
-                )
-            if snapshot is not None:
-                db.execute(
-                    "INSERT OR REPLACE INTO snapshots (table_code, seq, hand_start, state)"
-                    " VALUES (?,?,?,?)",
-                    (code, entry.seq, int(hand_start), _dumps(snapshot)),
-                )
-            if snapshot is not None and hand_start:
-                # Loading needs only the latest snapshot and undo only the current hand's, so
-                # earlier hands' snapshots go: the file grows with the entries, not with
-                # entries × state size. (Snapshot 0, the new table, stays.)
-                db.execute(
-                    "DELETE FROM snapshots WHERE table_code=? AND seq>0 AND seq<?",
-                    (code, entry.seq),
-                )
-            if seat_token is not None:
-                self._set_token(db, code, *seat_token)
+            # Snapshots taken after the undone entry include it: they no longer describe
+            # the table.
+            db.execute(
+                "DELETE FROM snapshots WHERE table_code=? AND seq>=? AND seq<?",
+                (code, entry.undoes, entry.seq),
+            )
+        if snapshot is not None:
+            db.execute(
+                "INSERT OR REPLACE INTO snapshots (table_code, seq, hand_start, state)"
+                " VALUES (?,?,?,?)",
+                (code, entry.seq, int(hand_start), _dumps(snapshot)),
+            )
+        if snapshot is not None and hand_start:
+            # Loading needs only the latest snapshot and undo only the current hand's, so
+            # earlier hands' snapshots go: the file grows with the entries, not with
+            # entries × state size. (Snapshot 0, the new table, stays.)
+            db.execute(
+                "DELETE FROM snapshots WHERE table_code=? AND seq>0 AND seq<?",
+                (code, entry.seq),
+            )
+        if seat_token is not None:
+            self._set_token(db, code, *seat_token)
+        for key, value in (meta or {}).items():
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?,?)", (key, value))
 
     def _row_entry(self, row: tuple) -> Entry:
         seq, type_, actor, body, ts, key, undone_by, events = row
@@ -353,9 +487,10 @@ class Ledger:
         )
 
     def set_token(self, code: str, seat: str, token_hash: str) -> None:
-        """Give `seat` a new token (its previous one stops working)."""
-        with self._transaction() as db:
-            self._set_token(db, code, seat, token_hash)
+        """Give `seat` a new token (its previous one stops working). `NotWritten` if it could
+        not be written (the old token still works then)."""
+        self._write(lambda db: self._set_token(db, code, seat, token_hash),
+                    lambda: self.seat_for(code, token_hash) == seat)
 
     def seat_for(self, code: str, token_hash: str) -> str | None:
         """The seat of table `code` whose token has hash `token_hash`, or None."""
@@ -372,9 +507,9 @@ class Ledger:
         return rows[0][0] if rows else None
 
     def set_meta(self, key: str, value: str | None) -> None:
-        """Store a server-wide setting durably."""
-        with self._transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?,?)", (key, value))
+        """Store a server-wide setting durably (`NotWritten` if it could not be written)."""
+        self._write(lambda db: db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?,?)", (key, value)),
+                    lambda: self._query("SELECT value FROM meta WHERE key=?", (key,)) == [(value,)])
 
     def iter_all(self) -> Iterator[tuple[str, Entry]]:
         """Every entry of every table (for checks and tests)."""

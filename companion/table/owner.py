@@ -33,7 +33,8 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
-from companion.table.ledger import UNDO, Entry, Ledger
+from companion.scrambler.seed import commitment as seed_commitment_of
+from companion.table.ledger import UNDO, Entry, Ledger, NotWritten
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +135,8 @@ class TableOwner:
         self.version = 0
         self.hand_start_seq = 0
         self.table: Any = None
+        self._seed: str | None = None  # the seed the roller rolls from (committing rollers)
+        self._reveal_pending = False  # a hand's seed is owed: its reveal could not be written
         self._load()
         if self._commits():
             self._restore_seed()
@@ -250,7 +253,9 @@ class TableOwner:
         """Apply `entry` ({"type": ..., **fields}) as `actor` (a seat id, HOST or SCRAMBLER).
 
         Thread-safe and synchronous: returns once the entry is on disk, or raises `Refused`
-        with nothing changed. A repeated `idempotency_key` returns the first result.
+        with nothing changed. A repeated `idempotency_key` returns the first result. Once the
+        entry is on disk the answer is a success, whatever the work after it (publishing,
+        revealing the hand's seed) meets: a committed entry is never reported as refused.
         """
         entry = dict(entry)
         with self._lock:
@@ -258,8 +263,11 @@ class TableOwner:
             if done is not None:
                 return done
             self._check_version(version)
-            if self._commits() and entry.get("type") == START_HAND and entry.get("seed_commitment") is None:
-                entry["seed_commitment"] = self.roller.commitment
+            self.ledger.check_room()  # 507 while the disk is nearly full: nothing changed
+            if self._reveal_pending:
+                self._reveal_seed()  # owed since a full disk refused it: try again first
+            if self._commits() and entry.get("type") == START_HAND:
+                self._prepare_seed(entry)
             trigger = self.table.roll_needed(entry)
             if trigger is not None:
                 try:
@@ -280,9 +288,15 @@ class TableOwner:
                 if result.seat is not None:
                     result.token = new_token()
                     seat_token = (result.seat, token_hash(result.token))
-            self._commit(entry, actor, idempotency_key, events, seat_token=seat_token)
+            try:
+                self._commit(entry, actor, idempotency_key, events, seat_token=seat_token)
+            except Refused:
+                if trigger is not None and hasattr(self.roller, "discard"):
+                    self.roller.discard()  # not written, so never seen: the roll is taken back
+                raise
+            # The entry is on disk: from here on nothing may turn the answer into a refusal.
             if self._commits() and any(e.get("type") == HAND_ENDED for e in events):
-                self._reveal_seed()
+                self._reveal_seed()  # never raises; a reveal it cannot write stays owed
             return result
 
     def join(self, name: str, idempotency_key: str | None = None) -> Result:
@@ -370,6 +384,10 @@ class TableOwner:
             return None
         if not isinstance(key, str) or not 1 <= len(key) <= 100:
             raise Refused(422, "idempotency_key must be a string of 1 to 100 characters", "idempotency_key")
+        try:
+            key.encode("utf-8")
+        except UnicodeEncodeError:
+            raise Refused(422, "idempotency_key holds a lone surrogate (not text)", "idempotency_key") from None
         old = self.ledger.entry_by_key(self.code, key)
         if old is None:
             return None
@@ -422,8 +440,11 @@ class TableOwner:
         key: str | None,
         events: list[dict[str, Any]],
         seat_token: tuple[str, str] | None = None,
+        meta: dict[str, str | None] | None = None,
     ) -> None:
-        """Append the applied entry (durably), then move the version on and publish."""
+        """Append the applied entry (durably, with `meta` in the same transaction), then move
+        the version on and publish. Raises `Refused` (503) only when the entry is not on disk;
+        the ledger tells a failed write from a commit that reported an error after writing."""
         seq = self.version + 1
         # A hand starts with the entry whose events include `hand_started`: snapshot there,
         # so undo and loading never replay more than the current hand.
@@ -438,23 +459,33 @@ class TableOwner:
                 snapshot=snapshot,
                 hand_start=hand_start,
                 seat_token=seat_token,
+                meta=meta,
             )
-        except Exception:
-            log.exception("table %s: entry %d could not be written", self.code, seq)
+        except Exception as exc:
+            why = exc.why if isinstance(exc, NotWritten) else type(exc).__name__
+            log.error("table %s: entry %d could not be written: %s", self.code, seq, why)
             self._load()  # the table in memory is ahead of the disk: go back to the disk
-            raise Refused(503, "the ledger could not be written; nothing changed", None) from None
+            raise Refused(503, f"the ledger could not be written ({why}); nothing changed", None) from None
         self.version = seq
         self._since_snapshot = 0 if snapshot is not None else self._since_snapshot + 1
         if hand_start:
             self.hand_start_seq = seq
-        self._publish(seq, events, actor)
+        try:
+            self._publish(seq, events, actor)
+        except Exception:  # written: the listeners catch up from the ledger when they reconnect
+            log.exception("table %s: entry %d could not be published", self.code, seq)
 
     # -- verifiable dice --------------------------------------------------------------------
     # With a committing roller (companion.scrambler.seed.SeededRoller: `commitment`, `reveal`,
     # `new_hand`), every hand's rolls come from a secret seed whose commitment the start_hand
-    # entry carries; once the hand has ended the owner appends `reveal_seed` and draws the next
-    # seed. The secret seed is kept in the ledger (never in a view, event or the API) so that
-    # a restart in the middle of a hand goes on rolling from the same seed and roll number.
+    # entry carries; once the hand has ended the owner appends `reveal_seed`, and the next
+    # hand's seed is stored in the same transaction. The secret seed is kept in the ledger
+    # (never in a view, event or the API) so that a restart in the middle of a hand goes on
+    # rolling from the same seed and roll number. The chain's rules (docs/DATA-SAFETY.md):
+    # - such a table commits to its own seeds: a host-given `seed_commitment` is refused (the
+    #   server could not reveal a seed it does not know, and its rolls would not verify);
+    # - a hand's seed is used for one hand only, and is stored before the hand starts;
+    # - no hand starts while the previous hand's seed is owed (its reveal was not written).
 
     def _commits(self) -> bool:
         return all(hasattr(self.roller, name) for name in ("commitment", "reveal", "new_hand"))
@@ -463,41 +494,110 @@ class TableOwner:
     def _seed_key(self) -> str:
         return f"hand_seed:{self.code}"
 
+    def _use_seed(self, seed: str) -> None:
+        self._seed = seed
+        self.roller.new_hand(seed)
+
     def _new_seed(self) -> None:
+        """Draw, store (raises `NotWritten` if it cannot) and roll from a fresh seed."""
         seed = secrets.token_hex(32)
         self.ledger.set_meta(self._seed_key, seed)
-        self.roller.new_hand(seed)
+        self._use_seed(seed)
+
+    def _start_entry(self) -> Entry | None:
+        return self.ledger.entry(self.code, self.hand_start_seq) if self.hand_start_seq else None
+
+    def _owed_reveal(self) -> bool:
+        """Whether the current hand rolled from our seed, has ended, and its seed is not yet
+        revealed."""
+        start = self._start_entry()
+        if self._seed is None or start is None:
+            return False
+        if start.body.get("seed_commitment") != seed_commitment_of(self._seed):
+            return False
+        ended = revealed = False
+        for e in self.ledger.entries(self.code, after=self.hand_start_seq):
+            if e.applies:
+                ended = ended or any(ev.get("type") == HAND_ENDED for ev in e.events)
+                revealed = revealed or e.type == REVEAL_SEED
+        return ended and not revealed
 
     def _restore_seed(self) -> None:
         """Give the roller the stored seed, wound on past the rolls this hand already made."""
         seed = self.ledger.get_meta(self._seed_key)
         if seed is None:
-            self._new_seed()
-            return
-        self.roller.new_hand(seed)
-        start = self.ledger.entry(self.code, self.hand_start_seq) if self.hand_start_seq else None
+            seed = secrets.token_hex(32)
+            try:
+                self.ledger.set_meta(self._seed_key, seed)
+            except NotWritten as exc:  # stored before the next hand starts (`_prepare_seed`)
+                log.warning("table %s: the next hand's seed is not stored yet: %s", self.code, exc.why)
+        self._use_seed(seed)
+        start = self._start_entry()
         if start is None or start.body.get("seed_commitment") != self.roller.commitment:
             return  # the stored seed is for the next hand: nothing rolled from it yet
         trigger = self.table.roll_needed({"type": "roll"})
         for e in self.ledger.entries(self.code, after=self.hand_start_seq):
             if e.type == "roll" and e.body.get("dice"):
                 self.roller.dice(trigger)  # the same roll number, as before the restart
-        if any(ev.get("type") == HAND_ENDED for e in self.ledger.entries(self.code, after=self.hand_start_seq) for ev in e.events):
+        if self._owed_reveal():
             self._reveal_seed()  # stopped between the hand's end and the reveal
 
-    def _reveal_seed(self) -> None:
-        """Append `reveal_seed` for the hand that just ended, then draw the next hand's seed."""
-        start = self.ledger.entry(self.code, self.hand_start_seq) if self.hand_start_seq else None
-        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
-            return  # this hand did not use the roller's seed (the host gave a commitment)
-        entry = {"type": REVEAL_SEED, "seed": self.roller.reveal()}
+    def _prepare_seed(self, entry: dict[str, Any]) -> None:
+        """Before a hand starts: the previous hand's seed revealed, a fresh seed stored, and its
+        commitment in the start_hand entry. Raises `Refused` with nothing changed."""
+        given = entry.get("seed_commitment")
+        if given is not None:
+            raise Refused(
+                422,
+                "this table's scrambler commits to its own seed for every hand and reveals it "
+                "after the hand; leave seed_commitment out",
+                "seed_commitment",
+            )
+        if self._owed_reveal() and not self._reveal_seed():
+            raise Refused(
+                503,
+                "the last hand's seed could not be revealed yet (the table's file could not be "
+                "written); the next hand was not started, nothing changed",
+                None,
+            )
+        start = self._start_entry()
+        used = getattr(self.roller, "index", 0) > 0 or (
+            start is not None and start.body.get("seed_commitment") == self.roller.commitment
+        )
+        if used or self.ledger.get_meta(self._seed_key) != self._seed:
+            try:
+                self._new_seed()  # never one seed for two hands; stored before it is used
+            except NotWritten as exc:
+                raise Refused(503, f"the next hand's seed could not be stored ({exc.why}); "
+                              "the hand was not started, nothing changed", None) from None
+        entry["seed_commitment"] = self.roller.commitment
+
+    def _reveal_seed(self) -> bool:
+        """Append `reveal_seed` for the hand that just ended, with the next hand's seed stored
+        in the same transaction, and roll from that seed. Returns False when the reveal could
+        not be written (it stays owed: tried again at the next command, and no hand starts
+        before it). Never raises: the entry that ended the hand is already committed."""
         try:
-            events = self._apply(entry, SCRAMBLER)
-        except Refused as exc:
-            log.warning("table %s: the seed was not revealed: %s", self.code, exc.error)
-        else:
-            self._commit(entry, SCRAMBLER, None, events)
-        self._new_seed()
+            if not self._owed_reveal():
+                self._reveal_pending = False
+                return True
+            entry = {"type": REVEAL_SEED, "seed": self._seed}
+            try:
+                events = self._apply(entry, SCRAMBLER)
+            except Refused as exc:  # the engine will not take it: nothing to wait for
+                log.warning("table %s: the seed was not revealed: %s", self.code, exc.error)
+                self._reveal_pending = False
+                return True
+            next_seed = secrets.token_hex(32)
+            self._commit(entry, SCRAMBLER, None, events, meta={self._seed_key: next_seed})
+        except Exception as exc:
+            why = exc.error if isinstance(exc, Refused) else repr(exc)
+            log.error("table %s: the hand's seed is owed, its reveal was not written: %s", self.code, why)
+            self._reveal_pending = True
+            return False
+        self._reveal_pending = False
+        self._use_seed(next_seed)
+        return True
 
     # -- listening ------------------------------------------------------------------------
 
