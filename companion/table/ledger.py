@@ -250,7 +250,7 @@ class Ledger:
                         if db.in_transaction:
                             db.execute("ROLLBACK")
                         raise
-                else:
+                elif db.in_transaction:  # (SQLite rolls back itself after some errors)
                     db.execute("ROLLBACK")
             finally:
                 self.ledger._lock.release()
