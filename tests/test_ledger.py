@@ -479,7 +479,9 @@ def test_the_scrambler_rolls_for_the_table_it_is_bound_to(tmp_path):
             reg.scrambler_submit({"type": "roll"})  # no table yet
         first, _ = reg.create({"rules": "weg"})
         second, _ = reg.create({"rules": "classic"})
-        assert reg.scrambler_table() is None  # two tables: the host must choose
+        # The scrambler stays with the table it served alone (issue 11, item 6): a second
+        # table does not take it, nor leave it idle.
+        assert reg.scrambler_table() is first and reg.scrambler_code == first.code
         reg.bind_scrambler(second.code)
         for seat, name in (("s1", "Lando"), ("s2", "Han")):
             second.join(name)

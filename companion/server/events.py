@@ -132,7 +132,7 @@ def _last_event_id() -> int | None:
     if raw is None:
         return None
     raw = raw.strip()
-    return int(raw) if raw.isdigit() and len(raw) < 16 else -1
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 16 else -1
 
 
 @bp.get("/api/v1/tables/<code>/events")

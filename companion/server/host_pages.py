@@ -325,7 +325,7 @@ def audit(code: str):
     owner = _owner_or_404(code)
     _, state = owner.view(None)
     after = request.args.get("after", "0")
-    if not after.isdigit():
+    if not (after.isascii() and after.isdigit()) or len(after) > 20:  # "²".isdigit() is True
         abort(400)
     names = seat_names(state)
     if request.args.get("rows"):

@@ -43,8 +43,12 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _owner(code: str) -> TableOwner:
-    owner = registry_for().get(code)
+    reg = registry_for()
+    owner = reg.get(code)
     if owner is None:
+        damaged = reg.damage(code)
+        if damaged is not None:  # not a silent 404: say what happened and what was kept
+            raise Refused(503, damaged["words"], "code")
         raise Refused(404, f"there is no table {code[:12]!r} on this server", "code")
     return owner
 
@@ -86,10 +90,36 @@ def _refused(exc: Refused, owner: TableOwner, who: str | None) -> Refused:
     return Refused(exc.status, exc.error, exc.field, **extra)
 
 
+def _lone_surrogate(value: Any, path: str) -> str | None:
+    """The path of the first string in `value` (keys included) holding a lone surrogate such
+    as "\\ud800" (valid JSON, but not text: it cannot be stored), or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path or "body"
+        return None
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _lone_surrogate(item, f"{path}[{i}]")
+            if found:
+                return found
+    if isinstance(value, dict):
+        for k, v in value.items():
+            sub = f"{path}.{k}" if path else str(k)
+            found = _lone_surrogate(k, sub) or _lone_surrogate(v, sub)
+            if found:
+                return found.encode("utf-8", "replace").decode()[:60]
+    return None
+
+
 def _body_object() -> dict[str, Any]:
     body = read_json()
     if not isinstance(body, dict):
         raise Refused(400, "the body must be a JSON object", "body")
+    where = _lone_surrogate(body, "")
+    if where is not None:
+        raise Refused(400, f"{where} holds a lone surrogate (such as \\ud800), which is not text", where)
     return body
 
 
@@ -363,7 +393,8 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    # ASCII digits only ("²".isdigit() is True), and no more than int() takes in one go.
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 20 or not low <= int(raw) <= high:
         raise Refused(400, f"{name} must be a whole number from {low} to {high}", name)
     return int(raw)
 
@@ -401,16 +432,28 @@ def scrambler_get():
 
 @bp.put("/api/v1/scrambler")
 def scrambler_put():
-    """Bind the scrambler to a table (that table's host token)."""
+    """Bind the scrambler to a table: with the server's owner token (printed by `serve`, sent
+    as the request's token or as `owner_token` in the body), or the host token of the table the
+    scrambler serves now. A table's own host token is not enough (anyone can create a table)."""
     body = _body_object()
-    _only(body, ("code",))
+    _only(body, ("code", "owner_token"))
     code = body.get("code")
     if not isinstance(code, str):
         raise Refused(422, "code must be a table code", "code")
+    given = body.get("owner_token")
+    if given is not None and not isinstance(given, str):
+        raise Refused(400, "owner_token must be a string", "owner_token")
     owner = _owner(code)
-    if viewer(owner, required=True) != HOST:
-        raise Refused(403, "only the table's host can bind the scrambler", "token")
-    registry_for().bind_scrambler(owner.code)
+    reg = registry_for()
+    token = request_token()
+    if token is None and given is None:
+        raise Refused(401, "send the server's owner token (printed by serve) or the host token "
+                      "of the table the scrambler serves now", "token")
+    if not (reg.is_owner_token(given) or reg.may_bind_scrambler(token)):
+        raise Refused(403, "moving the scrambler needs the server's owner token (printed by "
+                      "serve in its terminal) or the host token of the table it serves now",
+                      "owner_token" if given is not None else "token")
+    reg.bind_scrambler(owner.code)
     return jsonify({"code": owner.code})
 
 
@@ -449,7 +492,8 @@ def _errors(*statuses: int) -> dict:
         413: "Body too large",
         415: "Not JSON",
         422: "Invalid value",
-        503: "Could not be saved; try again",
+        503: "Could not be saved (nothing changed), or the table is damaged; try again",
+        507: "Over a limit of the server's disk or table count (nothing changed)",
     }
     out = {str(s): error_response(words[s]) for s in statuses}
     if 409 in statuses:
@@ -618,7 +662,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                 "post": {
                     "summary": "Create a table (the creator gets the host token)",
                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("TableSettings")}}},
-                    "responses": {"201": _json(_ref("Created"), "The new table"), **_errors(400, 413, 415, 422)},
+                    "responses": {"201": _json(_ref("Created"), "The new table"), **_errors(400, 413, 415, 422, 503, 507)},
                 },
             },
             "/api/v1/tables/{code}": {
@@ -652,7 +696,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                     "responses": {
                         "201": _json(_ref("Joined"), "Seated"),
                         "200": _json(_ref("Joined"), "A retried join (same idempotency key): the same seat, a new token"),
-                        **_errors(400, 404, 409, 413, 415, 422),
+                        **_errors(400, 404, 409, 413, 415, 422, 503, 507),
                     },
                 }
             },
@@ -666,7 +710,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                             {"type": "object", "required": ["seat", "token"], "properties": {"seat": {"type": "string"}, "token": {"type": "string"}}},
                             "The new token",
                         ),
-                        **_errors(401, 403, 404),
+                        **_errors(401, 403, 404, 503),
                     },
                 }
             },
@@ -678,7 +722,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
                     "responses": {
                         "200": _json(_ref("Applied"), "Applied (committed to disk)"),
-                        **_errors(400, 401, 403, 404, 409, 413, 415, 422, 503),
+                        **_errors(400, 401, 403, 404, 409, 413, 415, 422, 503, 507),
                     },
                 }
             },
@@ -733,12 +777,12 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                     },
                 },
                 "put": {
-                    "summary": "Bind the scrambler to a table (that table's host token)",
+                    "summary": "Bind the scrambler to a table (the server's owner token, or the host token of the table it serves now)",
                     "requestBody": {
                         "required": True,
                         "content": {
                             "application/json": {
-                                "schema": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}, "additionalProperties": False}
+                                "schema": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}, "owner_token": {"type": "string"}}, "additionalProperties": False}
                             }
                         },
                     },

@@ -1,7 +1,11 @@
 """All the tables of one server: their owners, their join codes, and the scrambler's table.
 
 The registry opens the ledger in `DATA_DIR/tables.sqlite3`, loads every table on start, and
-creates new ones with a fresh join code. `init_app(app)` attaches it to the Flask app;
+creates new ones with a fresh join code. A table that cannot be loaded, or a ledger file that
+is not a database any more, does not stop the others: it is listed in `damaged` (and the
+damaged file moved to `DATA_DIR/damaged/`), see docs/DATA-SAFETY.md. Binding the physical
+scrambler needs the server's owner token (`DATA_DIR/owner-token`, printed by `serve`) or the
+host token of the table the scrambler serves now. `init_app(app)` attaches it to the Flask app;
 other parts of the program find it with `registry_for(app)`::
 
     reg = registry_for(app)
@@ -13,17 +17,20 @@ other parts of the program find it with `registry_for(app)`::
 from __future__ import annotations
 
 import logging
+import os
 import secrets
+import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
 from flask import Flask, current_app
 
 from companion.scrambler.dice import Roller, SoftwareRoller
-from companion.table.ledger import Ledger
+from companion.table.ledger import Ledger, is_damaged
 from companion.refusal import Refused
-from companion.table.owner import SCRAMBLER, TableOwner
+from companion.table.owner import HOST, SCRAMBLER, TableOwner
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +40,37 @@ CODE_LETTERS = "ACDEFHJKMNPRTUVWXY"
 CODE_LENGTH = 5  # 18**5 ≈ 1.9 million codes: plenty for one evening, short to type
 
 LEDGER_FILE = "tables.sqlite3"
+OWNER_TOKEN_FILE = "owner-token"
+DAMAGED_DIR = "damaged"
 _SCRAMBLER_KEY = "scrambler_table"
+
+#: Tables one server keeps at most (docs/DATA-SAFETY.md): an evening needs a handful; each open
+#: table costs memory and start-up time, so a flood of creations is refused beyond this.
+MAX_TABLES = 200
+
+
+class DataFolderError(Exception):
+    """The data folder cannot be used (missing and not creatable, read-only): the message
+    says which folder and why, for `serve` to print instead of a traceback."""
+
+
+def owner_token(data_dir: str | Path) -> str:
+    """The server's owner token, kept in `DATA_DIR/owner-token` (mode 0600; made on first use).
+    Whoever started `serve` reads it in the terminal; it binds the physical scrambler."""
+    path = Path(data_dir) / OWNER_TOKEN_FILE
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        if len(text) >= 20:
+            return text
+    except (OSError, UnicodeError):
+        pass
+    token = secrets.token_urlsafe(24)
+    tmp = path.with_name(f".{OWNER_TOKEN_FILE}.{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(token + "\n")
+    os.replace(tmp, path)
+    return token
 
 
 def new_code() -> str:
@@ -64,22 +101,109 @@ class Registry:
         table_class: type | None = None,
         roller_factory: Callable[[], Roller] = SoftwareRoller,
     ):
-        self.ledger = Ledger(Path(data_dir) / LEDGER_FILE)
+        self.data_dir = Path(data_dir)
         self.table_class = table_class or _engine_table()
         # Pluggable: the scrambler can install a seeded, verifiable roller per table.
         self.roller_factory = roller_factory
+        self.max_tables = MAX_TABLES
         self._lock = threading.Lock()
         self._owners: dict[str, TableOwner] = {}
-        for code in self.ledger.table_codes():
+        #: Tables (or the whole ledger file) that could not be opened: what, why, what was kept.
+        self.damaged: list[dict[str, Any]] = []
+        self.ledger = self._open_ledger()
+        try:
+            self._owner_token: str | None = owner_token(self.data_dir)
+        except OSError as exc:
+            log.warning("no owner token (%s): only the bound table's host can move the scrambler", exc)
+            self._owner_token = None
+        for code in self._readable_codes():
             try:
                 self._owners[code] = TableOwner(code, self.ledger, self.table_class, roller_factory())
-            except Exception:  # one broken table must not keep the others from opening
+            except Exception as exc:  # one broken table must not keep the others from opening
                 log.exception("table %s could not be loaded", code)
+                self._damaged_table(code, exc)
+        for d in self.damaged:
+            log.error("DAMAGED: %s", d["words"])
+
+    # -- opening, and what could not be opened ----------------------------------------------
+
+    def _open_ledger(self) -> Ledger:
+        """The ledger; a file that is not a database any more is moved to `damaged/` and a
+        fresh one started (the other tables' server keeps running: better than none)."""
+        path = self.data_dir / LEDGER_FILE
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DataFolderError(f"the data folder {self.data_dir} cannot be created: {exc.strerror or exc}") from None
+        ledger = None
+        try:
+            ledger = Ledger(path)
+            ledger.table_codes()  # reads the schema: a damaged header fails here
+            return ledger
+        except sqlite3.Error as exc:
+            if ledger is not None:
+                ledger.close()
+            if not is_damaged(exc):
+                raise DataFolderError(f"the table file {path} cannot be opened: {exc}") from None
+            moved = self._set_aside(path)
+            self.damaged.append({
+                "code": None, "file": str(moved), "problem": f"the table file is damaged ({exc})",
+                "kept": f"the damaged file was moved to {moved}; a new, empty table file was started",
+                "words": f"the table file {path.name} is damaged ({exc}); it was moved to {moved} "
+                         "and a new, empty one started: its tables are not served",
+            })
+            return Ledger(path)
+
+    def _set_aside(self, path: Path) -> Path:
+        """Move `path` (with its -wal and -shm) into `damaged/`; returns where it went."""
+        folder = self.data_dir / DAMAGED_DIR
+        folder.mkdir(exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = folder / f"{path.stem}-{stamp}{path.suffix}"
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(path) + suffix)
+            if src.exists():
+                os.replace(src, Path(str(target) + suffix))
+        return target
+
+    def _readable_codes(self) -> list[str]:
+        try:
+            return self.ledger.table_codes()
+        except sqlite3.Error as exc:  # the list itself is unreadable: nothing to serve from it
+            self.damaged.append({"code": None, "file": str(self.ledger.path),
+                                 "problem": f"the list of tables cannot be read ({exc})",
+                                 "kept": f"the file {self.ledger.path} is kept as it is",
+                                 "words": f"the list of tables in {self.ledger.path} cannot be read ({exc})"})
+            return []
+
+    def _damaged_table(self, code: str, exc: Exception) -> None:
+        why = exc.error if isinstance(exc, Refused) else f"{type(exc).__name__}: {exc}"
+        kept = (f"its entries are kept, unchanged, in {self.ledger.path}; the table is not served "
+                "until it is repaired")
+        self.damaged.append({
+            "code": code, "file": str(self.ledger.path),
+            "problem": f"the table could not be loaded ({why})", "kept": kept,
+            "words": f"table {code} is damaged: it could not be loaded ({why}); {kept}",
+        })
+
+    def damage(self, code: str) -> dict[str, Any] | None:
+        """What is known about damaged table `code` (any case), or None."""
+        norm = normal_code(code) if isinstance(code, str) else None
+        return next((d for d in self.damaged if norm and d["code"] == norm), None)
 
     def create(self, settings: dict[str, Any]) -> tuple[TableOwner, str]:
         """Create a table from `settings`; returns its owner and the host token.
-        Raises `Refused` (422) if the engine refuses the settings."""
+        Raises `Refused`: 422 if the engine refuses the settings, 507 when the server holds
+        `max_tables` tables or its disk is nearly full, 503 if it could not be written."""
         with self._lock:
+            if len(self._owners) >= self.max_tables:
+                raise Refused(507, f"this server keeps at most {self.max_tables} tables; "
+                              "no new table was made", None)
+            self.ledger.check_room(table=True)
+            if len(self._owners) == 1 and self.ledger.get_meta(_SCRAMBLER_KEY) is None:
+                # The scrambler served the only table without a binding: keep it there, so
+                # that a second table (anyone's) does not take it away or leave it idle.
+                self.ledger.set_meta(_SCRAMBLER_KEY, next(iter(self._owners)))
             for _ in range(100):
                 code = new_code()
                 if code in self._owners:
@@ -110,6 +234,22 @@ class Registry:
         """The code of the table the scrambler (GPIO button, USB box) rolls for, or None."""
         code = self.ledger.get_meta(_SCRAMBLER_KEY)
         return code if code in self._owners else None
+
+    def is_owner_token(self, token: str | None) -> bool:
+        """Whether `token` is the server's owner token."""
+        return bool(token and self._owner_token) and secrets.compare_digest(
+            token.encode("utf-8", "replace"), self._owner_token.encode())
+
+    def may_bind_scrambler(self, token: str | None) -> bool:
+        """Whether `token` may move the scrambler: the server's owner token, or the host token
+        of the table it serves now (bound, or the only table). A table's own host token is
+        not enough: anyone on the Wi-Fi can create a table."""
+        if not token or len(token) > 200:
+            return False
+        if self.is_owner_token(token):
+            return True
+        serving = self.scrambler_table()
+        return serving is not None and serving.seat_for_token(token) == HOST
 
     def bind_scrambler(self, code: str | None) -> None:
         """Bind the scrambler to table `code` (None: to no table). Survives a restart."""
@@ -144,12 +284,18 @@ class Registry:
 
 
 def init_app(app: Flask) -> Registry:
-    """Open the registry on `app.config["DATA_DIR"]` and attach it to `app`."""
+    """Open the registry on `app.config["DATA_DIR"]` and attach it to `app` (`MAX_TABLES`,
+    `MIN_FREE_COMMAND` and `MIN_FREE_TABLE` override the limits)."""
     reg = Registry(
         app.config["DATA_DIR"],
         table_class=app.config.get("TABLE_CLASS"),
         roller_factory=app.config.get("ROLLER_FACTORY") or SoftwareRoller,
     )
+    reg.max_tables = int(app.config.get("MAX_TABLES", MAX_TABLES))
+    if "MIN_FREE_COMMAND" in app.config:
+        reg.ledger.min_free_command = int(app.config["MIN_FREE_COMMAND"])
+    if "MIN_FREE_TABLE" in app.config:
+        reg.ledger.min_free_table = int(app.config["MIN_FREE_TABLE"])
     app.extensions["tables"] = reg
     return reg
 
