@@ -5,6 +5,7 @@ and nothing stored."""
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -169,3 +170,105 @@ def test_random_json_never_500s_and_is_stored_only_when_accepted(hostile, body, 
             assert stored(app, a.code) == size
         else:
             size = stored(app, a.code)
+
+
+# -- issue 11, item 8: the former 500s, each a 4xx (or a 503 for a full disk) in words --------
+
+LONE = '"\\ud800"'  # valid JSON for a lone surrogate: not text, cannot be stored
+
+
+def raw_post(client, path, raw: str, token=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return client.post(path, data=raw, content_type="application/json", headers=headers)
+
+
+def test_item8_a_lone_surrogate_in_an_idempotency_key_is_a_400(hostile):
+    app, client, a = hostile
+    size = stored(app, a.code)
+    resp = raw_post(client, f"/api/v1/tables/{a.code}/commands",
+                    '{"type": "check", "idempotency_key": ' + LONE + '}', a.tokens["s1"])
+    assert resp.status_code == 400 and resp.get_json()["field"] == "idempotency_key"
+    assert "surrogate" in resp.get_json()["error"]
+    resp = raw_post(client, f"/api/v1/tables/{a.code}/join", '{"name": "Bo", "idempotency_key": ' + LONE + '}')
+    assert resp.status_code == 400
+    assert stored(app, a.code) == size
+
+
+def test_item8_a_lone_surrogate_in_an_adjust_reason_is_a_400(hostile):
+    app, client, a = hostile
+    size = stored(app, a.code)
+    resp = raw_post(client, f"/api/v1/tables/{a.code}/commands",
+                    '{"type": "adjust", "seat": "s1", "amount": 1, "reason": "tip ' + LONE[1:-1] + '"}', a.host)
+    assert resp.status_code == 400 and resp.get_json()["field"] == "reason"
+    assert stored(app, a.code) == size
+
+
+def test_item8_a_lone_surrogate_in_a_chip_name_is_a_400(hostile):
+    app, client, a = hostile
+    tables = len(app.extensions["tables"].owners())
+    resp = raw_post(client, "/api/v1/tables",
+                    '{"rules": "weg", "chip_set": [{"name": ' + LONE + ', "value": 1}]}')
+    assert resp.status_code == 400 and resp.get_json()["field"] == "chip_set[0].name"
+    assert_refused(resp, (400,))
+    assert len(app.extensions["tables"].owners()) == tables
+
+
+@pytest.mark.parametrize("after", ["%C2%B2", "1" * 5000, "%D9%A3"])  # ², 5,000 digits, Arabic 3
+def test_item8_log_and_audit_after_with_odd_digits_are_400(hostile, after):
+    app, client, a = hostile
+    resp = client.get(f"/api/v1/tables/{a.code}/log?after={after}")
+    assert resp.status_code == 400
+    assert_refused(resp, (400,))
+    assert "after" in resp.get_json()["error"]
+    page = client.get(f"/t/{a.code}/audit?after={after}&rows=1")
+    assert page.status_code == 400
+
+
+def test_item8_an_odd_last_event_id_does_not_break_the_stream(hostile):
+    app, client, a = hostile
+    resp = client.get(f"/api/v1/tables/{a.code}/events?last_event_id=%C2%B2", buffered=False)
+    assert resp.status_code == 200
+    resp.close()
+
+
+class _FullDisk:
+    """The ledger's connection on a full disk: every COMMIT fails as SQLite's does."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_item8_creating_a_table_or_moving_a_seat_on_a_full_disk_is_a_503_in_words(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path)})
+    client = app.test_client()
+    a = Api(flask_call(client))
+    a.create({"rules": "weg"})
+    a.join("Lando")
+    ledger = app.extensions["tables"].ledger
+    ledger._db = _FullDisk(ledger._db)
+    try:
+        tables, size = len(app.extensions["tables"].owners()), stored(app, a.code)
+        resp = client.post("/api/v1/tables", json={"rules": "weg"})
+        assert resp.status_code == 503 and "disk is full" in resp.get_json()["error"]
+        assert len(app.extensions["tables"].owners()) == tables
+        old = a.tokens["s1"]
+        resp = client.post(f"/api/v1/tables/{a.code}/seats/s1/token", headers={"Authorization": f"Bearer {a.host}"})
+        assert resp.status_code == 503 and "nothing changed" in resp.get_json()["error"]
+        resp = client.post(f"/api/v1/tables/{a.code}/commands", json={"type": "buy_in", "amount": 5},
+                           headers={"Authorization": f"Bearer {old}"})
+        assert resp.status_code == 503 and "nothing changed" in resp.get_json()["error"]
+        assert stored(app, a.code) == size
+    finally:
+        ledger._db = ledger._db.db
+    # The old token still works: moving the seat did not half-happen.
+    a.ok("s1", "buy_in", amount=5)
+    assert stored(app, a.code) == size + 1
+    app.extensions["tables"].close()
