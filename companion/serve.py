@@ -139,20 +139,56 @@ def start_scrambler(app, args: argparse.Namespace):
     return hub, TableLink(tables, hub).start()
 
 
+def hold_data(folder: Path, err: TextIO):
+    """The data folder's lock for this server's life (see `registry.hold_data_folder`), or None
+    after printing why the folder cannot be used (a second server, read-only, missing)."""
+    from companion.table.registry import DataFolderError, hold_data_folder
+
+    try:
+        return hold_data_folder(folder)
+    except DataFolderError as exc:
+        err.write(f"sabacc-companion serve: {exc}\n")
+        err.flush()
+        return None
+
+
+def print_owner_notes(tables, out: TextIO) -> None:
+    """After the banner: the owner token that binds the physical scrambler, and every damaged
+    table, in words (they are also in the log and on /api/v1/health)."""
+    if tables is None:
+        return
+    token = getattr(tables, "_owner_token", None)
+    if token:
+        out.write(f"Owner token (binds the table's physical scrambler; keep it to yourself): {token}\n"
+                  f"  (kept in {tables.data_dir / 'owner-token'})\n")
+    for d in getattr(tables, "damaged", []):
+        out.write(f"DAMAGED: {d['words']}\n")
+    out.flush()
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM), then shut down cleanly: tell every event
     stream goodbye so its thread ends, let running requests finish, close the ledger."""
+    from companion.table.registry import DataFolderError
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    args.data.mkdir(parents=True, exist_ok=True)
-    app = create_app(
-        {
-            "DATA_DIR": str(args.data.resolve()),
-            "MAX_STREAMS": MAX_STREAMS,
-            "SSE_HEARTBEAT_S": HEARTBEAT_S,
-            # Verifiable dice: each hand's rolls come from a committed seed, revealed after it.
-            "ROLLER_FACTORY": SeededRoller,
-        }
-    )
+    data_lock = hold_data(args.data, sys.stderr)  # held until this process ends
+    if data_lock is None:
+        return 2
+    try:
+        app = create_app(
+            {
+                "DATA_DIR": str(args.data.resolve()),
+                "MAX_STREAMS": MAX_STREAMS,
+                "SSE_HEARTBEAT_S": HEARTBEAT_S,
+                # Verifiable dice: each hand's rolls come from a committed seed, revealed after it.
+                "ROLLER_FACTORY": SeededRoller,
+            }
+        )
+    except DataFolderError as exc:
+        sys.stderr.write(f"sabacc-companion serve: {exc}\n")
+        data_lock.close()
+        return 2
     server = waitress.create_server(
         app,
         host=args.host,
@@ -183,6 +219,7 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     print_banner(url, sys.stdout)
+    print_owner_notes(tables, sys.stdout)
     try:
         server.run()  # returns after the interrupt, once the worker threads have finished
     except KeyboardInterrupt:
@@ -194,5 +231,6 @@ def run(args: argparse.Namespace) -> int:
             hub.close()
         if tables is not None:
             tables.ledger.close()
+        data_lock.close()
     log.info("stopped")
     return 0

@@ -37,18 +37,27 @@ class Server:
         )
         deadline = time.monotonic() + 20
         self.url = None
+        self.lines: list[str] = []  # what serve printed (the rest is read after the kill)
         while self.url is None and time.monotonic() < deadline:
-            m = re.search(r"phones open (http://\S+)/", self.proc.stdout.readline())
+            self.lines.append(self.proc.stdout.readline())
+            m = re.search(r"phones open (http://\S+)/", self.lines[-1])
             if m:
                 self.url = m.group(1)
         assert self.url, "serve printed no URL"
+
+    @property
+    def output(self) -> str:
+        """Everything serve printed on its standard output so far."""
+        return "".join(self.lines)
 
     def kill(self):
         """SIGKILL: no goodbye, no flush, no checkpoint."""
         if self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
-        self.proc.stdout.close()
+        if not self.proc.stdout.closed:
+            self.lines.append(self.proc.stdout.read())
+            self.proc.stdout.close()
 
 
 class Gone(Exception):

@@ -54,6 +54,51 @@ class DataFolderError(Exception):
     says which folder and why, for `serve` to print instead of a traceback."""
 
 
+LOCK_FILE = "LOCK"
+
+
+def hold_data_folder(data_dir: str | Path):
+    """Make sure `data_dir` exists and is writable, and lock it for this server's whole life:
+    returns the open LOCK file (keep it; closing it, or the process dying even by kill -9,
+    releases the lock). Raises `DataFolderError` saying why in words: the folder cannot be
+    made or written, or another server holds it (two servers on one folder would each serve
+    its own stale copy of the tables)."""
+    import fcntl
+
+    folder = Path(data_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataFolderError(
+            f"the data folder {folder} does not exist and cannot be created "
+            f"({exc.strerror or exc}); give serve a folder it can write with --data") from None
+    path = folder / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise DataFolderError(
+            f"the data folder {folder} cannot be written ({exc.strerror or exc}): it is read-only "
+            "or not yours; give serve a folder it can write with --data") from None
+    lock = os.fdopen(fd, "r+", encoding="ascii")
+    try:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = lock.read().strip() or "unknown"
+        lock.close()
+        raise DataFolderError(
+            f"another sabacc-companion serve (process {holder}) is already using the data folder "
+            f"{folder}; two servers on one folder would serve stale tables to each other. Stop "
+            "it first, or give this one another folder with --data") from None
+    try:
+        lock.truncate(0)
+        lock.write(f"{os.getpid()}\n")
+        lock.flush()
+    except OSError as exc:
+        lock.close()
+        raise DataFolderError(f"the data folder {folder} cannot be written ({exc.strerror or exc})") from None
+    return lock
+
+
 def owner_token(data_dir: str | Path) -> str:
     """The server's owner token, kept in `DATA_DIR/owner-token` (mode 0600; made on first use).
     Whoever started `serve` reads it in the terminal; it binds the physical scrambler."""
