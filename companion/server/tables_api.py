@@ -90,26 +90,24 @@ def _refused(exc: Refused, owner: TableOwner, who: str | None) -> Refused:
     return Refused(exc.status, exc.error, exc.field, **extra)
 
 
-def _lone_surrogate(value: Any, path: str) -> str | None:
+def _lone_surrogate(value: Any) -> str | None:
     """The path of the first string in `value` (keys included) holding a lone surrogate such
-    as "\\ud800" (valid JSON, but not text: it cannot be stored), or None."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return path or "body"
-        return None
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            found = _lone_surrogate(item, f"{path}[{i}]")
-            if found:
-                return found
-    if isinstance(value, dict):
-        for k, v in value.items():
-            sub = f"{path}.{k}" if path else str(k)
-            found = _lone_surrogate(k, sub) or _lone_surrogate(v, sub)
-            if found:
-                return found.encode("utf-8", "replace").decode()[:60]
+    as "\\ud800" (valid JSON, but not text: it cannot be stored), or None. Iterative: a body
+    nested thousands deep (which Python 3.13's JSON reader accepts) cannot overflow it."""
+    todo: list[tuple[Any, str]] = [(value, "")]
+    while todo:
+        item, path = todo.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return (path or "body").encode("utf-8", "replace").decode()[:60]
+        elif isinstance(item, list):
+            todo.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(item))))
+        elif isinstance(item, dict):
+            for k, v in reversed(list(item.items())):
+                sub = f"{path}.{k}" if path else str(k)
+                todo.extend(((v, sub), (k, sub)))
     return None
 
 
@@ -117,7 +115,7 @@ def _body_object() -> dict[str, Any]:
     body = read_json()
     if not isinstance(body, dict):
         raise Refused(400, "the body must be a JSON object", "body")
-    where = _lone_surrogate(body, "")
+    where = _lone_surrogate(body)
     if where is not None:
         raise Refused(400, f"{where} holds a lone surrogate (such as \\ud800), which is not text", where)
     return body
