@@ -132,7 +132,8 @@ def test_the_link_follows_the_scrambler_when_the_host_binds_another_table(regist
 
     link = TableLink(registry, Devices(), poll_s=0.05).start()
     try:
-        assert registry.scrambler_table() is None  # two tables, none bound: nothing to follow
+        # The table the scrambler served alone keeps it when a second one is made (issue 11, item 6).
+        assert registry.scrambler_code == first.code
         registry.bind_scrambler(second.code)
         assert wait_for(lambda: link.code == second.code)
         registry.bind_scrambler(first.code)
