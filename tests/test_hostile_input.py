@@ -25,7 +25,8 @@ def hostile(tmp_path_factory):
     a.join("Lando")
     a.join("Han")
     a.ok("host", "start_hand")
-    return app, client, a
+    yield app, client, a
+    app.extensions["tables"].close()
 
 
 def stored(app, code) -> int:

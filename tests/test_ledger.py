@@ -579,3 +579,22 @@ def test_a_commit_that_fails_changes_nothing_and_the_next_command_is_recorded(tm
     assert [(e.seq, e.body.get("amount")) for e in again.entries("KMXTR")][-1] == (5, 10)
     assert TableOwner("KMXTR", again, PassTable).view()[1]["stacks"] == {"s1": 90, "s2": 60}
     again.close()
+
+
+def test_item10_a_ledger_dropped_without_close_closes_its_connection(tmp_path):
+    """Issue 11, item 10: Python 3.13 warns (ResourceWarning: unclosed database) about every
+    SQLite connection left to the garbage collector; a forgotten ledger closes its own."""
+    import gc
+
+    led = Ledger(tmp_path / "t.sqlite3")
+    db = led._db
+    led.close()
+    led.close()  # twice is fine
+    with pytest.raises(sqlite3.ProgrammingError):
+        db.execute("SELECT 1")
+    led = Ledger(tmp_path / "t.sqlite3")
+    db = led._db
+    del led
+    gc.collect()
+    with pytest.raises(sqlite3.ProgrammingError):
+        db.execute("SELECT 1")
