@@ -16,7 +16,7 @@ import pytest
 
 from companion.cli import main as cli_main
 from companion.refusal import Refused
-from companion.scrambler.seed import SeededRoller, verify
+from companion.scrambler.seed import SeededRoller, verify, verify_chain
 from companion.table.engine import Table
 from companion.table.ledger import Ledger
 from companion.table.owner import HOST, TableOwner
@@ -54,7 +54,22 @@ def assert_chain_verifies(ledger: Ledger, tmp_path, hands_at_least: int) -> list
         record = tmp_path / f"hand-{n}.json"
         record.write_text(json.dumps(hand))
         assert cli_main(["verify", "--record", str(record)]) == 0
+    api_log = [{"type": e.type, "body": e.body, "events": e.events, "undone_by": e.undone_by}
+               for e in ledger.entries("KMXTR")]
+    chain = verify_chain(api_log)
+    assert chain.ok, chain.problems
     return hands
+
+
+def test_item5_verify_chain_finds_an_unrevealed_hand_and_a_reused_commitment():
+    seed = "00" * 32
+    from companion.scrambler.seed import commitment
+
+    hand = [{"type": "start_hand", "body": {"seed_commitment": commitment(seed)}, "events": []},
+            {"type": "reveal_seed", "body": {"seed": seed}, "events": []}]
+    assert verify_chain(hand).ok
+    broken = verify_chain(hand + hand[:1] + [{"type": "start_hand", "body": {"seed_commitment": "ab" * 32}, "events": []}])
+    assert broken.problems == ["hand 2: the commitment of hand 1 again", "hand 2: its seed was never revealed"]
 
 
 def test_item5_a_host_given_commitment_is_refused_and_every_hand_still_verifies(tmp_path):

@@ -253,3 +253,48 @@ def verify(
                             f"does not follow from the dice {list(faces)}")
         index += 1
     return Verification(not problems, problems, recomputed)
+
+
+def hand_records(log: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each hand's audit record (scheme, commitment, seed or None, rolls) from a table's log:
+    entries as the API's `/log` gives them (`type`, `body`, `events`, `undone_by`) — what
+    `sabacc-companion verify --record` reads, one hand at a time."""
+    hands: list[dict[str, Any]] = []
+    for e in log:
+        if e.get("undone_by") is not None or e.get("type") == "undo":
+            continue
+        body = e.get("body") or {}
+        if e.get("type") == "start_hand":
+            hands.append({"scheme": SCHEME, "commitment": body.get("seed_commitment"),
+                          "seed": None, "rolls": []})
+        elif hands and e.get("type") == "roll" and body.get("dice"):
+            for ev in e.get("events") or ():
+                if ev.get("type") == "rolled":
+                    hands[-1]["rolls"].append({"trigger": ev["roll"]["trigger"], "dice": list(body["dice"])})
+        elif hands and e.get("type") == "reveal_seed":
+            hands[-1]["seed"] = body.get("seed")
+    return hands
+
+
+def verify_chain(log: Iterable[Mapping[str, Any]]) -> Verification:
+    """Check every hand of a table's log: each finished hand's seed is revealed, matches its
+    commitment and gives its rolls, and no two hands share a commitment (the rules of
+    docs/DATA-SAFETY.md). A last hand still running may be unrevealed."""
+    hands = hand_records(log)
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for n, hand in enumerate(hands, 1):
+        published = hand["commitment"]
+        if published is None:
+            problems.append(f"hand {n}: no seed commitment")
+            continue
+        if published in seen:
+            problems.append(f"hand {n}: the commitment of hand {seen[published]} again")
+        seen.setdefault(published, n)
+        if hand["seed"] is None:
+            if n < len(hands):
+                problems.append(f"hand {n}: its seed was never revealed")
+            continue
+        outcome = verify(hand["seed"], published, hand["rolls"])
+        problems += [f"hand {n}: {p}" for p in outcome.problems]
+    return Verification(not problems, problems)
