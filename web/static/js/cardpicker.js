@@ -38,6 +38,12 @@ export function cardName(deck, code, tarot = false) {
   return tarot ? c.tarot : c.name;
 }
 
+/** A function that puts card names ("10 of Sabers") for the card codes ("sa10") in the server's words. */
+export function codeNamer(deck) {
+  const pattern = /\b((?:sa|st|fl|co)\d{1,2}|idiot|evil-one|queen)\b/g;
+  return (words) => words.replace(pattern, (code) => (deck.byCode.has(code) ? cardName(deck, code) : code));
+}
+
 /** The short face of a card button: "7", "Cmd", "Idiot". */
 function shortLabel(card, tarot) {
   if (card.suit) {

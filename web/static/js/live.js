@@ -231,7 +231,7 @@ const KEEP_AWAKE_VIDEO = "/static/media/keepawake.webm";
 
 /**
  * Keep the screen on while the page is visible. The Screen Wake Lock exists only in a secure
- * context (https, or localhost): the Pi's plain http://<address> is not one. So, as NoSleep.js
+ * context (https, or localhost): the Pi's plain http address is not one. So, as NoSleep.js
  * does, a tiny silent looping video (shipped with the companion, made by
  * static/media/make_keepawake.py) plays too: a playing video keeps a phone's screen on.
  * Browsers let a video play only after a tap on some phones: every tap starts it again if it

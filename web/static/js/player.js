@@ -8,7 +8,7 @@ import {
   LiveTable, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
 } from "./live.js";
-import { loadDeck, CardPool, CardPicker, cardName } from "./cardpicker.js";
+import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
 import { showdown } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
@@ -132,7 +132,7 @@ function seatPage() {
   keepScreenOn();
   loadDeck().then((d) => {
     deck = d;
-    setCardNamer(namesForCodes(d));
+    setCardNamer(codeNamer(d));
     actionsKey = null;
     if (live && live.state) render(live.state, []);
   });
@@ -160,13 +160,6 @@ function seatPage() {
       $("log").replaceChildren(...log.map((w) => h("li", {}, w)));
     }
   });
-}
-
-/** The server's words with card codes ("sa10") as the names players read ("10 of Sabers"). */
-export function namesForCodes(d) {
-  const faces = ["idiot", "evil-one", "queen"];
-  const pattern = new RegExp(`\\b((?:sa|st|fl|co)\\d{1,2}|${faces.join("|")})\\b`, "g");
-  return (words) => words.replace(pattern, (code) => (d.byCode.has(code) ? cardName(d, code) : code));
 }
 
 function legalOf(state, type) {
