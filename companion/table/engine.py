@@ -927,7 +927,7 @@ class _Game:
         """What the dealer deals now (`hand.deal` of the view): the latest job stays until
         the next one or the hand's end."""
         self.hand["deal"] = [{"seat": sid, "cards": n,
-                              "words": f"Deal {self.name(sid)} {_words_cards(n)}"}
+                              "words": f"Deal {self.name(sid)} {n} card{'' if n == 1 else 's'}"}
                              for sid, n in counts.items() if n > 0]
 
     def build_round(self) -> list[dict[str, Any]]:
