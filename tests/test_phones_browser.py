@@ -198,3 +198,179 @@ def test_item3_page_stays_awake_on_a_non_secure_origin(make_table, server):
         ctx.close()
     finally:
         browser.close()
+
+
+def test_item6_buy_in_is_one_tap_and_nothing_is_bought_by_accident(make_table):
+    t = make_table("classic")  # a free buy-in
+    lando = phone(t, "s1")
+    panel = lando.locator("#buyin-panel")
+    expect(panel).to_be_visible()
+    # Buying in is not "your move": nothing lights up between hands.
+    expect(lando.locator("#actions-panel")).not_to_have_class(re.compile("has-moves"))
+    # The table's usual amounts: the chip set's buy-in (2x25 + 6x5 + 20x1 = 100) and round sums.
+    for n in (20, 50, 100):
+        expect(panel.get_by_role("button", name=f"Buy in {n}", exact=True)).to_be_visible()
+    # The field is empty: a tap on its button buys nothing.
+    expect(lando.get_by_label("Buy in another amount")).to_have_value("")
+    before = t.version
+    settle_ui(lando)
+    panel.get_by_role("button", name="Buy in", exact=True).click()
+    expect(panel.locator(".amount-form .field-error")).to_have_text("Type the number of credits first.")
+    assert t.version == before and stacks(t)["s1"] == 0
+    settle_ui(lando)
+    panel.get_by_role("button", name="Buy in 100", exact=True).click()  # one tap
+    t.wait_version(before + 1)
+    assert stacks(t)["s1"] == 100
+    t2 = make_table("holodex")  # a fixed buy-in: one tap
+    han = phone(t2, "s1")
+    before = t2.version
+    settle_ui(han)
+    han.locator("#buyin").get_by_role("button", name="Buy in (500)").click()
+    t2.wait_version(before + 1)
+    assert stacks(t2)["s1"] == 500
+    assert t.errors == [] and t2.errors == []
+
+
+def test_item7_your_move_lights_up_only_on_the_players_move_fold_out_of_turn_is_quiet(make_table):
+    t = make_table("classic")
+    pages = {s: phone(t, s) for s in ("s1", "s2", "s3")}
+    for s in ("s1", "s2", "s3"):
+        host(t, {"type": "buy_in", "seat": s, "amount": 20})
+    host(t, {"type": "start_hand"})
+    han = pages["s2"]
+    expect(han.locator("#actions-panel")).to_have_class(re.compile("has-moves"))
+    expect(han.locator("#actions-title")).to_have_text("Your move")
+    for s in ("s1", "s3"):
+        page = pages[s]
+        expect(page.locator("#actions-panel")).not_to_have_class(re.compile("has-moves"))
+        expect(page.locator("#actions-title")).to_have_text("Moves")
+        fold = page.locator("#actions").get_by_role("button", name="Fold")
+        expect(fold).to_have_class(re.compile("quiet"))  # still there, quietly
+    # A fold out of turn still works (two taps, as always).
+    before = t.version
+    fold = pages["s3"].locator("#actions").get_by_role("button", name="Fold")
+    settle_ui(pages["s3"])
+    fold.click()
+    settle_ui(pages["s3"])
+    pages["s3"].locator("#actions").get_by_role("button", name="Tap again: fold").click()
+    t.wait_version(before + 1)
+    assert t.errors == []
+
+
+def reach_weg_call_window(t: Table):
+    """weg, three seats, everyone checks and stands to round 2 until Han's call step."""
+    for s in ("s1", "s2", "s3"):
+        host(t, {"type": "buy_in", "seat": s, "amount": 20})
+    host(t, {"type": "start_hand"})
+    for s in ("s2", "s3", "s1"):
+        host(t, {"type": "check", "seat": s})
+        host(t, {"type": "roll", "dice": [5]})
+        host(t, {"type": "draw", "seat": s, "action": "stand"})
+    host(t, {"type": "check", "seat": "s2"})
+    host(t, {"type": "roll", "dice": [5]})
+
+
+def test_item8_the_second_call_is_told_who_called_the_hand_first(make_table):
+    t = make_table("weg")
+    for s in ("s1", "s2", "s3"):
+        api(t.live_server, f"/api/v1/tables/{t.code}/join", {"name": NAMES[s]})
+    chewie_token = None
+    reach_weg_call_window(t)
+    legal = t.owner.view(None, host=True)[1]["seat_legal"]
+    assert {"type": "call_hand"} in legal["s1"] and {"type": "call_hand"} in legal["s3"]
+    tokens = {}
+    for s in ("s1", "s3"):
+        status, body = api(t.live_server, f"/api/v1/tables/{t.code}/seats/{s}/token", {}, t.host_token)
+        tokens[s] = body["token"]
+    t.tokens = tokens
+    # Lando's phone loads the table, then hears nothing more (a slow Wi-Fi): his tap is stale.
+    loads = {"n": 0}
+
+    def slow_wifi(route):
+        url = route.request.url
+        if route.request.method == "GET" and "/log" not in url and "/api/v1/tables/" in url:
+            loads["n"] += 1
+            if "/events" in url or loads["n"] > 1:
+                route.abort()
+                return
+        route.continue_()
+
+    context = t.chromium_context(PHONE)
+    context.route("**/api/v1/tables/**", slow_wifi)
+    stored = json.dumps({"seat": "s1", "token": tokens["s1"], "name": "Lando"})
+    context.add_init_script(f"localStorage.setItem('sabacc.seat.{t.code}', {json.dumps(stored)})")
+    lando = context.new_page()
+    lando.goto(f"{t.live_server.url}/t/{t.code}/seat")
+    call = lando.locator("#actions").get_by_role("button", name="Call the hand")
+    settle_ui(lando)
+    call.click()
+    # Chewie confirms first.
+    chewie = phone(t, "s3", join=False)
+    before = t.version
+    settle_ui(chewie)
+    chewie.locator("#actions").get_by_role("button", name="Call the hand").click()
+    settle_ui(chewie)
+    chewie.locator("#actions").get_by_role("button", name="Tap again: call the hand").click()
+    expect(chewie.locator("body")).to_have_attribute("data-version", str(before + 1))
+    settle_ui(lando)
+    lando.locator("#actions").get_by_role("button", name="Tap again: call the hand").click()
+    expect(lando.locator("#actions-error")).to_have_text("Chewie called the hand first.")
+    assert t.owner.view(None)[1]["hand"]["called_by"] == "s3"
+    del chewie_token
+
+
+def test_item9_the_display_and_the_dealers_phone_say_what_to_deal(make_table):
+    t = make_table("classic")
+    lando = phone(t, "s1")  # the first dealer
+    han = phone(t, "s2")
+    for s in ("s1", "s2"):
+        host(t, {"type": "buy_in", "seat": s, "amount": 20})
+    host(t, {"type": "start_hand"})
+    expect(t.display.locator("#d-deal")).to_have_text("Lando, deal: Deal Han 2 cards · Deal Lando 2 cards")
+    expect(lando.locator("#deal-words")).to_have_text("Deal Han 2 cards · Deal Lando 2 cards")
+    expect(han.locator("#deal")).to_be_hidden()
+    host(t, {"type": "check", "seat": "s2"})
+    host(t, {"type": "roll", "dice": [1, 2]})
+    host(t, {"type": "draw", "seat": "s2", "action": "gain"})
+    expect(t.display.locator("#d-deal")).to_have_text("Lando, deal: Deal Han 1 card")
+    expect(t.display.locator('#d-seats li[data-seat="s2"] .d-job')).to_have_text("Deal Han 1 card")
+    expect(lando.locator("#deal-words")).to_have_text("Deal Han 1 card")
+    assert t.errors == []
+
+
+def test_item10_the_display_is_readable_across_the_room(make_table):
+    t = make_table("classic")
+    for s in ("s1", "s2", "s3"):
+        api(t.live_server, f"/api/v1/tables/{t.code}/join", {"name": NAMES[s]})
+        host(t, {"type": "buy_in", "seat": s, "amount": 30})
+    host(t, {"type": "start_hand"})
+    host(t, {"type": "static_add", "seat": "s2", "card": "sa15"})
+    host(t, {"type": "bet", "seat": "s2", "amount": 3})
+    host(t, {"type": "call", "seat": "s3"})
+    host(t, {"type": "call", "seat": "s1"})
+    host(t, {"type": "roll", "dice": [3, 3]})  # a core shift
+    d = t.display
+    if d.locator("#d-shift").is_visible():
+        d.locator("#d-shift").click()
+    d.wait_for_timeout(200)
+
+    def px(selector):
+        return d.evaluate(f"parseFloat(getComputedStyle(document.querySelector('{selector}')).fontSize)")
+
+    sizes = {k: px(v) for k, v in {
+        "pot": "#d-hand-pot", "turn": "#d-turn", "name": ".d-name", "stack": ".d-stack",
+        "commitment": ".d-facts", "static": ".d-static", "tags": ".d-tags .tag", "log": "#d-log",
+    }.items()}
+    print("\ndisplay font sizes at 1920x1080 (px):", sizes)
+    assert sizes["pot"] >= 80 and sizes["stack"] >= 48 and sizes["turn"] >= 40
+    assert min(sizes["name"], sizes["commitment"], sizes["static"], sizes["log"], sizes["tags"]) >= 24
+    expect(d.locator('#d-seats li[data-seat="s2"] .d-static')).to_have_text("Static: Ace of Sabers")
+    expect(d.locator('#d-seats li[data-seat="s2"] .d-facts')).to_contain_text("in the pot 4")
+    expect(d.locator("#d-turn")).to_contain_text("Han")
+    expect(d.locator("#d-last-shift")).to_have_text("Last shift: core shift in round 1")
+    # No empty bottom third: the seats and the last actions fill the screen.
+    bottom = d.evaluate("document.querySelector('.d-bottom').getBoundingClientRect().bottom")
+    seats_bottom = d.evaluate("document.querySelector('#d-seats').getBoundingClientRect().bottom")
+    assert bottom >= 1000 and seats_bottom >= 600, (bottom, seats_bottom)
+    screenshot(d, "phones-display-1080p")
+    assert t.errors == []
