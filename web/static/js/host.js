@@ -448,6 +448,13 @@ function consolePage(root) {
     return out;
   }
 
+  /** Taps are ignored for GUARD_MS after a change or a tap: a double tap is one action. */
+  function settle() {
+    guardUntil = Date.now() + GUARD_MS;
+    $("seat-play").classList.add("settling");
+    setTimeout(() => { if (Date.now() >= guardUntil) $("seat-play").classList.remove("settling"); }, GUARD_MS + 20);
+  }
+
   function seatButton(sid, label, entry, kind = "") {
     const key = JSON.stringify(entry);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
@@ -457,14 +464,16 @@ function consolePage(root) {
         armedKey = key;
         b.textContent = `Tap again: ${label.toLowerCase()}`;
         b.classList.add("armed");
-        guardUntil = Date.now() + GUARD_MS;
+        settle();
         return;
       }
       armedKey = null;
       sending = true;
-      const done = await send({ ...entry, seat: sid }, $("seat-play"));
+      // The host rolls and closes the call window as the host: those commands name no seat.
+      const body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      const done = await send(body, $("seat-play"));
       sending = false;
-      guardUntil = Date.now() + GUARD_MS;
+      settle();
       if (done) seatPlayKey = null;
     });
     return b;
@@ -500,7 +509,7 @@ function consolePage(root) {
       } else if (l.type === "reveal" || l.type === "demise_card") cards = l;
     }
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
-    guardUntil = Date.now() + GUARD_MS;
+    settle();
     // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
     $("seat-cards-wrap").hidden = !(cards && deck);
     if (cards && deck) {
