@@ -555,3 +555,79 @@ def test_item4_5_whole_hand_two_phones_and_a_host_console_seat(make_table, prese
     expect(row).to_contain_text("20")
     expect(row).to_contain_text("10 of Sabers")
     assert t.errors == []
+
+
+def test_item5_the_host_console_plays_a_turn_for_a_seat_without_a_phone(make_table):
+    t = make_table("classic")
+    for s in ("s1", "s2"):
+        api(t.live_server, f"/api/v1/tables/{t.code}/join", {"name": NAMES[s]})
+        host(t, {"type": "buy_in", "seat": s, "amount": 20})
+    host(t, {"type": "start_hand"})
+    con = console(t)
+    con.get_by_label("Seat", exact=True).select_option("s2")
+    # Han's moves, the phone's big buttons, each marked for him.
+    expect(con.locator("#seat-play-for")).to_have_text("Moves for Han")
+    moves = con.locator("#seat-moves button")
+    expect(moves.first).to_be_visible()
+    assert all(label.endswith(" for Han") for label in moves.all_inner_texts())
+    expect(con.get_by_role("button", name="Bet 2 for Han")).to_have_class(re.compile("big"))
+    console_tap(t, con, "Bet 2 for Han")
+    con.get_by_label("Seat", exact=True).select_option("s1")
+    expect(con.locator("#seat-play-for")).to_have_text("Moves for Lando")
+    console_tap(t, con, "Call 2 for Lando")
+    con.get_by_label("Seat", exact=True).select_option("s2")
+    console_tap(t, con, "Roll the scrambler for Han", [1, 2])
+    console_tap(t, con, "Stand for Han")
+    assert stacks(t) == {"s1": 16, "s2": 16}
+    assert t.errors == []
+
+
+def test_item11_smaller_things(make_table, server):
+    t = make_table("classic")
+    # The home page (the address `serve` prints) joins a table by its code.
+    home = t.page(PHONE)
+    home.goto(f"{server.url}/")
+    home.get_by_label("The table's code (on the table display)").fill(t.code.lower())
+    home.get_by_role("button", name="Join", exact=True).click()
+    expect(home).to_have_url(f"{server.url}/t/{t.code}/join")
+    lando = phone(t, "s1")
+    han = phone(t, "s2")
+    host(t, {"type": "buy_in", "seat": "s1", "amount": 3})
+    host(t, {"type": "buy_in", "seat": "s2", "amount": 30})
+    host(t, {"type": "start_hand"})
+    host(t, {"type": "static_add", "seat": "s2", "card": "sa15"})
+    host(t, {"type": "bet", "seat": "s2", "amount": 1})
+    host(t, {"type": "all_in", "seat": "s1"})
+    # A late joiner is told why they sit out.
+    chewie = phone(t, "s3")
+    expect(chewie.locator("#why-out")).to_have_text(
+        "You are not in hand 1: you sat down after it was dealt. Buy in between hands to play the next one.")
+    host(t, {"type": "roll", "dice": [1, 2]})
+    host(t, {"type": "draw", "seat": "s2", "action": "stand"})
+    host(t, {"type": "static_add", "seat": "s1", "card": "co7"})
+    host(t, {"type": "roll", "dice": [1, 2]})
+    host(t, {"type": "draw", "seat": "s1", "action": "stand"})
+    host(t, {"type": "roll", "dice": [1, 2]})
+    host(t, {"type": "call_hand", "seat": "s1"})
+    host(t, {"type": "reveal", "seat": "s1", "cards": ["co7", "co5"]})
+    # Han's reveal picker: his static Ace stays (not offered for removal); Lando's static 7 of
+    # Coins is not offered at all.
+    ace = han.locator('#reveal-picker .chip[data-code="sa15"]')
+    expect(ace).to_be_disabled()
+    expect(ace).to_have_attribute("aria-label", "Ace of Sabers, in your static field")
+    han.locator('#reveal-picker .suit-tab[data-tab="co"]').click()
+    expect(han.locator('#reveal-picker .card-btn[data-code="co7"]')).to_be_disabled()
+    # A reload during the reveal keeps the cards picked but not sent.
+    t.pick(han, "reveal-picker", ["co5"])
+    han.reload()
+    expect(han.locator("#reveal-picker .chip")).to_have_count(2)
+    expect(han.locator('#reveal-picker .chip[data-code="co5"]')).to_be_visible()
+    # Both entered the 5 of Coins: the clash is explained on the phone, in card names.
+    before = t.version
+    settle_ui(han)
+    han.get_by_role("button", name="Show my hand").click()
+    t.wait_version(before + 1)
+    expect(han.locator("#reveal-hint")).to_have_text(
+        "5 of Coins: more copies on the table than the deck holds. Han and Lando: check your cards "
+        "and enter them again.")
+    assert t.errors == []

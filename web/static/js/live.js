@@ -172,7 +172,7 @@ export function eventWords(ev, names) {
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
     case "sudden_demise": return "Sudden demise: one more card each for the tied players";
     // A card on the table more often than the deck holds: the engine says which, and who enters again.
-    case "reveal_conflict": case "demise_conflict": return ev.message || "Two hands hold the same card: enter again";
+    case "reveal_conflict": case "demise_conflict": return ev.message ? nameCards(ev.message) : "Two hands hold the same card: enter again";
     case "dealt_out": return ev.reason === "stack"
       ? `${who(ev.seat)} sits this hand out: the stack cannot pay the ante`
       : `${who(ev.seat)} sits this hand out: ${ev.reason}`;

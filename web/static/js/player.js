@@ -199,7 +199,7 @@ function render(state, events) {
     if (ev.type === "shift") announceShift(ev, names, state);
     if (ev.type === "reveal_conflict" || ev.type === "demise_conflict") {
       // A clash is explained where the cards are entered, not only in the log.
-      clash = ev.seats && ev.seats.includes(live.seat) ? (ev.message || words) : null;
+      clash = ev.seats && ev.seats.includes(live.seat) ? words : null;
     }
   }
   log.splice(12);
@@ -597,9 +597,14 @@ function renderWhyOut(state, me, mine) {
   let words = "";
   const ante = state.rules.ante * (state.rules.ante_rule === "both_pots" || state.sabacc_pot === 0 ? 2 : 1);
   if (me && hand && !mine) {
-    words = me.sitting_out ? `You are sitting out: you are not dealt in. Sit in again below to play the next hand.`
+    // Seats are numbered in the order people sat down: a number above every dealt-in seat's
+    // sat down after the deal.
+    const num = (seat) => Number(String(seat).replace(/\D/g, "")) || 0;
+    const late = num(me.seat) > Math.max(...hand.players.map((p) => num(p.seat)));
+    words = me.sitting_out ? "You are sitting out: you are not dealt in. Sit in again below to play the next hand."
+      : late ? `You are not in hand ${hand.no}: you sat down after it was dealt. ${me.stack < ante ? "Buy in between hands to play the next one." : "You play from the next hand."}`
       : me.stack < ante ? `You are not in hand ${hand.no}: your stack (${me.stack}) cannot pay the ante. Buy in between hands to play.`
-      : `You are not in hand ${hand.no}: you sat down after it was dealt. You play from the next hand.`;
+      : `You are not in hand ${hand.no}: you play from the next hand.`;
   } else if (me && !hand && !state.ended) {
     if (me.sitting_out) words = "You are sitting out: the next hand is dealt without you.";
     else if (me.stack < ante) words = `Your stack (${me.stack}) cannot pay the ante of the next hand: buy in to play.`;
