@@ -122,8 +122,9 @@ def test_item1_typed_values_and_focus_survive_another_phones_action(make_table):
     expect(box).to_have_value("49")
     assert lando.evaluate("document.activeElement.id") == "amount-buy_in"
     settle_ui(lando)
+    before = t.version
     lando.locator("#buyin").get_by_role("button", name="Buy in", exact=True).click()
-    t.wait_version(t.version)
+    t.wait_version(before + 1)
     expect(lando.locator("#my-stack")).to_have_text("49")
     assert stacks(t)["s1"] == 49  # exactly what was typed
     host(t, {"type": "buy_in", "seat": "s3", "amount": 30})
@@ -135,8 +136,9 @@ def test_item1_typed_values_and_focus_survive_another_phones_action(make_table):
     host(t, {"type": "fold", "seat": "s1"})
     expect(raise_box).to_have_value("9")
     settle_ui(chewie)
+    before = t.version
     chewie.locator("#actions").get_by_role("button", name="Raise to", exact=True).click()
-    t.wait_version(t.version)
+    t.wait_version(before + 1)
     assert t.owner.view(None)[1]["hand"]["current_bet"] == 9
     assert t.errors == []
 
@@ -535,8 +537,9 @@ def test_item4_5_whole_hand_two_phones_and_a_host_console_seat(make_table, prese
     expect(lando_row.locator(".sd-cards")).to_have_text("10 of Flasks, 10 of Staves, 1 of Coins")
     expect(d.locator('#d-result-hands tr[data-seat="s3"] .sd-kind')).to_have_text("folded")
     pots = d.locator("#d-result-hands .sd-pots")
-    expect(pots).to_contain_text("Main pot, 9: Han.")
-    expect(pots).to_contain_text("Side pot 1, 2: back to Han (nobody else matched it).")
+    expect(pots).to_contain_text("Hand pot, 9: Han.")
+    expect(pots).to_contain_text("The rest, 2: to Han (nobody else is left in it).")
+    expect(han_row.locator(".sd-result")).to_have_text("wins the hand pot")
     expect(pots).to_contain_text("Lando called the hand and lost: pays 0 (9 short).")
     assert stacks(t) == {"s1": 0, "s2": 56, "s3": 44}
     for page in (han, lando):

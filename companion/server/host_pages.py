@@ -383,10 +383,14 @@ def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
         pots = [f"{n(s['winner'])} takes the hand pot, {s['amount']}: everyone else folded."]
     else:
         hands = s.get("hands") or []
-        all_pots = s.get("pots") or []
+        contested = [p for p in s.get("pots") or [] if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
         pots = []
-        for i, p in enumerate(all_pots):
-            label = "Hand pot" if len(all_pots) == 1 else "Main pot" if i == 0 else f"Side pot {i}"
+        for p in s.get("pots") or []:
+            if p not in contested:  # nobody else is left in it: no pot anyone won
+                pots.append(f"The rest, {p['amount']}: to {n(p['winners'][0])} (nobody else is left in it).")
+                continue
+            i = contested.index(p)
+            label = "Hand pot" if len(contested) == 1 else "Main pot" if i == 0 else f"Side pot {i}"
             to = ("to the sabacc pot" if p.get("to_sabacc_pot") else
                   " and ".join(n(w) for w in p["winners"]))
             pots.append(f"{label}, {p['amount']}: {to}.")

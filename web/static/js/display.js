@@ -13,7 +13,7 @@ const root = document.getElementById("play-root");
 const code = root.dataset.code;
 const $ = (id) => document.getElementById(id);
 const log = [];
-const LOG_SIZE = 10;
+const LOG_SIZE = 8;
 let deck = null;
 let shiftShownAt = 0;
 let shiftTimer = null;
@@ -74,6 +74,7 @@ function render(state, events) {
   // The result stays up between hands: every revealed hand, its total and kind, the pots.
   const settled = hand && hand.stage === "settled" && hand.settlement;
   $("d-result").hidden = !settled;
+  root.classList.toggle("is-settled", Boolean(settled)); // the result takes the room of older lines
   if (settled) {
     try {
       $("d-result-words").textContent = settlementWords(hand.settlement, names);

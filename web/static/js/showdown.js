@@ -22,6 +22,14 @@ export function cardsBySeat(players) {
   return out;
 }
 
+/** "Hand pot" when one pot was contested, else "Main pot", "Side pot 1", ... (an unmatched
+ * bet that goes back is no pot anyone won). */
+function potLabel(pots, pot) {
+  const contested = pots.filter((p) => p.eligible.length > 1 || p.to_sabacc_pot);
+  const i = contested.indexOf(pot);
+  return contested.length <= 1 ? "Hand pot" : i === 0 ? "Main pot" : `Side pot ${i}`;
+}
+
 /** Who took which pot and who paid what, one sentence each: ["Main pot, 9: Chewie", ...]. */
 export function potLines(settlement, names) {
   const n = (s) => names.get(s) || s;
@@ -29,12 +37,13 @@ export function potLines(settlement, names) {
     return [`${n(settlement.winner)} takes the hand pot, ${settlement.amount}: everyone else folded.`];
   }
   const pots = settlement.pots || [];
-  const lines = pots.map((p, i) => {
-    const label = pots.length === 1 ? "Hand pot" : i === 0 ? "Main pot" : `Side pot ${i}`;
+  const lines = pots.map((p) => {
+    if (p.eligible.length === 1 && !p.to_sabacc_pot) {
+      return `The rest, ${p.amount}: to ${n(p.winners[0])} (nobody else is left in it).`;
+    }
     const to = p.to_sabacc_pot ? "to the sabacc pot (nobody could win it)"
-      : p.eligible.length === 1 ? `back to ${n(p.winners[0])} (nobody else matched it)`
       : p.winners.map(n).join(" and ") + (p.winners.length > 1 ? " split it" : "");
-    return `${label}, ${p.amount}: ${to}.`;
+    return `${potLabel(pots, p)}, ${p.amount}: ${to}.`;
   });
   const sabacc = settlement.sabacc_pot_winners || [];
   if (sabacc.length) lines.push(`Sabacc pot: ${sabacc.map(n).join(" and ")}${sabacc.length > 1 ? " split it" : ""}.`);
@@ -52,13 +61,11 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
   const payouts = settlement.payouts || {};
   const penalty = new Map((settlement.penalties || []).map((x) => [x.name, x]));
   const won = new Map();
-  (settlement.pots || []).forEach((p, i, all) => {
-    if (p.to_sabacc_pot) return;
-    for (const w of p.winners) {
-      const label = all.length === 1 ? "hand pot" : i === 0 ? "main pot" : `side pot ${i}`;
-      won.set(w, [...(won.get(w) || []), label]);
-    }
-  });
+  const pots = settlement.pots || [];
+  for (const p of pots) {
+    if (p.to_sabacc_pot || p.eligible.length < 2) continue; // what nobody else is left in is no win
+    for (const w of p.winners) won.set(w, [...(won.get(w) || []), potLabel(pots, p).toLowerCase()]);
+  }
   for (const w of settlement.sabacc_pot_winners || []) won.set(w, [...(won.get(w) || []), "sabacc pot"]);
   const hands = settlement.hands
     || Object.keys(payouts).map((seat) => ({ name: seat, total: null, kind: seat === settlement.winner ? "conceded" : "folded" }));
