@@ -372,8 +372,10 @@ def test_item10_the_display_is_readable_across_the_room(make_table):
     expect(d.locator("#d-last-shift")).to_have_text("Last shift: core shift in round 1")
     # No empty bottom third: the seats and the last actions fill the screen.
     bottom = d.evaluate("document.querySelector('.d-bottom').getBoundingClientRect().bottom")
-    seats_bottom = d.evaluate("document.querySelector('#d-seats').getBoundingClientRect().bottom")
-    assert bottom >= 1000 and seats_bottom >= 600, (bottom, seats_bottom)
+    log = d.evaluate("(() => { const r = document.querySelector('#d-log').getBoundingClientRect();"
+                     " return [r.top, r.bottom]; })()")
+    assert bottom >= 950 and 720 <= log[1] and log[0] < 1000, (bottom, log)  # the log fills the bottom third
+    assert d.evaluate("document.documentElement.scrollHeight") <= 1080  # and nothing scrolls
     screenshot(d, "phones-display-1080p")
     assert t.errors == []
 

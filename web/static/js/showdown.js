@@ -77,11 +77,11 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
     if (penalty.has(x.name)) what.push(`pays ${penalty.get(x.name).amount}`);
     return h("tr", { dataset: { seat: x.name, kind: x.kind } },
       h("th", { scope: "row", class: "sd-name" }, n(x.name)),
-      h("td", { class: "sd-cards" }, codes && codes.length ? codes.map(cardWords).join(", ") : "—"),
-      h("td", { class: "sd-total num" }, x.total === null || x.total === undefined ? "—" : String(x.total)),
-      h("td", { class: "sd-kind" }, handWords({ ...x, total: null })),
-      h("td", { class: "sd-result" }, what.join("; ") || "—"),
-      h("td", { class: "sd-net num" }, pay === undefined ? "—" : `${pay > 0 ? "+" : ""}${pay}`));
+      h("td", { class: "sd-cards", "data-label": "Cards" }, codes && codes.length ? codes.map(cardWords).join(", ") : "—"),
+      h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)),
+      h("td", { class: "sd-kind", "data-label": "Hand" }, handWords({ ...x, total: null })),
+      h("td", { class: "sd-result", "data-label": "Result" }, what.join("; ") || "—"),
+      h("td", { class: "sd-net num", "data-label": "Credits" }, pay === undefined ? "—" : `${pay > 0 ? "+" : ""}${pay}`));
   });
   const table = h("table", { class: "showdown-table" },
     h("caption", {}, caption),
