@@ -3,7 +3,9 @@ no "serious" or "critical" violation; nothing wider than a phone's screen; a scr
 page at each size is kept under test-artifacts/screenshots/ (a11y-<size>-<page>.png).
 
 The table pages are shown with something to show: a settled hand (history, chart, audit log)
-and a second hand under way (console, player page, display)."""
+and a second hand under way (console, player page, display); and a classic table whose hand
+was revealed and settled (every hand's cards, total and kind on the player page, the display
+and the history)."""
 
 from __future__ import annotations
 
@@ -44,6 +46,28 @@ def set_up_table(request, base: str) -> dict:
     return {"code": code, "host_token": made["host_token"], "seat": seats["s2"]}
 
 
+def set_up_settled(request, base: str) -> dict:
+    """A classic table whose first hand went to the reveal and was settled (Han 15, the other 23)."""
+    made = request.post(f"{base}/api/v1/tables", data={"rules": "classic"}).json()
+    code, host = made["code"], {"Authorization": "Bearer " + made["host_token"]}
+    seats = {}
+    for name in ("Han", EVIL):
+        joined = request.post(f"{base}/api/v1/tables/{code}/join", data={"name": name}).json()
+        seats[joined["seat"]] = {"seat": joined["seat"], "token": joined["token"], "name": name}
+    roll = ("roll", None, {"dice": [1, 2]})  # the host enters the dice: no shift
+    script = [("buy_in", "s1", {"amount": 20}), ("buy_in", "s2", {"amount": 20}), ("start_hand", None, {}),
+              ("check", "s2", {}), roll, ("draw", "s2", {"action": "stand"}),
+              ("check", "s1", {}), roll, ("draw", "s1", {"action": "stand"}),
+              ("check", "s2", {}), roll,  # round 2: Han's call step
+              ("call_hand", "s1", {}), ("reveal", "s1", {"cards": ["co7", "co5"]}),
+               ("reveal", "s2", {"cards": ["sa15", "co8"]})]
+    for typ, seat, extra in script:
+        entry = {"type": typ, **extra, **({"seat": seat} if seat else {})}
+        got = request.post(f"{base}/api/v1/tables/{code}/commands", data=entry, headers=host)
+        assert got.status == 200, (entry, got.text())
+    return {"code": code, "host_token": made["host_token"], "seat": seats["s2"]}
+
+
 def pages(t: dict) -> list[tuple[str, str, str | None]]:
     """(name, path, the selector that says the page has drawn itself)."""
     c = t["code"]
@@ -59,6 +83,9 @@ def pages(t: dict) -> list[tuple[str, str, str | None]]:
         ("join", f"/t/{c}/join", None),
         ("player", f"/t/{c}/seat", "body[data-version]"),
         ("display", f"/t/{c}/display", "body[data-version]"),
+        ("player-result", f"/t/{t['settled']['code']}/seat", "#result-hands table"),
+        ("display-result", f"/t/{t['settled']['code']}/display", "#d-result-hands table"),
+        ("history-result", f"/t/{t['settled']['code']}/history", None),
     ]
 
 
@@ -73,12 +100,14 @@ def test_every_page_has_no_serious_accessibility_violations(chromium, live_serve
     found, too_wide = {}, {}
     try:
         t = set_up_table(context.request, live_server.url)
+        t["settled"] = s = set_up_settled(context.request, live_server.url)
         # The host token and the evil seat's token, as the start page and join page keep them.
         page.goto(live_server.url + "/")
         page.evaluate(
             "([hostKey, host, seatKey, seat]) => { localStorage.setItem(hostKey, host); localStorage.setItem(seatKey, seat); }",
             [f"sabacc.host.{t['code']}", t["host_token"], f"sabacc.seat.{t['code']}", json.dumps(t["seat"])],
         )
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"sabacc.seat.{s['code']}", json.dumps(s["seat"])])
         for name, path, ready in pages(t):
             if name == "join":  # a phone without a seat sees the join form
                 page.evaluate(f"localStorage.removeItem('sabacc.seat.{t['code']}')")

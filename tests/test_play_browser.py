@@ -118,8 +118,8 @@ class Table:
         if amount is None:  # a fixed buy-in
             page.get_by_role("button", name="Buy in (", exact=False).click()
         else:
-            page.get_by_label("Buy in: how many credits?").fill(str(amount))
-            page.get_by_role("button", name="Buy in", exact=True).click()
+            page.get_by_label("Buy in another amount").fill(str(amount))
+            page.locator("#buyin").get_by_role("button", name="Buy in", exact=True).click()
         self.wait_version(before + 1)
 
     def host(self, command: dict):
@@ -209,13 +209,14 @@ class Table:
         self.wait_version(before + 1)
         self.shows(expected)
 
-    def shift_seen(self, instructions: dict[str, str], shot: str | None = None):
+    def shift_seen(self, instructions: dict[str, str], shot: str | None = None, folded=()):
         """Each phone reads its own instruction; the display lists them all, in big letters."""
         for seat, page in self.phones.items():
             banner = page.locator("#shift")
             expect(banner).to_be_visible()
             expect(page.locator("#shift-mine")).to_have_text(
-                instructions.get(seat, "You are not in this hand: nothing to do."))
+                instructions.get(seat, "You folded this hand: nothing to do." if seat in folded
+                                 else "You are not in this hand: nothing to do."))
             expect(page.locator("#flash")).to_have_class("flash on")  # the screen flashes
         expect(self.display.locator("#d-shift")).to_be_visible()
         for seat, words in instructions.items():
@@ -270,6 +271,7 @@ def measure_latency(t: Table, seat: str, label: str, expected) -> float:
         )
     button = page.locator("#actions").get_by_role("button", name=label, exact=True)
     button.wait_for()
+    page.wait_for_function("() => !document.querySelector('.settling')")
     tapped = button.evaluate("b => { const t = Date.now(); b.click(); return t; }")
     t.wait_version(target)
     seen = [w.evaluate("() => window.__seenAt") for w in watchers]
@@ -324,11 +326,11 @@ def test_weg_hand_rim_shift_side_pot_caller_pays_reload_keeps_the_seat(table, ch
     # Chewie rolls a 1: a rim shift. Each phone shows its own instruction.
     t.tap("s3", "Roll the scrambler", (25, 25, 0, 11, 3), dice=[1])
     t.shift_seen({
-        "s2": "Lando (on your right) picks one of your 3 cards outside the static field at random; "
+        "s2": "Lando (on your right) picks one of your 3 cards at random; "
               "discard it; the dealer deals you 1.",
-        "s3": "Han (on your right) picks one of your 2 cards outside the static field at random; "
+        "s3": "Han (on your right) picks one of your 2 cards at random; "
               "discard it; the dealer deals you 1.",
-        "s1": "Chewie (on your right) picks one of your 2 cards outside the static field at random; "
+        "s1": "Chewie (on your right) picks one of your 2 cards at random; "
               "discard it; the dealer deals you 1.",
     }, shot="play-weg")
     t.tap("s3", "Stand", (25, 25, 0, 11, 3))
@@ -435,7 +437,7 @@ def test_classic_hand_static_field_core_shift_pure_sabacc_and_a_script_name(tabl
     t.shift_seen({
         "s2": "Discard your card outside the static field; the dealer deals you 1.",
         "s3": "Discard your 2 cards outside the static field; the dealer deals you 2.",
-    })
+    }, folded=("s1",))
     t.tap("s2", "Gain a card", (47, 38, 0, 16, 4))
     t.tap("s3", "Roll the scrambler", (47, 38, 0, 16, 4), dice=[1, 2])
     t.tap("s3", "Stand", (47, 38, 0, 16, 4))
@@ -472,7 +474,7 @@ def test_holodex_hand_all_in_call_in_the_trade_phase_negative_hand_wins(table):
     t.shift_seen({
         "s2": "Discard your 2 cards outside the static field; the dealer deals you 2.",
         "s3": "Discard your 2 cards outside the static field; the dealer deals you 2.",
-    })
+    }, folded=("s1",))
     # Round 2: the starting player moves one seat to the left each round: Chewie trades first.
     expect(t.phones["s3"].locator("#turn")).to_contain_text("round 2. You: gain a card")
     t.tap("s3", "Stand", (489, 0, 0, 995, 16))

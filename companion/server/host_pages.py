@@ -356,8 +356,61 @@ def history(code: str):
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
-        standings=standings(state),
+        standings=standings(state), showdowns=[showdown_rows(h, names) for h in reversed(state["hands"])
+                                               if h.get("settlement")],
     )
+
+
+KIND_WORDS = {
+    "idiots_array": "Idiot's Array", "pure_sabacc": "Pure Sabacc", "fairy_empress": "Fairy Empress",
+    "ordinary": "ordinary", "bomb_out": "bombed out", "folded": "folded",
+    "conceded": "won, everyone else folded",
+}
+
+
+def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
+    """One settled hand of the history for the page: each player's cards (by name), total,
+    kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python)."""
+    from companion.rules.cards import display_name
+
+    s = entry["settlement"]
+    n = lambda seat: names.get(seat, seat)  # noqa: E731 - a one-line lookup
+    cards = entry.get("cards") or {}
+    payouts = s.get("payouts") or {}
+    if s.get("status") == "conceded":
+        hands = [{"name": seat, "total": None, "kind": "conceded" if seat == s["winner"] else "folded"}
+                 for seat in payouts]
+        pots = [f"{n(s['winner'])} takes the hand pot, {s['amount']}: everyone else folded."]
+    else:
+        hands = s.get("hands") or []
+        contested = [p for p in s.get("pots") or [] if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
+        pots = []
+        for p in s.get("pots") or []:
+            if p not in contested:  # nobody else is left in it: no pot anyone won
+                pots.append(f"The rest, {p['amount']}: to {n(p['winners'][0])} (nobody else is left in it).")
+                continue
+            i = contested.index(p)
+            label = "Hand pot" if len(contested) == 1 else "Main pot" if i == 0 else f"Side pot {i}"
+            to = ("to the sabacc pot" if p.get("to_sabacc_pot") else
+                  " and ".join(n(w) for w in p["winners"]))
+            pots.append(f"{label}, {p['amount']}: {to}.")
+        if s.get("sabacc_pot_winners"):
+            pots.append(f"Sabacc pot: {' and '.join(n(w) for w in s['sabacc_pot_winners'])}.")
+        for x in s.get("penalties") or []:
+            why = "bombed out" if x["reason"] == "bomb_out" else "called the hand and lost"
+            pots.append(f"{n(x['name'])} {why}: pays {x['amount']}.")
+    rows = []
+    for x in hands:
+        codes = cards.get(x["name"]) or []
+        pay = payouts.get(x["name"])
+        rows.append({
+            "seat": x["name"], "name": n(x["name"]),
+            "cards": ", ".join(display_name(c) for c in codes) or "—",
+            "total": "—" if x.get("total") is None else str(x["total"]),
+            "kind": KIND_WORDS.get(x["kind"], x["kind"]),
+            "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
+        })
+    return {"hand": entry["hand"], "rows": rows, "pots": pots}
 
 
 @bp.get("/t/<code>/chart.svg")

@@ -13,7 +13,7 @@ Templates extend `base.html`. Two helpers are registered for every template, so 
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, render_template, request
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
 from companion.rules.cards import CARDS, SUITS
 from companion.rules.explain import explain
@@ -50,6 +50,21 @@ bp.add_app_template_global(PRESETS, "presets")  # type: ignore[arg-type]
 def home():
     """What the companion is, and the ways in: a live table, the calculator and the rules."""
     return render_template("index.html")
+
+
+@bp.get("/join")
+def join_by_code():
+    """The home page's "join a table" form: its code typed in (any case, spaces ignored)
+    leads to that table's join page; no code, or letters that cannot be one, back home."""
+    import re
+
+    typed = request.args.get("code", "")
+    code = re.sub(r"[^A-Za-z0-9]", "", typed).upper()
+    if not code or len(code) > 12:
+        # Nothing typed yet is no error (the form's own address); letters that are no code are.
+        return render_template("index.html", join_error="Type the table's code: the letters on the table display."), \
+            (400 if typed.strip() else 200)
+    return redirect(url_for("play_pages.join", code=code))
 
 
 @bp.get("/calculator")

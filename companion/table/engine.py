@@ -394,6 +394,8 @@ class Table:
             out["you"] = self._private(seat)
         if host:
             out["host_legal"] = self._host_legal()
+            # The console plays for a seat without a phone: every seat's legal moves.
+            out["seat_legal"] = {sid: self._legal(sid) for sid in s["order"]}
         return out
 
     def _seat_view(self, sid: str) -> dict[str, Any]:
@@ -452,6 +454,7 @@ class Table:
             "seed_commitment": h["seed_commitment"],
             "seed": h["seed"],
             "settlement": h["settlement"],
+            "deal": list(h.get("deal") or []),
         }
 
     def _private(self, sid: str) -> dict[str, Any]:
@@ -916,8 +919,16 @@ class _Game:
             h["p"][sid]["committed"] = rules.ante
             s["sabacc_pot"] += sabacc_ante
             self.emit("ante", seat=sid, hand_pot=rules.ante, sabacc_pot=sabacc_ante)
+        self.deal({sid: rules.deal_size for sid in players})
         h["steps"] = self.build_round()
         self.advance()
+
+    def deal(self, counts: dict[str, int]) -> None:
+        """What the dealer deals now (`hand.deal` of the view): the latest job stays until
+        the next one or the hand's end."""
+        self.hand["deal"] = [{"seat": sid, "cards": n,
+                              "words": f"Deal {self.name(sid)} {n} card{'' if n == 1 else 's'}"}
+                             for sid, n in counts.items() if n > 0]
 
     def build_round(self) -> list[dict[str, Any]]:
         """The steps of one round, read from the rule set's order of play and phases."""
@@ -1240,6 +1251,9 @@ class _Game:
         self.emit("rolled", seat=roller, roll=roll.to_json())
         if roll.shift:
             instructions = self.shift_instructions(roll.kind)
+            self.deal({sid: (1 if roll.kind is ShiftKind.RIM else
+                             h["p"][sid]["hand_size"] - len(h["p"][sid]["static"]))
+                       for sid in self.live()})
             h["shift"] = {"kind": roll.kind.value, "round": h["round"], "instructions": instructions}
             if roll.kind is ShiftKind.WILD:
                 h["junk"] = 0  # the junk pile is shuffled back in
@@ -1330,6 +1344,8 @@ class _Game:
             p["hand_size"] += 1
         elif action == "trade":
             h["junk"] += 1
+        if action in ("gain", "trade"):
+            self.deal({sid: 1})
         self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"])
         self.advance()
 
@@ -1534,6 +1550,7 @@ class _Game:
                 raise Refused(409, "the settlement asked for a second sudden demise", None)
             h["stage"] = "demise"
             h["demise_players"] = list(result.demise_players)
+            self.deal({sid: 1 for sid in result.demise_players})
             names = ", ".join(self.name(x) for x in result.demise_players)
             self.emit("sudden_demise", players=list(result.demise_players),
                       message=f"Sudden demise: the dealer deals one more card each to {names}; "
@@ -1560,12 +1577,17 @@ class _Game:
         h, s = self.hand, self.s
         h["stage"] = "settled"
         h["betting"] = None
+        h["deal"] = []
         stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}
         s["stack_history"].append({"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]})
         s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
                            "called_by": h["called_by"],
                            "status": h["settlement"]["status"] if h["settlement"] else None,
                            "payouts": (h["settlement"] or {}).get("payouts"),
+                           "settlement": h["settlement"],
+                           "cards": {sid: (list(h["p"][sid]["cards"]) if h["revealed"]
+                                           and h["p"][sid]["cards"] is not None else None)
+                                     for sid in h["players"]},
                            "seed_commitment": h["seed_commitment"], "seed": None})
         role = "token" if self.rules.house_dealer else "dealer"
         current = h["token"] if self.rules.house_dealer else h["dealer"]

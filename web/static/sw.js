@@ -22,6 +22,7 @@ const SHELL = [
   "/static/js/cardpicker.js",
   "/static/js/calculator.js",
   "/static/js/settlement.js",
+  "/static/js/showdown.js",
   "/static/js/live.js",
   "/static/js/player.js",
   "/static/js/display.js",
@@ -33,6 +34,7 @@ const SHELL = [
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/static/icons/icon.svg",
+  "/static/media/keepawake.webm",
 ];
 
 self.addEventListener("install", (event) => {
@@ -72,7 +74,8 @@ self.addEventListener("fetch", (event) => {
 async function networkFirst(request, keep) {
   try {
     const response = await fetch(request);
-    if (keep && response.ok) {
+    // 200 only: a video is fetched in ranges (206), which a cache cannot keep.
+    if (keep && response.status === 200) {
       const copy = response.clone();
       caches.open(CACHE).then((cache) => cache.put(request, copy));
     }

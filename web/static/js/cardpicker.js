@@ -38,6 +38,12 @@ export function cardName(deck, code, tarot = false) {
   return tarot ? c.tarot : c.name;
 }
 
+/** A function that puts card names ("10 of Sabers") for the card codes ("sa10") in the server's words. */
+export function codeNamer(deck) {
+  const pattern = /\b((?:sa|st|fl|co)\d{1,2}|idiot|evil-one|queen)\b/g;
+  return (words) => words.replace(pattern, (code) => (deck.byCode.has(code) ? cardName(deck, code) : code));
+}
+
 /** The short face of a card button: "7", "Cmd", "Idiot". */
 function shortLabel(card, tarot) {
   if (card.suit) {
@@ -58,11 +64,18 @@ export class CardPool {
     this.deck = deck;
     this.pickers = new Set();
     this.listeners = new Set();
+    this.reserved = []; // cards lying face up elsewhere (others' static fields): not for picking
+  }
+
+  /** Cards on the table outside every picker (e.g. the other players' static fields). */
+  setReserved(codes) {
+    this.reserved = [...(codes || [])];
+    this.changed();
   }
 
   /** Copies of `code` in use, optionally leaving one picker out. */
   count(code, except = null) {
-    let n = 0;
+    let n = this.reserved.filter((c) => c === code).length;
     for (const p of this.pickers) if (p !== except && p.isCounted()) n += p.cards.filter((c) => c === code).length;
     return n;
   }
@@ -98,6 +111,7 @@ export class CardPicker {
    *   tarot    show tarot names
    *   cards    initial card codes
    *   allowed  which cards the rules let a hand hold (card -> bool; default: every card)
+   *   locked   cards that cannot be taken out (a static field: they are part of the hand)
    *   onChange called with the list of codes after every change
    */
   constructor(root, opts = {}) {
@@ -109,6 +123,7 @@ export class CardPicker {
     this.onChange = opts.onChange || null;
     this.allowed = opts.allowed || null;
     this.disabled = false;
+    this.locked = [...(opts.locked || [])];
     this._cards = [];
     this.id = root.id || `cardpicker-${++pickerSeq}`;
     if (opts.label) root.setAttribute("aria-label", opts.label);
@@ -163,13 +178,25 @@ export class CardPicker {
   /** Remove the card at `index` of `cards`. */
   remove(index) {
     if (index < 0 || index >= this._cards.length) return;
+    if (this._isLocked(index)) {
+      this._say(`${cardName(this.deck, this._cards[index], this.tarot)} lies in your static field: it stays in your hand.`);
+      return;
+    }
     this._cards.splice(index, 1);
     this._changed(false);
   }
 
-  /** Remove every card. */
+  /** Whether the card at `index` is one of the locked copies (the first ones of its code). */
+  _isLocked(index) {
+    const code = this._cards[index];
+    const locked = this.locked.filter((c) => c === code).length;
+    const before = this._cards.slice(0, index).filter((c) => c === code).length;
+    return before < locked;
+  }
+
+  /** Remove every card but the locked ones. */
   clear() {
-    this._cards = [];
+    this._cards = this._cards.filter((c, i) => this._isLocked(i));
     this._changed(false);
   }
 
@@ -346,6 +373,13 @@ export class CardPicker {
       x.textContent = "×";
       b.append(text, x);
       b.setAttribute("aria-label", `Remove ${name}`);
+      if (this._isLocked(i)) {
+        // A static-field card is part of the hand: shown, never offered for removal.
+        b.disabled = true;
+        b.classList.add("locked");
+        x.textContent = "";
+        b.setAttribute("aria-label", `${name}, in your static field`);
+      }
       b.addEventListener("click", () => {
         this.remove(i);
         // Keep focus in the picker after the chip disappears.

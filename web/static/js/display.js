@@ -7,11 +7,13 @@
 import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
+import { showdown } from "./showdown.js";
 
 const root = document.getElementById("play-root");
 const code = root.dataset.code;
 const $ = (id) => document.getElementById(id);
 const log = [];
+const LOG_SIZE = 8;
 let deck = null;
 let shiftShownAt = 0;
 let shiftTimer = null;
@@ -19,6 +21,19 @@ let shiftTimer = null;
 const SHIFT_SHOWN_MS = 30000;
 
 const cardWords = (c) => (deck ? cardName(deck, c) : c);
+const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift" };
+
+/** A shift's instruction; a table without a static field does not mention one. */
+function shiftWords(words, state) {
+  return state.rules.static_field === "none" ? words.replace(/ outside the static field/g, "") : words;
+}
+
+function settlementWords(settlement, names) {
+  if (settlement.status === "conceded") {
+    return `${names.get(settlement.winner) || settlement.winner} takes the hand pot, ${settlement.amount}: everyone else folded.`;
+  }
+  return describeSettlement(namedSettlement(settlement, names));
+}
 
 function render(state, events) {
   const names = seatNames(state);
@@ -35,8 +50,15 @@ function render(state, events) {
     ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${hand.round}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
     : "Waiting for the first hand";
   $("d-turn").textContent = turnWords(state, names);
+  // The dealer's job, in words: "Deal Han 1 card".
+  const jobs = live && live.deal ? live.deal : [];
+  $("d-deal").hidden = !jobs.length;
+  $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
   $("d-roll").textContent = roll ? `Last roll: ${roll.dice.join(" and ")}${roll.shift ? " — a shift" : ""}` : "";
+  const shift = live && live.shift;
+  $("d-last-shift").hidden = !shift;
+  $("d-last-shift").textContent = shift ? `Last shift: ${(KIND[shift.kind] || shift.kind).toLowerCase()} in round ${shift.round}` : "";
 
   if (events.length && !events.some((e) => e.type === "shift") && Date.now() - shiftShownAt > 1500) {
     $("d-shift").hidden = true; // play went on after the announcement
@@ -44,17 +66,23 @@ function render(state, events) {
   for (const ev of events) {
     const words = eventWords(ev, names);
     if (words) log.unshift(words);
-    if (ev.type === "shift") announceShift(ev, names);
+    if (ev.type === "shift") announceShift(ev, names, state);
   }
-  log.splice(8);
+  log.splice(LOG_SIZE);
   $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
 
-  if (hand && hand.stage === "settled" && hand.settlement && events.some((e) => e.type === "settled" || e.type === "hand_ended")) {
+  // The result stays up between hands: every revealed hand, its total and kind, the pots.
+  const settled = hand && hand.stage === "settled" && hand.settlement;
+  $("d-result").hidden = !settled;
+  root.classList.toggle("is-settled", Boolean(settled)); // the result takes the room of older lines
+  if (settled) {
     try {
-      log.unshift(describeSettlement(namedSettlement(hand.settlement, names)));
-      log.splice(8);
-      $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
-    } catch (err) { /* the stacks still say it */ }
+      $("d-result-words").textContent = settlementWords(hand.settlement, names);
+    } catch (err) {
+      $("d-result-words").textContent = "";
+    }
+    $("d-result-title").textContent = `Hand ${hand.no}: result`;
+    $("d-result-hands").replaceChildren(showdown(hand.settlement, hand.players, names, cardWords, { caption: `Hand ${hand.no}: the hands` }));
   }
 
   const seats = state.seats.map((s) => {
@@ -62,15 +90,20 @@ function render(state, events) {
     const moving = live && (live.to_act === s.seat || (!live.to_act && (live.do === "roll" ? live.roller : live.turn) === s.seat));
     const tags = [];
     if (state.dealer === s.seat) tags.push("dealer");
+    if (moving) tags.push("to move");
     if (p && p.folded) tags.push("folded");
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
+    if (live && !p && !s.sitting_out) tags.push("not in this hand");
     if (live && live.called_by === s.seat) tags.push("called");
+    const job = jobs.find((j) => j.seat === s.seat);
     const li = h("li", { class: `d-seat${moving ? " is-moving" : ""}${p && p.folded ? " is-folded" : ""}`, dataset: { seat: s.seat } },
       h("span", { class: "d-name" }, s.name),
       h("span", { class: "d-stack", "aria-label": `stack ${s.stack}` }, String(s.stack)),
       h("span", { class: "d-tags" }, tags.map((t) => h("span", { class: "tag" }, t))),
-      p ? h("span", { class: "d-facts" }, `in the pot ${p.committed}${p.bet ? ` · bet ${p.bet}` : ""} · ${p.hand_size} cards`) : null,
+      p ? h("span", { class: "d-facts" }, h("span", { class: "d-committed" }, `in the pot ${p.committed}`),
+        `${p.bet ? ` · bet ${p.bet}` : ""} · ${p.hand_size} cards`) : null,
+      job ? h("span", { class: "d-job" }, job.words) : null,
       p && p.static.length ? h("span", { class: "d-static" }, `Static: ${p.static.map(cardWords).join(", ")}`) : null,
       p && p.cards ? h("span", { class: "d-static" }, `Hand: ${p.cards.map(cardWords).join(", ")}`) : null);
     return li;
@@ -78,11 +111,13 @@ function render(state, events) {
   $("d-seats").replaceChildren(...seats);
 }
 
-function announceShift(ev, names) {
+function announceShift(ev, names, state) {
   shiftShownAt = Date.now();
-  $("d-shift-kind").textContent = ev.kind === "rim" ? "Rim shift" : ev.kind === "wild" ? "Wild shift" : "Core shift";
+  $("d-shift-kind").textContent = KIND[ev.kind] || "Core shift";
   $("d-shift-list").replaceChildren(...Object.entries(ev.instructions || {}).map(([seat, words]) =>
-    h("li", {}, h("strong", {}, names.get(seat) || seat), ": ", words)));
+    h("li", {}, h("strong", {}, names.get(seat) || seat), ": ", shiftWords(words, state))));
+  const jobs = (state.hand && state.hand.deal) || [];
+  $("d-shift-deal").textContent = jobs.length ? `Dealer: ${jobs.map((j) => j.words).join(" · ")}` : "";
   $("d-shift").hidden = false;
   clearTimeout(shiftTimer);
   shiftTimer = setTimeout(() => { $("d-shift").hidden = true; }, SHIFT_SHOWN_MS);
@@ -115,10 +150,10 @@ const live = new LiveTable(code, {
 });
 live.start().then(async () => {
   // A display switched on mid-evening shows what just happened, from the audit log.
-  const earlier = (await live.recentEvents(8)).map((ev) => eventWords(ev, seatNames(live.state))).filter(Boolean);
+  const earlier = (await live.recentEvents(LOG_SIZE)).map((ev) => eventWords(ev, seatNames(live.state))).filter(Boolean);
   if (!log.length) {
     log.push(...earlier.reverse());
-    log.splice(8);
+    log.splice(LOG_SIZE);
     $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
   }
 });

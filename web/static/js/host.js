@@ -7,7 +7,8 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, h as el, newKey } from "./live.js";
+import { LiveTable, h as el, newKey, keepScreenOn, setCardNamer } from "./live.js";
+import { loadDeck, CardPool, CardPicker, codeNamer } from "./cardpicker.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
 
@@ -276,6 +277,7 @@ function consolePage(root) {
       button.disabled = !legal.has(button.dataset.command);
     }
     renderSeats();
+    renderSeatPlay();
     renderItems();
     if (state.ended) showStandings();
     $("end-session").hidden = state.ended || !$("end-session-confirm").hidden;
@@ -422,6 +424,119 @@ function consolePage(root) {
     }));
     box.hidden = false;
   }
+
+  // -- playing for a seat without a phone --
+  //
+  // The host view carries every seat's legal moves (state.seat_legal); the console shows the
+  // chosen seat's as the phone's big buttons, marked "for Han", and sends them with `seat`.
+
+  const CONFIRM = new Set(["fold", "all_in", "call_hand"]);
+  const GUARD_MS = 400;
+  let seatPlayKey = null;
+  let guardUntil = 0;
+  let armedKey = null;
+  let sending = false;
+  let deck = null;
+  let cardsPicker = null;
+  let cardsFor = null;
+  loadDeck().then((d) => { deck = d; setCardNamer(codeNamer(d)); seatPlayKey = null; if (state) renderSeatPlay(); });
+
+  function steps(min, max, ante = 1) {
+    const out = [min];
+    for (const n of [2, 3, 5, 10, 20, 50, 100]) if (out.length < 4 && n > min && n < max && n >= ante) out.push(n);
+    if (max > min) out.push(max);
+    return out;
+  }
+
+  /** Taps are ignored for GUARD_MS after a change or a tap: a double tap is one action. */
+  function settle() {
+    guardUntil = Date.now() + GUARD_MS;
+    $("seat-play").classList.add("settling");
+    setTimeout(() => { if (Date.now() >= guardUntil) $("seat-play").classList.remove("settling"); }, GUARD_MS + 20);
+  }
+
+  function seatButton(sid, label, entry, kind = "") {
+    const key = JSON.stringify(entry);
+    const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
+    b.addEventListener("click", async () => {
+      if (sending || Date.now() < guardUntil) return;
+      if (CONFIRM.has(entry.type) && armedKey !== key) {
+        armedKey = key;
+        b.textContent = `Tap again: ${label.toLowerCase()}`;
+        b.classList.add("armed");
+        settle();
+        return;
+      }
+      armedKey = null;
+      sending = true;
+      // The host rolls and closes the call window as the host: those commands name no seat.
+      const body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      const done = await send(body, $("seat-play"));
+      sending = false;
+      settle();
+      if (done) seatPlayKey = null;
+    });
+    return b;
+  }
+
+  function renderSeatPlay() {
+    const select = $("play-seat");
+    const sid = select.value || (state.seats[0] && state.seats[0].seat);
+    const seat = state.seats.find((s) => s.seat === sid);
+    const legal = ((state.seat_legal || {})[sid] || []).filter((l) =>
+      !["sit_out", "sit_in", "leave", "cash_out", "buy_in", "static_add", "static_remove"].includes(l.type));
+    const key = JSON.stringify([sid, legal, Boolean(deck)]);
+    if (key === seatPlayKey) return;
+    seatPlayKey = key;
+    $("seat-play-for").textContent = seat ? `Moves for ${seat.name}` : "";
+    const out = [];
+    const ante = state.rules.ante;
+    const name = seat ? seat.name : "";
+    let cards = null;
+    for (const l of legal) {
+      if (l.type === "check") out.push(seatButton(sid, `Check for ${name}`, { type: "check" }, "primary"));
+      else if (l.type === "call") out.push(seatButton(sid, `Call ${l.amount} for ${name}`, { type: "call" }, "primary"));
+      else if (l.type === "bet") for (const n of steps(l.min, l.max, ante)) out.push(seatButton(sid, `Bet ${n} for ${name}`, { type: "bet", amount: n }));
+      else if (l.type === "raise") for (const n of steps(l.min_to, l.max_to, ante)) out.push(seatButton(sid, `Raise to ${n} for ${name}`, { type: "raise", to: n }));
+      else if (l.type === "all_in") out.push(seatButton(sid, `All-in (${l.amount}) for ${name}`, { type: "all_in" }, "danger"));
+      else if (l.type === "fold") out.push(seatButton(sid, `Fold for ${name}`, { type: "fold" }, "danger"));
+      else if (l.type === "roll") out.push(seatButton(sid, `Roll the scrambler for ${name}`, { type: "roll" }, "primary"));
+      else if (l.type === "call_hand") out.push(seatButton(sid, `Call the hand for ${name}`, { type: "call_hand" }, "primary"));
+      else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));
+      else if (l.type === "draw") {
+        const words = { gain: "Gain a card", trade: "Trade a card", stand: "Stand" }[l.action] || l.action;
+        out.push(seatButton(sid, `${words} for ${name}`, { type: "draw", action: l.action }, l.action === "stand" ? "primary" : ""));
+      } else if (l.type === "reveal" || l.type === "demise_card") cards = l;
+    }
+    $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
+    settle();
+    // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
+    $("seat-cards-wrap").hidden = !(cards && deck);
+    if (cards && deck) {
+      const job = `${sid}:${cards.type}:${state.hand && state.hand.no}`;
+      if (cardsFor !== job) {
+        if (cardsPicker) cardsPicker.destroy();
+        const max = cards.type === "reveal" ? cards.hand_size : 1;
+        cardsPicker = new CardPicker($("seat-cards"), {
+          deck, pool: new CardPool(deck), max, locked: cards.static || [], cards: cards.static || [],
+          label: cards.type === "reveal" ? `${name}'s hand` : `${name}'s sudden-demise card`,
+        });
+        cardsFor = job;
+      }
+      $("seat-cards-send").textContent = cards.type === "reveal" ? `Enter ${name}'s hand` : `Enter ${name}'s card`;
+      $("seat-cards-send").dataset.type = cards.type;
+    }
+  }
+
+  $("play-seat").addEventListener("change", () => { seatPlayKey = null; renderSeatPlay(); });
+  $("seat-cards-send").addEventListener("click", async () => {
+    if (!cardsPicker) return;
+    const sid = $("play-seat").value;
+    const type = $("seat-cards-send").dataset.type;
+    const entry = type === "reveal" ? { type, cards: cardsPicker.cards, seat: sid } : { type, card: cardsPicker.cards[0], seat: sid };
+    if (await send(entry, $("seat-play"))) { seatPlayKey = null; }
+  });
+  keepScreenOn();
 
   // -- the latest entries and undo --
 

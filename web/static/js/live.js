@@ -34,6 +34,8 @@
 //
 // Each change also sets document.body.dataset.version to the version shown (tests wait on it).
 
+import { describeSettlement, handWords } from "./settlement.js";
+
 const STORE_PREFIX = "sabacc.seat.";
 const RETRY_MS = [1000, 2000, 4000, 8000];
 
@@ -170,7 +172,19 @@ export function eventWords(ev, names) {
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
     case "sudden_demise": return "Sudden demise: one more card each for the tied players";
     // A card on the table more often than the deck holds: the engine says which, and who enters again.
-    case "reveal_conflict": case "demise_conflict": return ev.message || "Two hands hold the same card: enter again";
+    case "reveal_conflict": case "demise_conflict": return ev.message ? nameCards(ev.message) : "Two hands hold the same card: enter again";
+    case "dealt_out": return ev.reason === "stack"
+      ? `${who(ev.seat)} sits this hand out: the stack cannot pay the ante`
+      : `${who(ev.seat)} sits this hand out: ${ev.reason}`;
+    case "settled":
+      // The result stays readable in the last actions after the next hand has started.
+      try {
+        const hands = (ev.settlement.hands || []).filter((x) => x.kind !== "folded")
+          .map((x) => `${who(x.name)}: ${handWords(x)}`).join("; ");
+        return `Result: ${hands ? `${hands}. ` : ""}${describeSettlement(namedSettlement(ev.settlement, names))}`;
+      } catch (err) {
+        return null;
+      }
     case "conceded": return `${who(ev.seat)} takes ${ev.amount}: everyone else folded`;
     case "hand_ended": return `Hand ${ev.hand} is over`;
     case "session_ended": return "The session is over";
@@ -213,20 +227,62 @@ export function turnWords(state, names, mySeat = null) {
   return `${who(hand.turn)}: your move.`;
 }
 
-/** Keep the screen on while the page is visible (Screen Wake Lock, where the browser has it). */
+const KEEP_AWAKE_VIDEO = "/static/media/keepawake.webm";
+
+/**
+ * Keep the screen on while the page is visible. The Screen Wake Lock exists only in a secure
+ * context (https, or localhost): the Pi's plain http address is not one. So, as NoSleep.js
+ * does, a tiny silent looping video (shipped with the companion, made by
+ * static/media/make_keepawake.py) plays too: a playing video keeps a phone's screen on.
+ * Browsers let a video play only after a tap on some phones: every tap starts it again if it
+ * stopped. document.body.dataset.awake says what holds the screen: "wakelock" | "video" | "off".
+ */
 export function keepScreenOn() {
-  if (!("wakeLock" in navigator)) return;
   let lock = null;
-  const take = async () => {
-    if (document.visibilityState !== "visible" || lock) return;
-    try {
-      lock = await navigator.wakeLock.request("screen");
-      lock.addEventListener("release", () => { lock = null; });
-    } catch (err) {
-      lock = null; // not allowed now (e.g. battery saver): the screen just dims as usual
+  let video = null;
+  const say = () => {
+    document.body.dataset.awake = lock ? "wakelock" : video && !video.paused ? "video" : "off";
+  };
+  const playVideo = async () => {
+    if (!video) {
+      video = document.createElement("video");
+      video.className = "keep-awake";
+      video.muted = true;
+      video.loop = true;
+      video.playsInline = true;
+      for (const a of ["muted", "loop", "playsinline"]) video.setAttribute(a, "");
+      video.setAttribute("aria-hidden", "true");
+      video.setAttribute("tabindex", "-1");
+      video.src = KEEP_AWAKE_VIDEO;
+      video.addEventListener("pause", say);
+      video.addEventListener("playing", say);
+      document.body.append(video);
     }
+    if (!video.paused) return;
+    try {
+      await video.play();
+    } catch (err) {
+      /* not without a tap on this phone: the next tap starts it */
+    }
+    say();
+  };
+  const take = async () => {
+    if (document.visibilityState !== "visible") return;
+    if (!lock && "wakeLock" in navigator && window.isSecureContext) {
+      try {
+        lock = await navigator.wakeLock.request("screen");
+        lock.addEventListener("release", () => { lock = null; say(); });
+      } catch (err) {
+        lock = null; // not allowed now (e.g. battery saver): the video keeps the screen on
+      }
+    }
+    // The video plays in any case: a wake lock can be dropped by the phone at any time.
+    await playVideo();
+    say();
   };
   document.addEventListener("visibilitychange", take);
+  for (const type of ["pointerdown", "keydown", "click"]) document.addEventListener(type, take, { capture: true });
+  say();
   take();
 }
 
@@ -269,11 +325,32 @@ export function vibrate(pattern) {
   }
 }
 
+let nameCards = (words) => words;
+
+/** Card codes in the server's words ("sa10") become names ("10 of Sabers"): give the deck's namer. */
+export function setCardNamer(fn) {
+  nameCards = fn || ((words) => words);
+}
+
 /** Words for a failed request. */
 function refusalWords(status, data) {
   if (status === 0) return "The companion could not be reached. Check the Wi-Fi and tap again.";
   if (data && data.field === "version") return "The table moved on before your tap arrived: look again and tap once more.";
-  return (data && data.error) || `The companion answered ${status}.`;
+  return nameCards((data && data.error) || `The companion answered ${status}.`);
+}
+
+/**
+ * What another player did between the version this page showed and the fresh `state` a stale
+ * tap was answered with: "Han called the hand first." Null when it cannot be said.
+ */
+function whatHappened(events, state, mySeat) {
+  const names = seatNames(state);
+  const others = events.filter((ev) => ev.seat !== mySeat);
+  const called = others.find((ev) => ev.type === "hand_called");
+  if (called) return `${names.get(called.seat) || called.seat} called the hand first.`;
+  const words = others.map((ev) => eventWords(ev, names)).filter(Boolean);
+  if (!words.length) return null;
+  return `${words.slice(0, 2).join("; ")} before your tap arrived: look again and tap once more.`;
 }
 
 /** One table, live: see the top of this file. */
@@ -433,13 +510,19 @@ export class LiveTable {
       }
     }
     result = result || { ok: false, status: 0, data: null };
+    const shown = this.version;
     if (result.ok) {
       this._take(result.data.version, result.data.state, result.data.events || []);
     } else {
       if (result.data && result.data.state && result.data.version > this.version) {
         this._take(result.data.version, result.data.state, []);
       }
-      const words = refusalWords(result.status, result.data);
+      let words = refusalWords(result.status, result.data);
+      if (result.data && result.data.field === "version" && result.data.state) {
+        // Two taps at once: say what the other one did, read from the log since this page's version.
+        const events = await this.eventsAfter(shown);
+        words = whatHappened(events, result.data.state, this.seat) || words;
+      }
       if (slot) slot.textContent = words;
       result.words = words;
       if ((result.status === 401 || result.status === 403) && result.data && result.data.field === "token") {
@@ -449,6 +532,18 @@ export class LiveTable {
       }
     }
     return result;
+  }
+
+  /** The events of the ledger entries after `version` (undone ones left out), oldest first. */
+  async eventsAfter(version, limit = 10) {
+    try {
+      const response = await fetch(`${this.base}/log?after=${version}&limit=${limit}`, { headers: this._headers(false) });
+      if (!response.ok) return [];
+      const data = await response.json();
+      return data.entries.filter((e) => !e.undone_by).flatMap((e) => e.events || []);
+    } catch (err) {
+      return [];
+    }
   }
 
   /** The events of the last `entries` ledger entries (undone ones left out), oldest first. */

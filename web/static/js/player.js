@@ -6,10 +6,11 @@
 
 import {
   LiveTable, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
-  keepScreenOn, beep, vibrate, newKey,
+  keepScreenOn, beep, vibrate, newKey, setCardNamer,
 } from "./live.js";
-import { loadDeck, CardPool, CardPicker, cardName } from "./cardpicker.js";
+import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
+import { showdown } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
 
 const root = document.getElementById("play-root");
@@ -109,6 +110,7 @@ let busy = false;
 const log = [];
 const pickers = { reveal: null, demise: null, static: null };
 let pickerHand = null; // the hand the reveal/demise pickers were made for
+let clash = null; // the words of a reveal clash this seat must enter again for
 
 function seatPage() {
   const mine = loadSeat(code);
@@ -130,6 +132,8 @@ function seatPage() {
   keepScreenOn();
   loadDeck().then((d) => {
     deck = d;
+    setCardNamer(codeNamer(d));
+    actionsKey = null;
     if (live && live.state) render(live.state, []);
   });
   live = new LiveTable(code, {
@@ -192,12 +196,19 @@ function render(state, events) {
   for (const ev of events) {
     const words = eventWords(ev, names);
     if (words) log.unshift(words);
-    if (ev.type === "shift") announceShift(ev, names);
+    if (ev.type === "shift") announceShift(ev, names, state);
+    if (ev.type === "reveal_conflict" || ev.type === "demise_conflict") {
+      // A clash is explained where the cards are entered, not only in the log.
+      clash = ev.seats && ev.seats.includes(live.seat) ? words : null;
+    }
   }
   log.splice(12);
   $("log").replaceChildren(...log.map((w) => h("li", {}, w)));
 
   renderActions(state);
+  renderBuyIn(state);
+  renderWhyOut(state, me, mine);
+  renderDeal(state, names);
   renderStatic(state, mine);
   renderReveal(state, mine);
   renderResult(state, names);
@@ -205,10 +216,18 @@ function render(state, events) {
   renderSeatActions(state);
 }
 
-function announceShift(ev, names) {
+/** A shift's instruction; a table without a static field does not mention one. */
+export function shiftWords(words, state) {
+  return state.rules.static_field === "none" ? words.replace(/ outside the static field/g, "") : words;
+}
+
+function announceShift(ev, names, state) {
   const mine = ev.instructions && ev.instructions[live.seat];
+  const player = myPlayer(state);
   $("shift-kind").textContent = `${ev.kind === "rim" ? "A rim shift" : ev.kind === "wild" ? "A wild shift" : "A core shift"}: the scrambler has fired.`;
-  $("shift-mine").textContent = mine || "You are not in this hand: nothing to do.";
+  $("shift-mine").textContent = mine ? shiftWords(mine, state)
+    : player && player.folded ? "You folded this hand: nothing to do."
+    : "You are not in this hand: nothing to do.";
   $("shift").hidden = false;
   const flash = $("flash");
   flash.classList.remove("on");
@@ -219,6 +238,27 @@ function announceShift(ev, names) {
 }
 
 // ---- "Your move" ---------------------------------------------------------------------------
+//
+// The panel is rebuilt only when this seat's legal moves change, never because someone else
+// acted: a typed amount and the focus stay where they are, and what is sent is what was typed.
+// A button that appears where the finger just was must not take a tap meant for the old one:
+// after any tap and after any rebuild the panel ignores taps for GUARD_MS.
+
+// Moves that make it this player's move ("Your move" lights up); a fold out of turn does not.
+const MY_MOVE = new Set(["check", "call", "bet", "raise", "roll", "draw", "no_call"]);
+const GUARD_MS = 400;
+let guardUntil = 0;
+let actionsKey = null;
+const typed = new Map(); // amount form -> the text typed in it (kept across rebuilds)
+
+function guard() {
+  guardUntil = Date.now() + GUARD_MS;
+  for (const id of ["actions-panel", "buyin-panel"]) {
+    const panel = $(id);
+    panel.classList.add("settling");
+    setTimeout(() => { if (Date.now() >= guardUntil) panel.classList.remove("settling"); }, GUARD_MS + 20);
+  }
+}
 
 function niceSteps(min, max, ante = 1, count = 4) {
   // The smallest legal amount, a few round amounts from the ante up, and the largest.
@@ -231,21 +271,22 @@ function niceSteps(min, max, ante = 1, count = 4) {
   return out;
 }
 
-function actionButton(label, entry, { primary = false, danger = false, key = null } = {}) {
+function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false } = {}) {
   const id = key || entry.type;
   const isArmed = armed && armed.key === id && armed.until > Date.now();
   const text = isArmed ? `Tap again: ${label.toLowerCase()}` : label;
   const button = h("button", {
     type: "button",
-    class: `button big${primary ? " primary" : ""}${danger ? " danger" : ""}${isArmed ? " armed" : ""}`,
-    dataset: { action: entry.type },
+    class: `button ${quiet ? "small quiet" : "big"}${primary ? " primary" : ""}${danger ? " danger" : ""}${isArmed ? " armed" : ""}`,
+    dataset: { action: entry.type, key: id },
   }, text);
   button.addEventListener("click", async () => {
-    if (busy) return;
+    if (busy || Date.now() < guardUntil) return; // a double tap, or a tap meant for the button before
     if (CONFIRM.has(entry.type) && !(armed && armed.key === id && armed.until > Date.now())) {
       armed = { key: id, until: Date.now() + ARM_MS };
       button.textContent = `Tap again: ${label.toLowerCase()}`;
       button.classList.add("armed");
+      guard(); // the second tap is a deliberate one, not the bounce of the first
       setTimeout(() => {
         if (armed && armed.key === id && armed.until <= Date.now()) {
           armed = null;
@@ -262,40 +303,71 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
 
 async function send(entry, control) {
   busy = true;
-  for (const b of document.querySelectorAll("#actions button, #seat-actions button")) b.disabled = true;
+  guard();
+  for (const b of document.querySelectorAll("#actions button, #seat-actions button, #buyin button")) b.disabled = true;
   const result = await live.send(entry, control);
   busy = false;
-  for (const b of document.querySelectorAll("#actions button, #seat-actions button")) b.disabled = false;
+  guard();
+  for (const b of document.querySelectorAll("#actions button, #seat-actions button, #buyin button")) b.disabled = false;
   return result;
 }
 
 function amountForm(label, type, field, lo, hi, verb) {
   const id = `amount-${type}`;
+  // No default: an empty field buys, bets or raises nothing (a tap without typing was 1 credit).
   const input = h("input", {
-    type: "number", id, inputmode: "numeric", min: lo, max: hi, step: 1, value: lo,
-    "aria-describedby": `${id}-hint`,
+    type: "number", id, inputmode: "numeric", min: lo, max: hi, step: 1, placeholder: `${lo}–${hi}`,
+    "aria-describedby": `${id}-hint`, dataset: { key: id },
   });
-  const button = h("button", { type: "submit", class: "button", dataset: { action: type } }, verb);
+  if (typed.has(id)) input.value = typed.get(id);
+  input.addEventListener("input", () => typed.set(id, input.value));
+  const button = h("button", { type: "submit", class: "button", dataset: { action: type, key: `${id}-send` } }, verb);
   // novalidate: an amount out of range is sent, and the server's words appear under the form.
   const form = h("form", { class: "amount-form", novalidate: true, "data-error-slot": true },
     h("label", { for: id }, label),
     h("div", { class: "row" }, input, button),
     h("p", { class: "hint", id: `${id}-hint` }, `From ${lo} to ${hi}.`),
     h("p", { class: "field-error", "aria-live": "assertive" }));
-  form.addEventListener("submit", (e) => {
+  form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const value = Number(input.value);
-    send({ type, [field]: value }, button);
+    if (busy || Date.now() < guardUntil) return;
+    const raw = input.value.trim();
+    if (!/^\d+$/.test(raw)) {
+      form.querySelector(".field-error").textContent = "Type the number of credits first.";
+      input.focus();
+      return;
+    }
+    const result = await send({ type, [field]: Number(raw) }, button);
+    if (result.ok) typed.delete(id);
   });
   return form;
 }
 
+/** Whether the table waits for this seat (not merely: it could fold). */
+function isMyMove(state) {
+  return ((state.you && state.you.legal) || []).some((l) => MY_MOVE.has(l.type));
+}
+
 function renderActions(state) {
-  const legal = ((state.you && state.you.legal) || []).filter((l) => !ELSEWHERE.has(l.type));
+  const all = (state.you && state.you.legal) || [];
+  const legal = all.filter((l) => !ELSEWHERE.has(l.type) && l.type !== "buy_in");
   const me = state.seats.find((s) => s.seat === live.seat);
   const stack = me ? me.stack : 0;
+  const mine = isMyMove(state);
+  const player = myPlayer(state);
+  const due = new Set(all.map((l) => l.type));
+  const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
+    : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
+    : "Nothing for you to do right now.";
+  // Rebuilt only when the moves themselves change (or an armed button runs out).
+  const key = JSON.stringify([legal, stack, mine, idle, Boolean(player && player.all_in)]);
+  $("actions-panel").classList.toggle("has-moves", mine);
+  $("actions-title").textContent = mine ? "Your move" : "Moves";
+  if (key === actionsKey) return;
+  actionsKey = key;
   const box = $("actions");
   const out = [];
+  const quiet = [];
   for (const l of legal) {
     switch (l.type) {
       case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
@@ -315,7 +387,12 @@ function renderActions(state) {
         break;
       }
       case "all_in": out.push(actionButton(`All-in (${l.amount})`, { type: "all_in" }, { danger: true })); break;
-      case "fold": out.push(actionButton("Fold", { type: "fold" }, { danger: true })); break;
+      case "fold":
+        // All-in with nothing left: folding only gives the pot away. Out of turn: quietly.
+        if (player && player.all_in && stack === 0) break;
+        if (mine) out.push(actionButton("Fold", { type: "fold" }, { danger: true }));
+        else quiet.push(actionButton("Fold", { type: "fold" }, { danger: true, quiet: true }));
+        break;
       case "roll": out.push(actionButton("Roll the scrambler", { type: "roll" }, { primary: true })); break;
       case "call_hand": out.push(actionButton("Call the hand", { type: "call_hand" }, { primary: true })); break;
       case "no_call": out.push(actionButton("No call: play on", { type: "no_call" })); break;
@@ -324,24 +401,56 @@ function renderActions(state) {
         out.push(actionButton(words, { type: "draw", action: l.action }, { key: `draw-${l.action}`, primary: l.action === "stand" }));
         break;
       }
-      case "buy_in":
-        if (l.amount) out.push(actionButton(`Buy in (${l.amount})`, { type: "buy_in" }, { primary: true }));
-        else out.push(amountForm("Buy in: how many credits?", "buy_in", "amount", 1, 1000000, "Buy in"));
-        break;
       default: break;
     }
   }
-  const hadFocus = box.contains(document.activeElement);
-  // At the reveal and in a sudden demise the move is in its own panel below: say so.
-  const due = new Set(((state.you && state.you.legal) || []).map((l) => l.type));
-  const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
-    : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
-    : "Nothing for you to do right now.";
-  box.replaceChildren(...(out.length ? out : [h("p", { class: "muted nothing" }, idle)]));
-  $("actions-panel").classList.toggle("has-moves", out.length > 0);
-  if (hadFocus) {
-    const first = box.querySelector("button");
-    if (first) first.focus();
+  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  const children = out.length ? out : [h("p", { class: "muted nothing" }, idle)];
+  if (quiet.length) {
+    children.push(h("div", { class: "quiet-moves" }, h("span", { class: "muted" }, "Out of turn: "), quiet));
+  }
+  box.replaceChildren(...children);
+  guard();
+  if (focused) {
+    const again = box.querySelector(`[data-key="${CSS.escape(focused)}"]`) || box.querySelector("button");
+    if (again) again.focus();
+  }
+}
+
+/** The amounts a free buy-in offers: the chip set's buy-in, what the others bought in for, round sums. */
+function usualBuyIns(state) {
+  const chips = (state.settings.chip_set || []).reduce((sum, c) => sum + c.value * c.per_buy_in, 0);
+  const others = state.seats.filter((s) => s.seat !== live.seat && s.bought_in > 0).map((s) => s.bought_in);
+  const ante = state.rules.ante || 1;
+  const out = [...new Set([chips, ...others].filter((n) => n > 0))].slice(0, 3);
+  for (const n of [20 * ante, 50 * ante, 100 * ante]) if (out.length < 4 && !out.includes(n)) out.push(n);
+  return out.sort((a, b) => a - b);
+}
+
+let buyInKey = null;
+
+function renderBuyIn(state) {
+  const legal = legalOf(state, "buy_in")[0];
+  $("buyin-panel").hidden = !legal;
+  const amounts = legal && !legal.amount ? usualBuyIns(state) : [];
+  const key = JSON.stringify([legal || null, amounts]);
+  if (key === buyInKey) return;
+  buyInKey = key;
+  if (!legal) { $("buyin").replaceChildren(); return; }
+  const focused = document.activeElement && $("buyin").contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  const out = [];
+  if (legal.amount) {
+    out.push(actionButton(`Buy in (${legal.amount})`, { type: "buy_in" }, { primary: true }));
+  } else {
+    out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Buy in" },
+      amounts.map((n) => actionButton(`Buy in ${n}`, { type: "buy_in", amount: n }, { key: `buy-${n}` }))));
+    out.push(amountForm("Buy in another amount", "buy_in", "amount", 1, 1000000, "Buy in"));
+  }
+  $("buyin").replaceChildren(...out);
+  guard();
+  if (focused) {
+    const again = $("buyin").querySelector(`[data-key="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
   }
 }
 
@@ -373,6 +482,9 @@ function renderStatic(state, mine) {
   if (canAdd && !pickers.static) {
     pickers.static = new CardPicker($("static-picker"), { deck, max: 1, label: "Card to put in your static field" });
   }
+  if (pickers.static && state.hand) {
+    pickers.static.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static));
+  }
 }
 
 async function addStatic(button) {
@@ -393,24 +505,39 @@ function renderReveal(state, mine) {
   if (handKey !== pickerHand) {
     for (const k of ["reveal", "demise"]) if (pickers[k]) { pickers[k].destroy(); pickers[k] = null; }
     pickerHand = handKey;
+    clash = null;
   }
   $("reveal-panel").hidden = !reveal || !deck;
+  const othersStatic = hand ? hand.players.filter((p) => p.seat !== live.seat && !p.folded).flatMap((p) => p.static) : [];
   if (reveal && deck) {
+    const saved = `sabacc.reveal.${code}.${handKey}`;
     if (!pickers.reveal) {
       const pool = new CardPool(deck);
-      const yours = state.you.cards || reveal.static;
+      pool.setReserved(othersStatic); // face up in the others' static fields: not in this hand
+      let kept = null;
+      try { kept = JSON.parse(sessionStorage.getItem(saved) || "null"); } catch (err) { kept = null; }
+      // After a reload the cards picked but not sent are still there.
+      const yours = state.you.cards || (kept && kept.length ? kept : reveal.static);
       pickers.reveal = new CardPicker($("reveal-picker"), {
-        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours,
-        onChange: () => countCards(reveal.hand_size),
+        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: reveal.static,
+        onChange: (cards) => {
+          try { sessionStorage.setItem(saved, JSON.stringify(cards)); } catch (err) { /* private mode */ }
+          countCards(reveal.hand_size);
+        },
       });
+    } else {
+      pickers.reveal.pool.reserved = othersStatic;
     }
-    $("reveal-hint").textContent = mine && mine.entered
+    $("reveal-hint").textContent = clash ? `${clash}`
+      : mine && mine.entered
       ? "Your cards are in; you can still change them until everyone has entered theirs."
-      : `Enter all ${reveal.hand_size} cards of your hand. Your static field is already in.`;
+      : `Enter all ${reveal.hand_size} cards of your hand.${reveal.static.length ? " Your static field is already in." : ""}`;
+    $("reveal-hint").classList.toggle("clash", Boolean(clash));
     $("reveal-send").textContent = mine && mine.entered ? "Change my hand" : "Show my hand";
     countCards(reveal.hand_size);
   }
   $("demise-panel").hidden = !demise || !deck;
+  if (demise && clash) $("demise-hint").textContent = clash;
   if (demise && deck && !pickers.demise) {
     pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: "Your sudden-demise card" });
   }
@@ -448,16 +575,53 @@ function renderResult(state, names) {
   if (!settled) return;
   let words;
   try {
-    words = describeSettlement(namedSettlement(hand.settlement, names));
+    words = hand.settlement.status === "conceded"
+      ? `${names.get(hand.settlement.winner)} takes the hand pot, ${hand.settlement.amount}: everyone else folded.`
+      : describeSettlement(namedSettlement(hand.settlement, names));
   } catch (err) {
     words = "The hand is settled: see the stacks below.";
   }
   $("result-words").textContent = words;
+  // Every revealed hand: cards, total, kind, who won which pot, the penalties.
+  $("result-hands").replaceChildren(showdown(hand.settlement, hand.players, names, cardWords, { caption: `Hand ${hand.no}: the hands` }));
   const payout = hand.settlement.payouts ? hand.settlement.payouts[live.seat] : undefined;
   const me = state.seats.find((s) => s.seat === live.seat);
   $("result-mine").textContent = me
     ? `Your stack is now ${me.stack}${payout !== undefined ? ` (${payout >= 0 ? "+" : ""}${payout} this hand)` : ""}.`
     : "";
+}
+
+/** Why this seat is not in the running hand (joined late, cannot pay the ante, sitting out). */
+function renderWhyOut(state, me, mine) {
+  const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
+  let words = "";
+  const ante = state.rules.ante * (state.rules.ante_rule === "both_pots" || state.sabacc_pot === 0 ? 2 : 1);
+  if (me && hand && !mine) {
+    // Seats are numbered in the order people sat down: a number above every dealt-in seat's
+    // sat down after the deal.
+    const num = (seat) => Number(String(seat).replace(/\D/g, "")) || 0;
+    const late = num(me.seat) > Math.max(...hand.players.map((p) => num(p.seat)));
+    words = me.sitting_out ? "You are sitting out: you are not dealt in. Sit in again below to play the next hand."
+      : late ? `You are not in hand ${hand.no}: you sat down after it was dealt. ${me.stack < ante ? "Buy in between hands to play the next one." : "You play from the next hand."}`
+      : me.stack < ante ? `You are not in hand ${hand.no}: your stack (${me.stack}) cannot pay the ante. Buy in between hands to play.`
+      : `You are not in hand ${hand.no}: you play from the next hand.`;
+  } else if (me && !hand && !state.ended) {
+    if (me.sitting_out) words = "You are sitting out: the next hand is dealt without you.";
+    else if (me.stack < ante) words = `Your stack (${me.stack}) cannot pay the ante of the next hand: buy in to play.`;
+  } else if (mine && mine.folded && hand) {
+    words = "You folded this hand: you are out until the next one.";
+  }
+  $("why-out").textContent = words;
+  $("why-out").hidden = !words;
+}
+
+/** What the dealer deals now, on the dealer's phone (the display shows it to everyone). */
+function renderDeal(state, names) {
+  const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
+  const jobs = hand && hand.deal ? hand.deal : [];
+  const dealer = hand && (hand.dealer === live.seat);
+  $("deal").hidden = !(dealer && jobs.length);
+  if (dealer && jobs.length) $("deal-words").textContent = jobs.map((j) => j.words).join(" · ");
 }
 
 function renderSeats(state, names) {

@@ -1,0 +1,94 @@
+// The revealed hands of a settled hand, as a table every phone, the display and the history
+// page show: each player's cards (by name), total, kind (Pure Sabacc, bombed out, ...), what
+// they won or paid; then who took which pot and the penalties.
+//
+//   import { showdown } from "/static/js/showdown.js";
+//   el.replaceChildren(showdown(settlement, cards, names, cardWords, { caption: "Hand 3" }));
+//     settlement  state.hand.settlement, or a history entry's "settlement" (seat ids as names)
+//     cards       {seat: [codes] | null} (a history entry's "cards"), or state.hand.players
+//     names       Map(seat id -> name) (live.js seatNames)
+//     cardWords   code -> name ("10 of Sabers")
+//
+// Every name goes on the page as text (h()): a player called <script> shows as typed.
+
+import { h } from "./live.js";
+import { handWords } from "./settlement.js";
+
+/** {seat: [codes]|null} from state.hand.players (its demise card appended) or a history entry. */
+export function cardsBySeat(players) {
+  if (!Array.isArray(players)) return players || {};
+  const out = {};
+  for (const p of players) out[p.seat] = p.cards ? [...p.cards, ...(p.demise ? [p.demise] : [])] : null;
+  return out;
+}
+
+/** "Hand pot" when one pot was contested, else "Main pot", "Side pot 1", ... (an unmatched
+ * bet that goes back is no pot anyone won). */
+function potLabel(pots, pot) {
+  const contested = pots.filter((p) => p.eligible.length > 1 || p.to_sabacc_pot);
+  const i = contested.indexOf(pot);
+  return contested.length <= 1 ? "Hand pot" : i === 0 ? "Main pot" : `Side pot ${i}`;
+}
+
+/** Who took which pot and who paid what, one sentence each: ["Main pot, 9: Chewie", ...]. */
+export function potLines(settlement, names) {
+  const n = (s) => names.get(s) || s;
+  if (settlement.status === "conceded") {
+    return [`${n(settlement.winner)} takes the hand pot, ${settlement.amount}: everyone else folded.`];
+  }
+  const pots = settlement.pots || [];
+  const lines = pots.map((p) => {
+    if (p.eligible.length === 1 && !p.to_sabacc_pot) {
+      return `The rest, ${p.amount}: to ${n(p.winners[0])} (nobody else is left in it).`;
+    }
+    const to = p.to_sabacc_pot ? "to the sabacc pot (nobody could win it)"
+      : p.winners.map(n).join(" and ") + (p.winners.length > 1 ? " split it" : "");
+    return `${potLabel(pots, p)}, ${p.amount}: ${to}.`;
+  });
+  const sabacc = settlement.sabacc_pot_winners || [];
+  if (sabacc.length) lines.push(`Sabacc pot: ${sabacc.map(n).join(" and ")}${sabacc.length > 1 ? " split it" : ""}.`);
+  for (const x of settlement.penalties || []) {
+    const why = x.reason === "bomb_out" ? "bombed out" : "called the hand and lost";
+    lines.push(`${n(x.name)} ${why}: pays ${x.amount}${x.shortfall ? ` (${x.shortfall} short)` : ""}.`);
+  }
+  return lines;
+}
+
+/** The settled hand as a table and a list of the pots; see the top of this file. */
+export function showdown(settlement, cards, names, cardWords, { caption = "The hands" } = {}) {
+  const n = (s) => names.get(s) || s;
+  const byseat = cardsBySeat(cards);
+  const payouts = settlement.payouts || {};
+  const penalty = new Map((settlement.penalties || []).map((x) => [x.name, x]));
+  const won = new Map();
+  const pots = settlement.pots || [];
+  for (const p of pots) {
+    if (p.to_sabacc_pot || p.eligible.length < 2) continue; // what nobody else is left in is no win
+    for (const w of p.winners) won.set(w, [...(won.get(w) || []), potLabel(pots, p).toLowerCase()]);
+  }
+  for (const w of settlement.sabacc_pot_winners || []) won.set(w, [...(won.get(w) || []), "sabacc pot"]);
+  const hands = settlement.hands
+    || Object.keys(payouts).map((seat) => ({ name: seat, total: null, kind: seat === settlement.winner ? "conceded" : "folded" }));
+  const rows = hands.map((x) => {
+    const codes = byseat[x.name];
+    const pay = payouts[x.name];
+    const what = [];
+    if (won.has(x.name)) what.push(`wins the ${won.get(x.name).join(", ")}`);
+    if (penalty.has(x.name)) what.push(`pays ${penalty.get(x.name).amount}`);
+    return h("tr", { dataset: { seat: x.name, kind: x.kind } },
+      h("th", { scope: "row", class: "sd-name" }, n(x.name)),
+      h("td", { class: "sd-cards", "data-label": "Cards" }, codes && codes.length ? codes.map(cardWords).join(", ") : "—"),
+      h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)),
+      h("td", { class: "sd-kind", "data-label": "Hand" }, handWords({ ...x, total: null })),
+      h("td", { class: "sd-result", "data-label": "Result" }, what.join("; ") || "—"),
+      h("td", { class: "sd-net num", "data-label": "Credits" }, pay === undefined ? "—" : `${pay > 0 ? "+" : ""}${pay}`));
+  });
+  const table = h("table", { class: "showdown-table" },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {}, ["Player", "Cards", "Total", "Hand", "Result", "Credits"].map((t) =>
+      h("th", { scope: "col", class: t === "Total" || t === "Credits" ? "num" : "" }, t)))),
+    h("tbody", {}, rows));
+  return h("div", { class: "showdown" },
+    h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption }, table),
+    h("ul", { class: "sd-pots" }, potLines(settlement, names).map((t) => h("li", {}, t))));
+}
