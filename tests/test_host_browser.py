@@ -320,3 +320,34 @@ def test_long_words_in_the_consoles_latest_entries_stay_inside_a_laptop_screen(c
             assert box <= entries["x"] + entries["width"] + 0.5
     finally:
         context.close()
+
+
+def test_issue11_item6_the_console_moves_the_scrambler_only_with_the_owner_token(chromium, live_server, app):
+    # The first table serves the scrambler. A second table's host (a guest could create one)
+    # cannot take it with their own host token; with the owner token serve printed, they can.
+    from companion.table.registry import owner_token
+
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        first = context.request.post(f"{live_server.url}/api/v1/tables", data={"rules": "classic"})
+        assert first.status == 201, first.text()
+        first_code = first.json()["code"]
+        page.goto(live_server.url + "/host")
+        page.get_by_role("button", name="Create the table").click()
+        page.locator("#created").wait_for()
+        code = page.locator("#created-code").inner_text()
+        page.get_by_role("link", name="Open the host console").click()
+        page.locator("#host-area").wait_for()
+        expect(page.locator("#scrambler-status")).to_contain_text(f"table {first_code}, not this one")
+        page.get_by_role("button", name="Let the scrambler roll for this table").click()
+        error = page.locator("#bind-scrambler").locator("xpath=..").locator(".field-error")
+        expect(error).to_contain_text("owner token")
+        assert context.request.get(f"{live_server.url}/api/v1/scrambler").json()["code"] == first_code
+        page.get_by_label(re.compile("owner token")).fill(owner_token(app.config["DATA_DIR"]))
+        page.get_by_role("button", name="Let the scrambler roll for this table").click()
+        expect(page.locator("#scrambler-status")).to_have_text(
+            "The scrambler (button or USB box) rolls for this table.")
+        assert context.request.get(f"{live_server.url}/api/v1/scrambler").json()["code"] == code
+    finally:
+        context.close()

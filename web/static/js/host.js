@@ -657,7 +657,11 @@ function consolePage(root) {
   $("bind-scrambler").addEventListener("click", async () => {
     const slot = $("bind-scrambler").parentElement.querySelector(".field-error");
     slot.textContent = "";
-    const result = await call("PUT", "/api/v1/scrambler", { code }, token);
+    // The server's owner token moves the scrambler from another table; without it the host
+    // token binds only while the scrambler serves this table (or no table yet).
+    const ownerToken = $("owner-token").value.trim();
+    const body = ownerToken ? { code, owner_token: ownerToken } : { code };
+    const result = await call("PUT", "/api/v1/scrambler", body, token);
     if (!result.ok) { slot.textContent = refusal(result); return; }
     scramblerStatus();
   });
