@@ -351,3 +351,40 @@ def test_issue11_item6_the_console_moves_the_scrambler_only_with_the_owner_token
         assert context.request.get(f"{live_server.url}/api/v1/scrambler").json()["code"] == code
     finally:
         context.close()
+
+
+def test_issue11_item9_the_start_page_names_a_damaged_table(chromium, tmp_path):
+    # A table whose ledger no longer replays is kept on disk and served as damaged: the host
+    # reads which table and what was kept on /host, not a table that silently vanished.
+    import sqlite3
+
+    from conftest import LiveServer
+    from test_data_safety import new_app
+    from test_tables_api import Api, flask_call
+
+    from companion.table.registry import LEDGER_FILE
+
+    app = new_app(tmp_path)
+    bad = Api(flask_call(app.test_client()))
+    bad.create()
+    bad.join("Lando")
+    app.extensions["tables"].close()
+    db = sqlite3.connect(tmp_path / LEDGER_FILE)
+    with db:
+        db.execute("UPDATE entries SET body=? WHERE table_code=? AND type='join'",
+                   ('{"type": "pass", "to": "s9", "amount": 100000}', bad.code))
+    db.close()
+    app = new_app(tmp_path)
+    server = LiveServer(app)
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/host")
+        panel = page.locator("#data-health")
+        expect(panel).to_be_visible()
+        expect(panel).to_contain_text(f"table {bad.code} is damaged")
+        expect(panel).to_contain_text("kept")
+    finally:
+        context.close()
+        server.close()
+        app.extensions["tables"].close()

@@ -196,6 +196,22 @@ function startPage(form) {
   }
   document.getElementById("print-qr").addEventListener("click", () => window.print());
   listMyTables();
+  showDataHealth();
+}
+
+/** Damaged tables and a filling disk (GET /api/v1/health), in words, before anything else. */
+async function showDataHealth() {
+  const result = await call("GET", "/api/v1/health");
+  if (!result.ok) return;
+  const lines = result.data.damaged.map((d) => d.words);
+  const disk = result.data.disk || {};
+  if (disk.free_mb !== null && disk.free_mb !== undefined && disk.free_mb < disk.min_free_mb_for_new_tables) {
+    lines.push(`The disk has ${disk.free_mb} MB free: new tables need ${disk.min_free_mb_for_new_tables} MB. ` +
+      "Free some space on the box.");
+  }
+  if (!lines.length) return;
+  document.getElementById("data-health-list").replaceChildren(...lines.map((words) => el("li", { text: words })));
+  document.getElementById("data-health").hidden = false;
 }
 
 /** The tables on this box whose host token this browser keeps: back to their consoles. */
