@@ -64,7 +64,7 @@ CHANNEL_TIMEOUT_S = 30
 MAX_BODY_BYTES = 256 * 1024
 #: The kernel's send buffer per connection (Linux doubles it): plenty for a LAN, and small
 #: enough that a client which stops reading is noticed after a few updates, not megabytes.
-SEND_BUFFER_BYTES = 64 * 1024
+SEND_BUFFER_BYTES = 32 * 1024
 #: How often (seconds) the deadlines are checked; waitress's own default is 30.
 CHECK_INTERVAL_S = 1
 
