@@ -67,6 +67,21 @@ class Bucket:
         self._levels: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
+    def check(self, key: str, now: float | None = None) -> None:
+        """Refuse with 429 if `key` has nothing left, without taking anything."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            level, then = self._levels.get(key, (float(self.rate.burst), now))
+        level = min(float(self.rate.burst), level + (now - then) * self.rate.per_second)
+        if level < 1.0:
+            self._refuse(level)
+
+    def _refuse(self, level: float) -> None:
+        burst, rate = self.rate.burst, self.rate.per_second
+        wait = max(1, math.ceil((1.0 - level) / rate))
+        raise Refused(429, f"too many {self.what}; wait {wait} s and try again "
+                      f"(at most {burst} at once, then {_per(rate)})", None, retry_after=wait)
+
     def take(self, key: str, now: float | None = None) -> None:
         """Take one for `key`, or refuse with 429 saying when to try again."""
         now = time.monotonic() if now is None else now
@@ -75,10 +90,8 @@ class Bucket:
             level, then = self._levels.get(key, (float(burst), now))
             level = min(float(burst), level + (now - then) * rate)
             if level < 1.0:
-                wait = max(1, math.ceil((1.0 - level) / rate))
                 self._levels[key] = (level, now)
-                raise Refused(429, f"too many {self.what}; wait {wait} s and try again "
-                              f"(at most {burst} at once, then {_per(rate)})", None, retry_after=wait)
+                self._refuse(level)
             self._levels[key] = (level - 1.0, now)
             if len(self._levels) > MAX_KEYS:
                 self._forget(now)
@@ -116,7 +129,8 @@ class Limiter:
             if held >= self.limits.max_tables:
                 raise Refused(409, f"this server already holds {held} tables, its most; "
                               "ask its owner to make room", None)
-            self.creation.take(client_address())
+            # Only a table that is made counts (after the answer); a refused request is cheap.
+            self.creation.check(client_address())
         elif endpoint in COMMAND_ENDPOINTS:
             address = client_address()
             self.per_address.take(address)
@@ -139,3 +153,13 @@ def init_app(app: Flask) -> None:
         limiter = current_app.extensions.get("limiter")
         if limiter is not None:
             limiter.check()
+
+    @app.after_request
+    def _count_tables(response):
+        limiter = current_app.extensions.get("limiter")
+        if limiter is not None and request.endpoint == CREATE_ENDPOINT and response.status_code == 201:
+            try:
+                limiter.creation.take(client_address())
+            except Refused:
+                pass  # made together with another one at the same moment: the next one waits
+        return response
