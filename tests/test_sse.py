@@ -42,8 +42,8 @@ def parse(text: str) -> list[dict]:
 class Stream:
     """An open stream through Flask's test client (`buffered=False`)."""
 
-    def __init__(self, client, url, headers=None):
-        self.resp = client.get(url, headers=headers or {}, buffered=False)
+    def __init__(self, client, url, headers=None, address: str = "127.0.0.1"):
+        self.resp = client.get(url, headers=headers or {}, buffered=False, environ_base={"REMOTE_ADDR": address})
         self._chunks = self.resp.iter_encoded()
 
     def next(self) -> dict:
@@ -178,6 +178,60 @@ def test_closing_a_stream_unsubscribes_it_and_frees_its_place(sse_app, table):
     resp = sse_app.test_client().get(events_url(table), buffered=False)
     resp.close()
     assert owner.subscriber_count == 0 and gate.open == 0
+
+
+def test_item2_a_seats_stream_gets_through_with_the_spectators_pool_full(sse_app, table):
+    """Issue 11 item 2: token-less streams have their own pool; seats and the host are never
+    refused because spectators took every place."""
+    spectators = [Stream(sse_app.test_client(), events_url(table), address=f"10.0.0.{i}") for i in range(6)]
+    try:
+        refused = sse_app.test_client().get(events_url(table), environ_base={"REMOTE_ADDR": "10.0.1.1"})
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
+        seat = Stream(sse_app.test_client(), events_url(table, table.tokens["s1"]), address="10.0.0.1")
+        host = Stream(sse_app.test_client(), events_url(table, table.host), address="10.0.2.1")
+        assert seat.next_event()["event"] == "snapshot" and host.next_event()["event"] == "snapshot"
+        seat.close()
+        host.close()
+    finally:
+        for s in spectators:
+            s.close()
+
+
+def test_item2_one_address_cannot_take_the_spectators_pool(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2,
+                      "MAX_SPECTATOR_STREAMS": 6, "SPECTATOR_STREAMS_PER_ADDRESS": 2})
+    a = Api(flask_call(app.test_client()))
+    a.create({"rules": "weg"})
+    held = [Stream(app.test_client(), events_url(a), address="10.0.0.66") for _ in range(2)]
+    try:
+        over = app.test_client().get(events_url(a), environ_base={"REMOTE_ADDR": "10.0.0.66"})
+        assert over.status_code == 429 and over.headers["Retry-After"] == "5"
+        assert "close a page" in over.get_json()["error"]
+        other = Stream(app.test_client(), events_url(a), address="10.0.0.67")
+        assert other.next_event()["event"] == "snapshot"
+        other.close()
+    finally:
+        for s in held:
+            s.close()
+    assert app.extensions["table_streams"].open == 0
+
+
+def test_item2_a_tokens_fourth_stream_takes_the_place_of_its_oldest(sse_app, table):
+    """A reloaded phone always gets its stream: the oldest of the seat's streams says bye."""
+    url = events_url(table, table.tokens["s2"])
+    streams = [Stream(sse_app.test_client(), url) for _ in range(events.STREAMS_PER_TOKEN)]
+    for s in streams:
+        assert s.next_event()["event"] == "snapshot"
+    newest = Stream(sse_app.test_client(), url)
+    assert newest.next_event()["event"] == "snapshot"
+    assert streams[0].next_event()["event"] == "bye"
+    with pytest.raises(StopIteration):
+        streams[0].next()
+    gate = sse_app.extensions["table_streams"]
+    assert gate.seats.open == events.STREAMS_PER_TOKEN
+    for s in [*streams, newest]:
+        s.close()
+    assert gate.open == 0
 
 
 def test_no_seat_receives_another_seats_hidden_cards_or_any_token(sse_app, table):
