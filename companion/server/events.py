@@ -103,17 +103,23 @@ class StreamGate:
         pool = self.seats if token is not None else self.spectators
         evict = None
         with self._lock:
-            mine = self._by_token.setdefault(token, deque()) if token is not None else None
-            if mine is not None and len(mine) >= self.per_token:
+            mine = self._by_token.get(token) if token is not None else None
+            if mine and len(mine) >= self.per_token:
                 # The same seat again (a reload, a new tab): it replaces its oldest stream.
-                evict = mine.popleft()
-                self._release(evict)
+                evict = mine[0]
             held = pool.by_address.get(address, 0)
-            if held >= pool.per_address:
+            freed = evict is not None and evict.pool is pool
+            if held - (freed and evict.address == address) >= pool.per_address:
                 raise Refused(429, f"this device already has {held} {'live' if token else 'spectator'} "
                               "streams open; close a page and try again", None, retry_after=5)
-            if pool.open >= pool.limit:
+            if pool.open - freed >= pool.limit:
                 raise Refused(503, "too many open event streams; try again shortly", None, retry_after=5)
+            if evict is not None:
+                mine.popleft()
+                self._release(evict)
+                held = pool.by_address.get(address, 0)
+            if token is not None and mine is None:
+                mine = self._by_token[token] = deque()
             pool.open += 1
             pool.by_address[address] = held + 1
             place = Place(self, pool, address, token)
