@@ -21,7 +21,9 @@ from conftest import REPO, LiveServer
 
 @pytest.fixture
 def limited(tmp_path):
-    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "LIMITS": PRODUCTION})
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "LIMITS": PRODUCTION})
+    yield app
+    app.extensions["tables"].close()
 
 
 def create(client, addr="10.0.0.5"):
@@ -95,6 +97,7 @@ def test_item7_a_server_holds_at_most_max_tables_and_says_so(tmp_path):
     assert refused.status_code == 409
     assert "already holds 3 tables" in refused.get_json()["error"]
     assert len(client.get("/api/v1/tables").get_json()["tables"]) == 3
+    app.extensions["tables"].close()
 
 
 def raw(port: int, request: bytes, read_s: float = 5.0) -> tuple[bytes, float]:
@@ -134,6 +137,7 @@ def test_item7_a_large_body_is_refused_before_it_is_read(app):
         assert json.loads(data.split(b"\r\n\r\n", 1)[1])["field"] == "body"
     finally:
         srv.close()
+        app.extensions["tables"].close()
 
 
 def test_issue9_no_import_circle_in_companion_server():

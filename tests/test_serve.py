@@ -156,7 +156,8 @@ def test_item1_serve_and_the_test_server_are_built_the_same_way(monkeypatch, tmp
     monkeypatch.undo()
 
     from companion.server import create_app
-    srv = LiveServer(create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "live")}), threads=4)
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "live")})
+    srv = LiveServer(app, threads=4)
     try:
         assert isinstance(srv.server, front.TableServer)
         adj = srv.server.adj
@@ -164,6 +165,7 @@ def test_item1_serve_and_the_test_server_are_built_the_same_way(monkeypatch, tmp
         assert adj.connection_limit == front.CONNECTION_LIMIT and adj.cleanup_interval == front.CHECK_INTERVAL_S
     finally:
         srv.close()
+        app.extensions["tables"].close()
 
 
 def test_item1_a_request_whose_headers_never_end_is_dropped_within_the_deadline(tmp_path):
@@ -172,7 +174,8 @@ def test_item1_a_request_whose_headers_never_end_is_dropped_within_the_deadline(
     from companion.server import create_app, front
     from conftest import LiveServer
 
-    srv = LiveServer(create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")}), threads=4)
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})
+    srv = LiveServer(app, threads=4)
     try:
         slow = socket.create_connection(("127.0.0.1", srv.server.effective_port), timeout=20)
         slow.sendall(b"GET /api/v1/ping HTTP/1.1\r\n")
@@ -197,3 +200,4 @@ def test_item1_a_request_whose_headers_never_end_is_dropped_within_the_deadline(
             assert resp.status == 200
     finally:
         srv.close()
+        app.extensions["tables"].close()

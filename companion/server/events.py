@@ -43,8 +43,9 @@ DEFAULT_MAX_SPECTATOR_STREAMS = 48
 STREAMS_PER_TOKEN = 3
 #: A laptop with the host console and a few seats' pages open while testing a table.
 TOKEN_STREAMS_PER_ADDRESS = 24
-#: A guest's phone and tablet watching; the display and the audit page on one machine.
-SPECTATOR_STREAMS_PER_ADDRESS = 8
+#: A quarter of the spectators' pool: a guest's phone and tablet watching; the display, the audit
+#: page and a few test pages on the Pi itself.
+SPECTATOR_STREAMS_PER_ADDRESS = 12
 DEFAULT_HEARTBEAT_S = 5.0
 #: How often a waiting stream asks waitress whether its client has gone (when it can tell).
 DISCONNECT_POLL_S = 0.5
