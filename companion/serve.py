@@ -1,4 +1,5 @@
-"""`sabacc-companion serve`: run the site under waitress and show phones where to go."""
+"""`sabacc-companion serve`: run the site under waitress (`companion.server.front`) and show
+phones where to go."""
 
 from __future__ import annotations
 
@@ -12,30 +13,36 @@ from pathlib import Path
 from typing import TextIO
 
 import qrcode
-import waitress
 
 from companion.scrambler.seed import SeededRoller
-from companion.server import create_app
+from companion.server import create_app, front
+from companion.server.limits import PRODUCTION, Limits
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 8023
 # Sizing. Every open event stream holds one waitress thread for as long as it is open
 # (FIELD-NOTES), so streams and action requests share the thread pool:
-# - MAX_STREAMS: event streams open at once on the whole server (a few tables of up to 12 phones,
-#   each with a display and spectators; the benchmark opens 50). One more gets 503 + Retry-After.
-# - SERVER_THREADS = MAX_STREAMS + 32: even with every stream open, 32 threads stay free for
+# - MAX_STREAMS: streams with a seat's or the host's token open at once on the whole server (a
+#   few tables of up to 12 phones and their hosts; the benchmark opens 9). The seats' own pool:
+#   spectators cannot take it (companion.server.events).
+# - MAX_SPECTATOR_STREAMS: token-less streams (guests watching, the display, the audit page; the
+#   benchmark opens 41). One address holds at most a few of them.
+# - SERVER_THREADS = both pools + 32: even with every stream open, 32 threads stay free for
 #   action requests (20 clients acting at once in the reliability drill, with room to spare), so
 #   a stream can never starve an action. An idle Python thread costs little memory (~100 KB RSS).
-# - CONNECTION_LIMIT: waitress refuses connections beyond this (default 100); each stream and
-#   each phone's keep-alive connection counts, so leave room above the threads.
+# - Connections, deadlines and shares per address: companion.server.front (CONNECTION_LIMIT,
+#   HEADER_TIMEOUT_S, SEND_TIMEOUT_S, PER_ADDRESS_CONNECTIONS); rates: companion.server.limits.
 # - HEARTBEAT_S: a `: ping` every 5 s; a client that is gone fails the write and its stream
-#   (and thread) is freed within that time (a clean close is seen sooner: within 0.5 s, see
-#   channel_request_lookahead below). Keep it well below CHANNEL_TIMEOUT_S.
+#   (and thread) is freed within that time (a clean close is seen sooner: within 0.5 s, as
+#   waitress keeps reading the connection while the stream runs). Keep it well below
+#   front.CHANNEL_TIMEOUT_S.
 MAX_STREAMS = 96
-SERVER_THREADS = MAX_STREAMS + 32
-CONNECTION_LIMIT = 400
+MAX_SPECTATOR_STREAMS = 48
+SERVER_THREADS = MAX_STREAMS + MAX_SPECTATOR_STREAMS + 32
+CONNECTION_LIMIT = front.CONNECTION_LIMIT
 HEARTBEAT_S = 5.0
-CHANNEL_TIMEOUT_S = 30
+#: The limits per client (None: no limits; only drills that play faster than people set it).
+LIMITS: Limits | None = PRODUCTION
 
 log = logging.getLogger("companion")
 
@@ -180,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
             {
                 "DATA_DIR": str(args.data.resolve()),
                 "MAX_STREAMS": MAX_STREAMS,
+                "MAX_SPECTATOR_STREAMS": MAX_SPECTATOR_STREAMS,
+                "LIMITS": LIMITS,
                 "SSE_HEARTBEAT_S": HEARTBEAT_S,
                 # Verifiable dice: each hand's rolls come from a committed seed, revealed after it.
                 "ROLLER_FACTORY": SeededRoller,
@@ -189,18 +198,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"sabacc-companion serve: {exc}\n")
         data_lock.close()
         return 2
-    server = waitress.create_server(
-        app,
-        host=args.host,
-        port=args.port,
-        threads=SERVER_THREADS,
-        connection_limit=CONNECTION_LIMIT,
-        channel_timeout=CHANNEL_TIMEOUT_S,
-        asyncore_use_poll=True,  # select() cannot watch more than 1024 sockets
-        # Keep reading a connection while its request runs, so that a stream whose client has
-        # gone is noticed at once (environ["waitress.client_disconnected"]), not at the next ping.
-        channel_request_lookahead=1,
-    )
+    try:
+        # waitress, with the header and send deadlines and the share per address (front.py).
+        server = front.make_server(app, args.host, args.port, threads=SERVER_THREADS)
+    except BaseException:
+        data_lock.close()  # a port in use: the folder's lock goes with the failed start
+        raise
     url = phone_url(args.host, server.effective_port)
     # Pages asked for at localhost (the display on the Pi's own screen) put this address in
     # their QR codes instead: phones cannot reach the Pi's loopback.

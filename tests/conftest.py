@@ -56,15 +56,11 @@ class LiveServer:
     `serve` sets it up, and stopped without a race (see `close`)."""
 
     def __init__(self, app, threads: int = 32):
-        import waitress
-
-        from companion import serve
+        from companion.server import front
 
         self.app = app
-        self.server = waitress.create_server(
-            app, host="127.0.0.1", port=0, threads=threads,
-            connection_limit=serve.CONNECTION_LIMIT, channel_request_lookahead=1,
-        )
+        # The same server as `serve` (deadlines, shares per address, body limit).
+        self.server = front.make_server(app, "127.0.0.1", 0, threads=threads)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
         self.stopping = False
         self.thread = threading.Thread(target=self._run, daemon=True)

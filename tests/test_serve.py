@@ -128,3 +128,79 @@ def test_the_display_opened_on_the_servers_own_screen_shows_the_address_serve_pr
         proc.kill()
         proc.wait()
         proc.stdout.close()
+
+
+def test_item1_serve_and_the_test_server_are_built_the_same_way(monkeypatch, tmp_path):
+    """`serve` builds its server with `front.make_server` (the deadlines and shares of issue 11,
+    item 1), and so does the tests' `LiveServer`: what the suite tests is what a Pi runs."""
+    import argparse
+
+    from companion import serve
+    from companion.server import front
+    from conftest import LiveServer
+
+    made = []
+
+    def fake_make_server(app, host, port, threads):
+        made.append((host, port, threads))
+        app.extensions["tables"].ledger.close()
+        raise SystemExit(0)  # built: enough, do not serve
+
+    monkeypatch.setattr(front, "make_server", fake_make_server)
+    args = argparse.Namespace(host="127.0.0.1", port=0, data=tmp_path / "data")
+    try:
+        serve.run(args)
+    except SystemExit:
+        pass
+    assert made == [("127.0.0.1", 0, serve.SERVER_THREADS)]
+    monkeypatch.undo()
+
+    from companion.server import create_app
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "live")})
+    srv = LiveServer(app, threads=4)
+    try:
+        assert isinstance(srv.server, front.TableServer)
+        adj = srv.server.adj
+        assert adj.max_request_body_size == front.MAX_BODY_BYTES
+        assert adj.connection_limit == front.CONNECTION_LIMIT and adj.cleanup_interval == front.CHECK_INTERVAL_S
+    finally:
+        srv.close()
+        app.extensions["tables"].close()
+
+
+def test_item1_a_request_whose_headers_never_end_is_dropped_within_the_deadline(tmp_path):
+    import socket
+
+    from companion.server import create_app, front
+    from conftest import LiveServer
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})
+    srv = LiveServer(app, threads=4)
+    try:
+        slow = socket.create_connection(("127.0.0.1", srv.server.effective_port), timeout=20)
+        slow.sendall(b"GET /api/v1/ping HTTP/1.1\r\n")
+        started = time.monotonic()
+        closed = None
+        while time.monotonic() - started < front.HEADER_TIMEOUT_S + 5:
+            try:
+                slow.sendall(b"X-Slow: 1\r\n")  # a byte now and then: waitress alone waited for ever
+            except OSError:
+                closed = time.monotonic() - started
+                break
+            slow.settimeout(0.5)
+            try:
+                if slow.recv(100) == b"":
+                    closed = time.monotonic() - started
+                    break
+            except socket.timeout:
+                pass
+            except OSError:  # reset by the server: dropped as well
+                closed = time.monotonic() - started
+                break
+        slow.close()
+        assert closed is not None and front.HEADER_TIMEOUT_S - 0.5 < closed < front.HEADER_TIMEOUT_S + 3, closed
+        with urllib.request.urlopen(srv.url + "/api/v1/ping", timeout=5) as resp:
+            assert resp.status == 200
+    finally:
+        srv.close()
+        app.extensions["tables"].close()

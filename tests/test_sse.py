@@ -13,7 +13,7 @@ import time
 import pytest
 
 from companion import serve
-from companion.server import create_app
+from companion.server import create_app, events
 
 from conftest import LiveServer
 from test_crash import http_call
@@ -42,8 +42,8 @@ def parse(text: str) -> list[dict]:
 class Stream:
     """An open stream through Flask's test client (`buffered=False`)."""
 
-    def __init__(self, client, url, headers=None):
-        self.resp = client.get(url, headers=headers or {}, buffered=False)
+    def __init__(self, client, url, headers=None, address: str = "127.0.0.1"):
+        self.resp = client.get(url, headers=headers or {}, buffered=False, environ_base={"REMOTE_ADDR": address})
         self._chunks = self.resp.iter_encoded()
 
     def next(self) -> dict:
@@ -68,7 +68,8 @@ class Stream:
 @pytest.fixture
 def sse_app(tmp_path):
     return create_app(
-        {"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2, "MAX_STREAMS": 6}
+        {"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2, "MAX_STREAMS": 6,
+         "MAX_SPECTATOR_STREAMS": 6}
     )
 
 
@@ -179,6 +180,60 @@ def test_closing_a_stream_unsubscribes_it_and_frees_its_place(sse_app, table):
     assert owner.subscriber_count == 0 and gate.open == 0
 
 
+def test_item2_a_seats_stream_gets_through_with_the_spectators_pool_full(sse_app, table):
+    """Issue 11 item 2: token-less streams have their own pool; seats and the host are never
+    refused because spectators took every place."""
+    spectators = [Stream(sse_app.test_client(), events_url(table), address=f"10.0.0.{i}") for i in range(6)]
+    try:
+        refused = sse_app.test_client().get(events_url(table), environ_base={"REMOTE_ADDR": "10.0.1.1"})
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
+        seat = Stream(sse_app.test_client(), events_url(table, table.tokens["s1"]), address="10.0.0.1")
+        host = Stream(sse_app.test_client(), events_url(table, table.host), address="10.0.2.1")
+        assert seat.next_event()["event"] == "snapshot" and host.next_event()["event"] == "snapshot"
+        seat.close()
+        host.close()
+    finally:
+        for s in spectators:
+            s.close()
+
+
+def test_item2_one_address_cannot_take_the_spectators_pool(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2,
+                      "MAX_SPECTATOR_STREAMS": 6, "SPECTATOR_STREAMS_PER_ADDRESS": 2})
+    a = Api(flask_call(app.test_client()))
+    a.create({"rules": "weg"})
+    held = [Stream(app.test_client(), events_url(a), address="10.0.0.66") for _ in range(2)]
+    try:
+        over = app.test_client().get(events_url(a), environ_base={"REMOTE_ADDR": "10.0.0.66"})
+        assert over.status_code == 429 and over.headers["Retry-After"] == "5"
+        assert "close a page" in over.get_json()["error"]
+        other = Stream(app.test_client(), events_url(a), address="10.0.0.67")
+        assert other.next_event()["event"] == "snapshot"
+        other.close()
+    finally:
+        for s in held:
+            s.close()
+    assert app.extensions["table_streams"].open == 0
+
+
+def test_item2_a_tokens_fourth_stream_takes_the_place_of_its_oldest(sse_app, table):
+    """A reloaded phone always gets its stream: the oldest of the seat's streams says bye."""
+    url = events_url(table, table.tokens["s2"])
+    streams = [Stream(sse_app.test_client(), url) for _ in range(events.STREAMS_PER_TOKEN)]
+    for s in streams:
+        assert s.next_event()["event"] == "snapshot"
+    newest = Stream(sse_app.test_client(), url)
+    assert newest.next_event()["event"] == "snapshot"
+    assert streams[0].next_event()["event"] == "bye"
+    with pytest.raises(StopIteration):
+        streams[0].next()
+    gate = sse_app.extensions["table_streams"]
+    assert gate.seats.open == events.STREAMS_PER_TOKEN
+    for s in [*streams, newest]:
+        s.close()
+    assert gate.open == 0
+
+
 def test_no_seat_receives_another_seats_hidden_cards_or_any_token(sse_app, table):
     client = sse_app.test_client()
     streams = {seat: Stream(client, events_url(table, tok)) for seat, tok in table.tokens.items()}
@@ -226,9 +281,11 @@ def stop(app, srv) -> None:
     srv.close()
 
 
-def open_stream(port: int, path: str) -> tuple[socket.socket, str]:
-    """A raw HTTP connection reading the stream; returns it and the text up to the snapshot."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+def open_stream(port: int, path: str, source: str | None = None) -> tuple[socket.socket, str]:
+    """A raw HTTP connection reading the stream (from loopback address `source`, as another
+    device); returns it and the text up to the snapshot."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                    source_address=(source, 0) if source else None)
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
     text = b""
     while b"event: snapshot" not in text:
@@ -246,9 +303,10 @@ def open_stream(port: int, path: str) -> tuple[socket.socket, str]:
 
 @pytest.mark.slow
 def test_under_waitress_actions_stay_fast_with_every_stream_slot_taken(tmp_path):
-    """The real numbers of `serve`: MAX_STREAMS open streams still leave threads for actions."""
+    """The real numbers of `serve`: both stream pools full still leave threads for actions.
+    Every device is its own loopback address, as phones are on the Wi-Fi."""
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "MAX_STREAMS": serve.MAX_STREAMS,
-                      "SSE_HEARTBEAT_S": 1.0})
+                      "MAX_SPECTATOR_STREAMS": serve.MAX_SPECTATOR_STREAMS, "SSE_HEARTBEAT_S": 1.0})
     srv = LiveServer(app, threads=serve.SERVER_THREADS)
     port = srv.server.effective_port
     socks = []
@@ -257,12 +315,29 @@ def test_under_waitress_actions_stay_fast_with_every_stream_slot_taken(tmp_path)
         a.create({"rules": "weg"})
         for name in ("Lando", "Han"):
             a.join(name)
-        for i in range(serve.MAX_STREAMS):
-            token = a.tokens["s1"] if i % 2 else None
-            sock, text = open_stream(port, f"/api/v1/tables/{a.code}/events" + (f"?token={token}" if token else ""))
-            assert "200 OK" in text and "event: snapshot" in text
+        # More tables, so that enough tokens hold the seats' pool (3 streams per token).
+        tokens = [a.host, *a.tokens.values()]
+        while len(tokens) * events.STREAMS_PER_TOKEN < serve.MAX_STREAMS:
+            other = Api(http_call(srv))
+            other.create({"rules": "weg", "max_seats": 12})
+            tokens.append(other.host)
+            for n in range(12):
+                other.join(f"Guest {n}", buy_in=None)
+            tokens += [(other.code, t) for t in other.tokens.values()]
+            tokens[-13] = (other.code, other.host)
+        paths = []
+        for t in tokens:
+            code, tok = t if isinstance(t, tuple) else (a.code, t)
+            paths += [f"/api/v1/tables/{code}/events?token={tok}"] * events.STREAMS_PER_TOKEN
+        for i, path in enumerate(paths[:serve.MAX_STREAMS]):
+            sock, text = open_stream(port, path, source=f"127.0.1.{1 + i // 3}")
+            assert "200 OK" in text and "event: snapshot" in text, text[:300]
             socks.append(sock)
-        sock, text = open_stream(port, f"/api/v1/tables/{a.code}/events")
+        for i in range(serve.MAX_SPECTATOR_STREAMS):
+            sock, text = open_stream(port, f"/api/v1/tables/{a.code}/events", source=f"127.0.2.{1 + i // 4}")
+            assert "200 OK" in text and "event: snapshot" in text, text[:300]
+            socks.append(sock)
+        sock, text = open_stream(port, f"/api/v1/tables/{a.code}/events", source="127.0.3.1")
         assert "503" in text.splitlines()[0] and "Retry-After: 5" in text
         sock.close()
         # Twenty clients act at once while every stream is open: all answered promptly.

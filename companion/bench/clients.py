@@ -65,11 +65,14 @@ class Listener(threading.Thread):
     HTTP/1.0 keeps waitress from chunking the body, so the stream is plain SSE text.
     `arrived[id]` is the `time.perf_counter()` at which the message with that id was read;
     `wait_for(id, timeout)` blocks until it has arrived. `status` is the HTTP status.
+    `source`: the loopback address to connect from (another device: the server limits
+    streams per address).
     """
 
-    def __init__(self, port: int, path: str, host: str = "127.0.0.1"):
+    def __init__(self, port: int, path: str, host: str = "127.0.0.1", source: str | None = None):
         super().__init__(daemon=True)
-        self.sock = socket.create_connection((host, port), timeout=30)
+        self.sock = socket.create_connection((host, port), timeout=30,
+                                             source_address=(source, 0) if source else None)
         self.sock.sendall(f"GET {path} HTTP/1.0\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
         self.arrived: dict[int, float] = {}
         self.kinds: dict[int, str] = {}

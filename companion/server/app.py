@@ -9,7 +9,8 @@ from typing import Any
 from flask import Flask
 
 from companion.paths import STATIC_DIR, TEMPLATES_DIR
-from companion.server import errors
+from companion.server import errors, limits
+from companion.server.front import MAX_BODY_BYTES
 
 # Each module defines one `bp`; the order does not matter.
 BLUEPRINTS = (
@@ -17,13 +18,11 @@ BLUEPRINTS = (
     "companion.server.settle_api",
     "companion.server.pages",
     "companion.server.tables_api",
+    "companion.server.events",
     "companion.server.host_pages",
     "companion.server.play_pages",
     "companion.server.health",
 )
-
-# Bodies larger than this are refused with a 413 before they are read.
-MAX_BODY_BYTES = 256 * 1024
 
 # Every asset is served by the companion itself: nothing is fetched from anywhere else, and
 # no inline script runs, so a name that slips past escaping still cannot execute.
@@ -37,7 +36,10 @@ CONTENT_SECURITY_POLICY = (
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the companion's Flask application.
 
-    `config` overrides settings such as `DATA_DIR` (where table state lives) and `TESTING`.
+    `config` overrides settings such as `DATA_DIR` (where table state lives), `TESTING`,
+    `LIMITS` (a `companion.server.limits.Limits`; `serve` passes the production limits) and the
+    stream pools (`MAX_STREAMS`, `MAX_SPECTATOR_STREAMS`, see `companion.server.events`).
+    Bodies larger than `MAX_BODY_BYTES` are refused with a 413 before they are read.
     """
     app = Flask(
         "companion",
@@ -53,6 +55,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.json.sort_keys = False
     errors.init_app(app)
+    # Before the blueprints' own hooks: a request over a limit is refused before anything else.
+    limits.init_app(app)
     for name in BLUEPRINTS:
         module = importlib.import_module(name)
         app.register_blueprint(module.bp)

@@ -40,7 +40,12 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Refused)
     def _api_error(exc: Refused):
-        return jsonify(exc.body()), exc.status
+        response = jsonify(exc.body())
+        # A refusal over a limit says when to come back (429, 503): in the body and, for
+        # browsers and HTTP clients, as Retry-After.
+        if "retry_after" in exc.extra:
+            response.headers["Retry-After"] = str(int(exc.extra["retry_after"]))
+        return response, exc.status
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -1,13 +1,22 @@
-"""`GET /api/v1/tables/<code>/events`: the table's live Server-Sent Events stream.
+"""`GET /api/v1/tables/<code>/events`: the table's live Server-Sent Events stream (its own
+blueprint).
 
 A snapshot of the asker's view on connect, then one `update` per ledger entry (its events and
 the asker's fresh view), each with the entry's seq as its `id`; `Last-Event-ID` resumes.
 A `: ping` comment every few seconds finds dead clients: under waitress a write to a closed
-connection fails, the stream is closed and its `close()` unsubscribes (FIELD-NOTES).
+connection fails, the stream is closed and its `close()` unsubscribes (FIELD-NOTES). A client
+that stops reading is dropped by the server's send deadline (`companion.server.front`).
 
-Each open stream holds one waitress thread, so the number of streams is capped (`MAX_STREAMS`,
-set by `companion.serve` below its thread count) and one too many is answered `503` with
-`Retry-After`: action requests always find a free thread.
+Each open stream holds one waitress thread, so streams are counted in two pools (`StreamGate`):
+- the **seats' pool** (`MAX_STREAMS`): streams with a seat's or the host's token. One token holds
+  at most `STREAMS_PER_TOKEN` streams: one more (a reloaded page) takes the place of its oldest,
+  which is told goodbye, so a seat's own phone always gets through; one address holds at most
+  `TOKEN_STREAMS_PER_ADDRESS` of the pool.
+- the **spectators' pool** (`MAX_SPECTATOR_STREAMS`): token-less streams (guests watching, the
+  table display, the audit page). One address holds at most `SPECTATOR_STREAMS_PER_ADDRESS`.
+A stream over its address's share is answered `429`, one beyond a full pool `503`, both with
+`Retry-After`. `companion.serve` sizes its thread pool above both pools together, so action
+requests always find a free thread.
 """
 
 from __future__ import annotations
@@ -16,18 +25,27 @@ import json
 import queue
 import threading
 import time
+from collections import deque
 from typing import Callable, Iterator
 
-from flask import Flask, Response, current_app, request
+from flask import Blueprint, Flask, Response, current_app, request
 
 from companion.refusal import Refused
-from companion.server.openapi import describe, error_response
-# The stream is a route of the tables blueprint (one blueprint for the whole table API).
-from companion.server.tables_api import _owner, bp, viewer
+from companion.server.access import client_address, request_token, table_owner, viewer
 from companion.table.owner import HOST, Subscription, TableOwner
 
-#: Defaults; `companion.serve` sets MAX_STREAMS from its thread pool.
+bp = Blueprint("events", __name__)
+
+#: Defaults; `companion.serve` sets the pools from its thread pool.
 DEFAULT_MAX_STREAMS = 96
+DEFAULT_MAX_SPECTATOR_STREAMS = 48
+#: A seat's phone, a second tab, a page being reloaded.
+STREAMS_PER_TOKEN = 3
+#: A laptop with the host console and a few seats' pages open while testing a table.
+TOKEN_STREAMS_PER_ADDRESS = 24
+#: A quarter of the spectators' pool: a guest's phone and tablet watching; the display, the audit
+#: page and a few test pages on the Pi itself.
+SPECTATOR_STREAMS_PER_ADDRESS = 12
 DEFAULT_HEARTBEAT_S = 5.0
 #: How often a waiting stream asks waitress whether its client has gone (when it can tell).
 DISCONNECT_POLL_S = 0.5
@@ -37,26 +55,106 @@ REPLAY_LIMIT = 500
 RETRY_MS = 2000
 
 
-class StreamGate:
-    """Counts open streams and refuses one beyond the cap."""
+class Pool:
+    """One pool of stream places, with a share per address."""
 
-    def __init__(self, limit: int):
-        self.limit = limit
+    def __init__(self, name: str, limit: int, per_address: int):
+        self.name, self.limit, self.per_address = name, limit, per_address
         self.open = 0
-        self._lock = threading.Lock()
+        self.by_address: dict[str, int] = {}
 
-    def enter(self) -> bool:
-        """Take a place if one is free."""
-        with self._lock:
-            if self.open >= self.limit:
-                return False
-            self.open += 1
-            return True
+
+class Place:
+    """One stream's place in a pool; `leave()` gives it back (once)."""
+
+    def __init__(self, gate: "StreamGate", pool: Pool, address: str, token: str | None):
+        self.gate, self.pool, self.address, self.token = gate, pool, address, token
+        self.stream: "EventStream | None" = None
+        self.left = False
 
     def leave(self) -> None:
+        """Give the place back (idempotent)."""
+        self.gate.leave(self)
+
+
+class StreamGate:
+    """Counts open streams in their pools and refuses one beyond a pool or a share.
+
+    `enter(address, token)` returns a `Place` or raises `Refused` (429 over the address's
+    share, 503 with the pool full). A token's stream beyond `per_token` takes the place of that
+    token's oldest stream, which is told goodbye.
+    """
+
+    def __init__(self, seats: int, spectators: int, per_token: int = STREAMS_PER_TOKEN,
+                 token_per_address: int = TOKEN_STREAMS_PER_ADDRESS,
+                 spectator_per_address: int = SPECTATOR_STREAMS_PER_ADDRESS):
+        self.seats = Pool("seats", seats, token_per_address)
+        self.spectators = Pool("spectators", spectators, spectator_per_address)
+        self.per_token = per_token
+        self._by_token: dict[str, deque[Place]] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def open(self) -> int:
+        """Streams open in both pools."""
+        return self.seats.open + self.spectators.open
+
+    def enter(self, address: str, token: str | None) -> Place:
+        """Take a place for a stream from `address` (with `token`, when it has a valid one)."""
+        pool = self.seats if token is not None else self.spectators
+        evict = None
+        with self._lock:
+            mine = self._by_token.get(token) if token is not None else None
+            if mine and len(mine) >= self.per_token:
+                # The same seat again (a reload, a new tab): it replaces its oldest stream.
+                evict = mine[0]
+            held = pool.by_address.get(address, 0)
+            freed = evict is not None and evict.pool is pool
+            if held - (freed and evict.address == address) >= pool.per_address:
+                raise Refused(429, f"this device already has {held} {'live' if token else 'spectator'} "
+                              "streams open; close a page and try again", None, retry_after=5)
+            if pool.open - freed >= pool.limit:
+                raise Refused(503, "too many open event streams; try again shortly", None, retry_after=5)
+            if evict is not None:
+                mine.popleft()
+                self._release(evict)
+                held = pool.by_address.get(address, 0)
+            if token is not None and mine is None:
+                mine = self._by_token[token] = deque()
+            pool.open += 1
+            pool.by_address[address] = held + 1
+            place = Place(self, pool, address, token)
+            if mine is not None:
+                mine.append(place)
+        if evict is not None and evict.stream is not None:
+            evict.stream.goodbye()
+        return place
+
+    def _release(self, place: Place) -> None:
+        if place.left:
+            return
+        place.left = True
+        pool = place.pool
+        pool.open -= 1
+        left = pool.by_address.get(place.address, 1) - 1
+        if left:
+            pool.by_address[place.address] = left
+        else:
+            pool.by_address.pop(place.address, None)
+
+    def leave(self, place: Place) -> None:
         """Give a place back."""
         with self._lock:
-            self.open -= 1
+            self._release(place)
+            if place.token is not None:
+                mine = self._by_token.get(place.token)
+                if mine is not None:
+                    try:
+                        mine.remove(place)
+                    except ValueError:
+                        pass
+                    if not mine:
+                        del self._by_token[place.token]
 
 
 def _gate(app: Flask) -> StreamGate:
@@ -78,12 +176,13 @@ class EventStream:
         self,
         owner: TableOwner,
         sub: Subscription,
-        gate: StreamGate,
+        place: Place,
         first: list[str],
         heartbeat: float,
         disconnected: Callable[[], bool] | None = None,
     ):
-        self.owner, self.sub, self.gate = owner, sub, gate
+        self.owner, self.sub, self.place = owner, sub, place
+        place.stream = self
         self.first = first
         self.heartbeat = heartbeat
         # waitress (with channel_request_lookahead > 0) tells us when the client has gone, so
@@ -109,7 +208,7 @@ class EventStream:
                         yield b": ping\n\n"
                     continue
                 last_write = time.monotonic()
-                if msg is None:  # the server is shutting down, or the seat's token was replaced
+                if msg is None:  # shutting down, the seat's token replaced, or a newer stream
                     yield message("bye", "{}").encode("utf-8")
                     return
                 seq, kind, data = msg
@@ -124,7 +223,11 @@ class EventStream:
                 return
             self._closed = True
         self.owner.unsubscribe(self.sub)
-        self.gate.leave()
+        self.place.leave()
+
+    def goodbye(self) -> None:
+        """End this stream with a `bye` (a newer stream of the same token took its place)."""
+        self.sub.messages.put(None)
 
 
 def _last_event_id() -> int | None:
@@ -138,21 +241,16 @@ def _last_event_id() -> int | None:
 @bp.get("/api/v1/tables/<code>/events")
 def events(code: str):
     """The table's live events for the asker (public, seat or host view)."""
-    owner = _owner(code)
+    owner = table_owner(code)
     who = viewer(owner)
     seat, host = (None, True) if who == HOST else (who, False)
     last = _last_event_id()
     gate = _gate(current_app)
-    if not gate.enter():
-        err = Refused(503, "too many open event streams; try again shortly", None)
-        resp = current_app.json.response(err.body())
-        resp.status_code = 503
-        resp.headers["Retry-After"] = "5"
-        return resp
+    place = gate.enter(client_address(), request_token() if who is not None else None)
     try:
         sub, version, state = owner.subscribe(seat, host)
     except BaseException:
-        gate.leave()
+        place.leave()
         raise
     first = [f"retry: {RETRY_MS}\n\n"]
     viewer_json = {"seat": seat, "host": host}
@@ -171,7 +269,7 @@ def events(code: str):
                               separators=(",", ":"), ensure_ascii=False)
         first.append(message("snapshot", snapshot, version))
     heartbeat = float(current_app.config.get("SSE_HEARTBEAT_S", DEFAULT_HEARTBEAT_S))
-    body = EventStream(owner, sub, gate, first, heartbeat,
+    body = EventStream(owner, sub, place, first, heartbeat,
                        request.environ.get("waitress.client_disconnected"))
     resp = Response(body, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
@@ -179,47 +277,12 @@ def events(code: str):
     return resp
 
 
-def init_streams(app: Flask) -> None:
-    """The stream cap for this app (config `MAX_STREAMS`)."""
-    app.extensions["table_streams"] = StreamGate(int(app.config.get("MAX_STREAMS", DEFAULT_MAX_STREAMS)))
-
-
-describe(
-    paths={
-        "/api/v1/tables/{code}/events": {
-            "get": {
-                "summary": "The table's live event stream (Server-Sent Events)",
-                "description": (
-                    "A `snapshot` message on connect, then an `update` per ledger entry (id = "
-                    "the entry's version), `: ping` every few seconds. `Last-Event-ID` resumes. "
-                    "Optional token as `?token=` (EventSource cannot send headers)."
-                ),
-                "parameters": [
-                    {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}},
-                    {"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
-                ],
-                "responses": {
-                    "200": {
-                        "description": "The stream: one schema per message (`data` is one line of JSON)",
-                        "content": {
-                            "text/event-stream": {
-                                "schema": {
-                                    "type": "object",
-                                    "properties": {
-                                        "event": {"enum": ["snapshot", "update", "bye"]},
-                                        "id": {"type": "string", "pattern": "^[0-9]+$"},
-                                        "data": {"type": "string"},
-                                        "retry": {"type": "integer"},
-                                    },
-                                }
-                            }
-                        },
-                    },
-                    "403": error_response("Unknown token"),
-                    "404": error_response("No such table"),
-                    "503": error_response("Too many open streams (Retry-After)"),
-                },
-            }
-        }
-    }
-)
+def init_app(app: Flask) -> None:
+    """The stream pools for this app (config `MAX_STREAMS`, `MAX_SPECTATOR_STREAMS`)."""
+    app.extensions["table_streams"] = StreamGate(
+        int(app.config.get("MAX_STREAMS", DEFAULT_MAX_STREAMS)),
+        int(app.config.get("MAX_SPECTATOR_STREAMS", DEFAULT_MAX_SPECTATOR_STREAMS)),
+        per_token=int(app.config.get("STREAMS_PER_TOKEN", STREAMS_PER_TOKEN)),
+        token_per_address=int(app.config.get("TOKEN_STREAMS_PER_ADDRESS", TOKEN_STREAMS_PER_ADDRESS)),
+        spectator_per_address=int(app.config.get("SPECTATOR_STREAMS_PER_ADDRESS", SPECTATOR_STREAMS_PER_ADDRESS)),
+    )

@@ -20,6 +20,7 @@ reaches these pages; the console's private parts arrive through the API with the
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,37 @@ from companion.table.registry import registry_for
 
 bp = Blueprint("host_pages", __name__)
 
-#: Entries per page of the audit log (a long evening has a few thousand).
+#: Entries read from the ledger at once, and at most in one live update of the audit page.
 AUDIT_PAGE = 500
+#: Entries one page of the audit log shows (a long evening has a few thousand; all of them on
+#: one page were 840 KB and 0.4 s of server time each, issue 11).
+AUDIT_PAGE_ENTRIES = 100
+#: Audit pages rendered at once; more wait up to AUDIT_WAIT_S, then get a 503.
+AUDIT_RENDERS = 2
+AUDIT_WAIT_S = 5.0
+#: Requests that may wait for their turn at once (each holds a server thread while waiting).
+AUDIT_QUEUE = 6
+_AUDIT_RENDERS = threading.BoundedSemaphore(AUDIT_RENDERS)
+_audit_waiting = [0]
+_audit_lock = threading.Lock()
+
+
+def _audit_turn() -> bool:
+    """Wait for a turn to render an audit page; False when too many already wait or the wait
+    is over (the caller answers 503). A True must be followed by `_AUDIT_RENDERS.release()`."""
+    if _AUDIT_RENDERS.acquire(blocking=False):
+        return True
+    with _audit_lock:
+        if _audit_waiting[0] >= AUDIT_QUEUE:
+            return False
+        _audit_waiting[0] += 1
+    try:
+        return _AUDIT_RENDERS.acquire(timeout=AUDIT_WAIT_S)
+    finally:
+        with _audit_lock:
+            _audit_waiting[0] -= 1
+#: How far back a page looks for the start of the hand its first entry belongs to.
+AUDIT_HAND_LOOKBACK = 300
 #: Rule-set options the start page offers as on/off switches, with their words.
 VARIANTS = (
     ("negative_pure", "−23 is also a Pure Sabacc"),
@@ -308,36 +338,100 @@ def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return hands
 
 
-def _all_entries(owner: TableOwner, after: int = 0) -> list[dict[str, Any]]:
-    """Every log entry after `after`, as a spectator sees it (hidden cards stay hidden)."""
+def _entries(owner: TableOwner, first: int, last: int) -> list[dict[str, Any]]:
+    """Log entries `first` to `last` (inclusive), as a spectator sees them (hidden cards stay
+    hidden)."""
     out: list[dict[str, Any]] = []
-    while True:
-        batch = owner.ledger.entries(owner.code, after=after, limit=AUDIT_PAGE)
-        out += [owner.log_entry(e, None) for e in batch]
-        if len(batch) < AUDIT_PAGE:
-            return out
+    after = first - 1
+    while after < last:
+        batch = owner.ledger.entries(owner.code, after=after, limit=min(AUDIT_PAGE, last - after))
+        out += [owner.log_entry(e, None) for e in batch if e.seq <= last]
+        if not batch:
+            break
         after = batch[-1].seq
+    return out
+
+
+def _starts_hand(entry) -> bool:
+    return any(ev.get("type") == "hand_started" for ev in entry.events)
+
+
+def _hand_start(owner: TableOwner, seq: int) -> int:
+    """The entry that started the hand entry `seq` belongs to (its seeds and rolls are checked
+    together), looking back at most `AUDIT_HAND_LOOKBACK` entries; `seq` when none is found."""
+    low = max(0, seq - 1 - AUDIT_HAND_LOOKBACK)
+    for e in reversed(owner.ledger.entries(owner.code, after=low, limit=seq - low)):
+        if _starts_hand(e):
+            return e.seq
+    return seq
+
+
+def _hand_end(owner: TableOwner, seq: int, version: int) -> int:
+    """The entry that ends the hand entry `seq` belongs to: the one starting the next hand (a
+    seed may be revealed as the next hand starts), looking ahead at most `AUDIT_HAND_LOOKBACK`
+    entries."""
+    ahead = owner.ledger.entries(owner.code, after=seq, limit=min(AUDIT_HAND_LOOKBACK, version - seq))
+    for e in ahead:
+        if _starts_hand(e):
+            return e.seq
+    return ahead[-1].seq if ahead else seq
+
+
+def _seq_arg(name: str) -> int | None:
+    """A whole-number query argument (ASCII digits, at most 15), or a 400."""
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 15):
+        abort(400)
+    return int(raw)
 
 
 @bp.get("/t/<code>/audit")
 def audit(code: str):
-    """The audit log: every entry, its counter-entry if undone, dice, seeds."""
+    """The audit log, a page at a time (the newest first; `?before=N` for older entries):
+    every entry, its counter-entry if undone, dice, seeds."""
     owner = _owner_or_404(code)
-    _, state = owner.view(None)
-    after = request.args.get("after", "0")
-    if not (after.isascii() and after.isdigit()) or len(after) > 20:  # "²".isdigit() is True
-        abort(400)
+    version, state = owner.view(None)
     names = seat_names(state)
+    after = _seq_arg("after")
     if request.args.get("rows"):
-        # Live updates: the rows after entry `after` (plus the entries they undo, re-drawn).
-        entries = _all_entries(owner, int(after))
+        # Live updates: the rows after entry `after` (at most a page; the page asks again),
+        # plus the entries they undo, re-drawn.
+        start = (after or 0) + 1
+        entries = _entries(owner, start, min(version, start + AUDIT_PAGE - 1))
         undone = {e["undoes"] for e in entries if e["undoes"]}
         redraw = [owner.log_entry(x, None) for x in (owner.ledger.entry(owner.code, s) for s in undone) if x]
         return render_template("host/audit_rows.html", entries=redraw + entries, names=names)
-    entries = _all_entries(owner)
+    # A page is tens of milliseconds of CPU: a few at once, the rest wait their turn, so that
+    # guests reading it cannot crowd the phones' commands out of the CPU (issue 11).
+    if not _audit_turn():
+        return Response("The audit log is busy; reload in a few seconds.", 503,
+                        {"Retry-After": "5", "Content-Type": "text/plain; charset=utf-8"})
+    try:
+        return _audit_page(owner, version, names)
+    finally:
+        _AUDIT_RENDERS.release()
+
+
+def _audit_page(owner: TableOwner, version: int, names: dict):
+    """One page of the audit log (`?before=N`: the page before entry N)."""
+    before = _seq_arg("before")
+    last = version if before is None else min(version, max(0, before - 1))
+    first = max(1, last - AUDIT_PAGE_ENTRIES + 1)
+    # The seeds section needs each hand on the page whole: from its first entry, and (when the
+    # page ends inside a hand whose seed is still to come) on to its last one.
+    start = _hand_start(owner, first) if last else first
+    context = _entries(owner, start, last) if last else []
+    hands = audit_hands(context)
+    if last < version and hands and hands[-1]["commitment"] and not hands[-1]["seed"]:
+        context += _entries(owner, last + 1, _hand_end(owner, last, version))
+        hands = audit_hands(context)[:len(hands)]  # the next hand (and its entry) is not on it
+    entries = [e for e in context if first <= e["seq"] <= last]
     return render_template(
         "host/audit.html", code=owner.code, entries=entries, names=names,
-        hands=audit_hands(entries), version=owner.version, dice_table=dice_table(),
+        hands=hands, version=version, dice_table=dice_table(),
+        first=first, last=last, newest=last >= version,
     )
 
 

@@ -1,7 +1,9 @@
 """Event-stream churn against the real server process: 1000 streams opened and dropped.
 Afterwards the server's thread count and memory are back at their baseline, every stream's
-place is free again (the full `MAX_STREAMS` can be opened at once), and actions were answered
-promptly all along."""
+place is free again (the whole spectators' pool can be opened at once, one device at a time
+within its share), and actions were answered promptly all along. Each wave's streams come from
+their own loopback addresses, as phones on the Wi-Fi do (the server limits streams per
+address and per token)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from companion.bench.clients import JsonClient, Listener
 from companion.bench.server import ServerProcess
 
 CHURN = 1000
-WAVE = 40  # streams open at once during the churn (well under MAX_STREAMS)
+WAVE = 40  # streams open at once during the churn (under the spectators' pool)
 HEARTBEAT_S = 0.25  # a dropped client is noticed at the next ping (production: 5 s)
 #: Memory may settle a little higher after a thousand requests (allocator pools, caches).
 RSS_TOLERANCE_MB = 6.0
@@ -28,8 +30,11 @@ def server(tmp_path):
     srv.stop()
 
 
-def wave(srv, path: str, count: int) -> list[Listener]:
-    streams = [Listener(srv.port, path) for _ in range(count)]
+def wave(srv, path: str, count: int, first: str | None = None) -> list[Listener]:
+    """`count` streams of `path`; the first three of `first` instead when given (a token holds
+    at most three streams). Three streams per device: within every share per address."""
+    streams = [Listener(srv.port, first if first and i < 3 else path, source=f"127.0.3.{1 + i // 3}")
+               for i in range(count)]
     for s in streams:
         assert s.wait_status() == 200, s.status
         assert s.wait_for(0), "no snapshot"
@@ -69,7 +74,7 @@ def test_a_thousand_streams_come_and_go_and_the_server_returns_to_its_baseline(s
 
     opened, action_times = 0, []
     while opened < CHURN:
-        streams = wave(server, paths[opened % 3], min(WAVE, CHURN - opened))
+        streams = wave(server, paths[0], min(WAVE, CHURN - opened), first=paths[opened // WAVE % 3])
         opened += len(streams)
         seq, dt = adjust(opened)
         action_times.append(dt)
@@ -84,9 +89,10 @@ def test_a_thousand_streams_come_and_go_and_the_server_returns_to_its_baseline(s
     # leaves room for a slow fsync on a busy machine.
     assert max(action_times) < 10.0, max(action_times)
 
-    # Every place is free again: the whole cap opens at once, and one more is refused.
-    full = wave(server, paths[0], serve.MAX_STREAMS)
-    extra = Listener(server.port, paths[0])
+    # Every place is free again: the whole spectators' pool opens at once, and one more is
+    # refused.
+    full = wave(server, paths[0], serve.MAX_SPECTATOR_STREAMS)
+    extra = Listener(server.port, paths[0], source="127.0.4.1")
     assert extra.wait_status() == 503
     extra.close()
     for s in full:

@@ -1,4 +1,5 @@
-// The audit log page, kept live: when the table's event stream reports a new entry, the rows
+// The audit log page, a page of entries at a time (links to older ones), the newest page kept
+// live: when the table's event stream reports a new entry, the rows
 // after the last one shown are fetched as HTML rendered (and escaped) by the server and put
 // in place; an undone entry's row is replaced by its struck-through version.
 //
@@ -18,6 +19,9 @@ function lastSeq() {
   return last;
 }
 
+/** Rows one live update brings at most (the server's AUDIT_PAGE). */
+const PAGE = 500;
+
 let busy = false;
 let again = false;
 
@@ -35,8 +39,10 @@ async function refresh() {
       const old = rows.querySelector(`tr[data-seq="${CSS.escape(row.dataset.seq)}"]`);
       if (old) old.replaceWith(row); else rows.append(row);
     }
-    const count = rows.querySelectorAll("tr[data-seq]").length;
-    status.textContent = `${count} entries, up to entry ${lastSeq()}.`;
+    const first = rows.querySelector("tr[data-seq]");
+    status.textContent = first ? `Entries ${first.dataset.seq} to ${lastSeq()}.` : "No entries yet.";
+    // A live update holds at most a page of rows: ask again until the page has caught up.
+    if (doc.querySelectorAll("tr[data-seq]").length >= PAGE) again = true;
   } catch (err) {
     status.textContent = "Could not load the newest entries; retrying with the next change.";
   } finally {
@@ -45,7 +51,8 @@ async function refresh() {
   }
 }
 
-if (table && "EventSource" in window) {
+// Only the newest page follows the table; an older page (`?before=N`) stays as it is.
+if (table && table.dataset.live && "EventSource" in window) {
   const source = new EventSource(`/api/v1/tables/${encodeURIComponent(table.dataset.code)}/events`);
   source.addEventListener("update", refresh);
   // After a reconnect the snapshot may follow entries this page has not seen.

@@ -1,0 +1,171 @@
+"""Issue 11, item 7: limits per client (rates, the number of tables, body size), and issue 9's
+web layer without an import circle."""
+
+from __future__ import annotations
+
+import ast
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.server import create_app
+from companion.server.front import MAX_BODY_BYTES
+from companion.server.limits import PRODUCTION, Bucket, Limits, Rate
+from companion.refusal import Refused
+
+from conftest import REPO, LiveServer
+
+
+@pytest.fixture
+def limited(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "LIMITS": PRODUCTION})
+    yield app
+    app.extensions["tables"].close()
+
+
+def create(client, addr="10.0.0.5"):
+    return client.post("/api/v1/tables", json={"rules": "weg"}, environ_base={"REMOTE_ADDR": addr})
+
+
+def test_item7_one_seat_toggling_sit_out_79_times_a_second_is_refused_with_429_in_words(limited):
+    client = limited.test_client()
+    code = create(client).get_json()["code"]
+    token = client.post(f"/api/v1/tables/{code}/join", json={"name": "Lando"},
+                        environ_base={"REMOTE_ADDR": "10.0.0.7"}).get_json()["token"]
+    answers = []
+    started = time.monotonic()
+    for i in range(79):
+        answers.append(client.post(f"/api/v1/tables/{code}/commands", json={"type": "sit_out" if i % 2 == 0 else "sit_in"},
+                                   headers={"Authorization": f"Bearer {token}"}, environ_base={"REMOTE_ADDR": "10.0.0.7"}))
+    assert time.monotonic() - started < 1.5  # the flood really is ~79 a second or faster
+    accepted = [r for r in answers if r.status_code == 200]
+    refused = [r for r in answers if r.status_code == 429]
+    assert len(accepted) + len(refused) == 79
+    assert len(accepted) <= PRODUCTION.commands_per_token.burst + 30 and refused
+    body = refused[0].get_json()
+    assert "too many commands" in body["error"] and body["field"] is None
+    assert int(refused[0].headers["Retry-After"]) >= 1
+    # Nothing changed for a refused command: the version counts the accepted ones only.
+    state = client.get(f"/api/v1/tables/{code}").get_json()
+    assert state["version"] == 1 + len(accepted)
+
+
+def test_item7_normal_play_never_meets_the_command_limits():
+    """A busy evening, simulated on the limit's own clock: a phone sending a command every
+    0.3 s for an hour, with bursts of 10 quick taps, is never refused."""
+    per_token = Bucket(PRODUCTION.commands_per_token, "commands")
+    now = 0.0
+    for minute in range(60):
+        for _ in range(10):  # a burst of quick taps (bet, raise, undo on the host's console)
+            per_token.take("phone", now)
+            now += 0.05
+        for _ in range(200):
+            per_token.take("phone", now)
+            now += 0.3
+
+
+def test_item7_bucket_refills_and_says_when_to_come_back():
+    bucket = Bucket(Rate(burst=2, per_second=0.5), "tables")
+    bucket.take("a", 0.0)
+    bucket.take("a", 0.0)
+    with pytest.raises(Refused) as exc:
+        bucket.take("a", 0.1)
+    assert exc.value.status == 429 and exc.value.extra["retry_after"] == 2
+    bucket.take("b", 0.1)  # another client is not affected
+    bucket.take("a", 2.2)  # one refilled after 2 s
+
+
+def test_item7_table_creation_is_rate_limited_per_address(limited):
+    client = limited.test_client()
+    made = [create(client).status_code for _ in range(PRODUCTION.table_creation.burst)]
+    assert made == [201] * PRODUCTION.table_creation.burst
+    refused = create(client)
+    assert refused.status_code == 429 and "tables created" in refused.get_json()["error"]
+    assert refused.headers["Retry-After"]
+    assert create(client, addr="10.0.0.9").status_code == 201  # another device still can
+
+
+def test_item7_a_server_holds_at_most_max_tables_and_says_so(tmp_path):
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "LIMITS": Limits(max_tables=3)})
+    client = app.test_client()
+    for i in range(3):
+        assert create(client, addr=f"10.0.1.{i}").status_code == 201
+    refused = create(client, addr="10.0.2.1")
+    assert refused.status_code == 409
+    assert "already holds 3 tables" in refused.get_json()["error"]
+    assert len(client.get("/api/v1/tables").get_json()["tables"]) == 3
+    app.extensions["tables"].close()
+
+
+def raw(port: int, request: bytes, read_s: float = 5.0) -> tuple[bytes, float]:
+    """Send `request` on a fresh connection; the answer and how long it took."""
+    with socket.create_connection(("127.0.0.1", port), timeout=read_s) as s:
+        t0 = time.perf_counter()
+        s.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < int(
+                data.split(b"Content-Length: ")[1].split(b"\r\n")[0]) if b"Content-Length: " in data else True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        return data, time.perf_counter() - t0
+
+
+def test_item7_a_large_body_is_refused_before_it_is_read(app):
+    srv = LiveServer(app, threads=4)
+    try:
+        port = srv.server.effective_port
+        # 400 MB announced, none sent: the 413 comes at once, with the API's JSON body.
+        head = (b"POST /api/v1/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 400000000\r\n\r\n")
+        data, took = raw(port, head)
+        assert data.startswith(b"HTTP/1.1 413"), data[:200]
+        body = json.loads(data.split(b"\r\n\r\n", 1)[1])
+        assert body["field"] == "body" and str(MAX_BODY_BYTES) in body["error"]
+        assert took < 1.0
+        # A chunked body is counted as it arrives and refused once it grows past the limit.
+        chunk = b"x" * 65536
+        chunked = (b"POST /api/v1/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                   b"Transfer-Encoding: chunked\r\n\r\n"
+                   + (b"%x\r\n" % len(chunk) + chunk + b"\r\n") * (MAX_BODY_BYTES // len(chunk) + 2))
+        data, _ = raw(port, chunked)
+        assert data.startswith(b"HTTP/1.1 413"), data[:200]
+        assert json.loads(data.split(b"\r\n\r\n", 1)[1])["field"] == "body"
+    finally:
+        srv.close()
+        app.extensions["tables"].close()
+
+
+def test_issue9_no_import_circle_in_companion_server():
+    """The web layer's modules import each other in one direction only (the event stream and
+    the table API share `access`, not each other)."""
+    folder = REPO / "companion" / "server"
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        name = f"companion.server.{path.stem}"
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module == "companion.server":
+                    deps |= {f"companion.server.{a.name}" for a in node.names}
+                elif node.module.startswith("companion.server."):
+                    deps.add(node.module)
+            elif isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names if a.name.startswith("companion.server.")}
+        graph[name] = {d for d in deps if d != name}
+
+    def reach(start: str, seen: set[str]) -> set[str]:
+        for dep in graph.get(start, ()):
+            if dep not in seen:
+                seen.add(dep)
+                reach(dep, seen)
+        return seen
+
+    circles = [m for m in graph if m in reach(m, set())]
+    assert not circles, circles
+    assert "companion.server.tables_api" not in graph["companion.server.events"]
+    assert "companion.server.events" not in graph["companion.server.tables_api"]
