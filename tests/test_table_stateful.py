@@ -2,8 +2,10 @@
 
 Invariants after every command: credits are conserved (stacks + hand pot + sabacc pot change
 only by buy-ins, cash-outs, stakes and host adjustments), no stack is negative, a JSON round
-trip of the snapshot is the same table, a refused command changes nothing, and replaying every
-accepted entry on a fresh table gives the same state.
+trip of the snapshot is the same table, a refused command changes nothing, replaying every
+accepted entry on a fresh table gives the same state, and no hand ever waits for the host: while
+a hand is played, some player always has a move of the hand (the host starts hands; the reveal
+corrections of docs/table-commands.md are the players' own re-entries).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from companion.rules.cards import CARDS, DECK
+from companion.rules.cards import CARDS, CORELLIA_SET_ASIDE, DECK
 from companion.scrambler.dice import DICE
 from companion.table.engine import COMMANDS, HOST, SCRAMBLER, Refused, Table
 
@@ -24,7 +26,10 @@ HAND_MOVES = {"check", "bet", "raise", "call", "all_in", "fold", "roll", "call_h
 #: Variants mixed into the presets: limits, house dealer, the timer, by-symbol shifts, Hold 'Em,
 #: a fixed bomb-out penalty, a fold fee of 2.
 OPTIONS = [{}, {"bet_limit": 5}, {"house_dealer": True}, {"scrambler_trigger": "timer"},
-           {"shift_kind": "by-symbol"}, {"holdem": True}, {"bomb_out_penalty": 4, "fold_fee": 2}]
+           {"shift_kind": "by-symbol"}, {"holdem": True}, {"bomb_out_penalty": 4, "fold_fee": 2},
+           {"force_sabacc": True}, {"corellia_run": True}, {"scrambler_trigger": "2d6-spike"},
+           {"scrambler_trigger": "d20"}, {"shift_kind": "wild"}, {"shift_kind": "rim"},
+           {"static_field": "free"}, {"pot_building_rounds": 0}]
 EXTERNAL = {"bought_in": "amount", "cashed_out": "amount", "adjusted": "amount", "staked": "value"}
 
 
@@ -113,6 +118,8 @@ class TableMachine(RuleBasedStateMachine):
                                                                min_size=count, max_size=count))}
         if typ == "buy_in":
             return {"type": "buy_in", "amount": data.draw(st.integers(1, 20))}
+        if typ == "declare_side":
+            return {"type": typ, "side": data.draw(st.sampled_from(["light", "dark"]))}
         if typ == "cash_out":
             return {"type": "cash_out", "amount": 1}
         if typ in ("static_add", "static_remove"):
@@ -142,7 +149,7 @@ class TableMachine(RuleBasedStateMachine):
             used += p["cards"] if p["cards"] is not None else p["static"]
             if p["demise"]:
                 used.append(p["demise"])
-        left = list(DECK)
+        left = [c for c in DECK if not (self.table.rules.corellia_run and c in CORELLIA_SET_ASIDE)]
         for c in used:
             left.remove(c)
         return sorted(set(left))
@@ -193,6 +200,18 @@ class TableMachine(RuleBasedStateMachine):
         h = self.table.view()["hand"]
         if h is not None and h["stage"] != "settled":
             assert sum(p["amount"] for p in h["pots"]) == h["hand_pot"]
+
+    @invariant()
+    def no_hand_waits_for_the_host(self):
+        h = self.table.view()["hand"]
+        if h is None or h["stage"] == "settled":
+            return
+        moves = [m for sid in self.table.seat_ids()
+                 for m in self.table.view(sid)["you"]["legal"] if m["type"] in HAND_MOVES]
+        # A roll that is no seat's (a house dealer who is not a seat) is the scrambler's: its
+        # button or box at the table rolls, not the host.
+        scrambler = h["roller"] is None and (h["do"] == "roll" or h["stage"] == "final_roll")
+        assert moves or scrambler, f"the hand waits for the host: {h['stage']} {h['phase']} {h['do']}"
 
     @invariant()
     def no_negative_stack(self):

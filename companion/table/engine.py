@@ -27,6 +27,7 @@ name. The commands and events are listed in docs/table-commands.md::
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from typing import Any
@@ -44,6 +45,7 @@ from companion.rules.rulesets import (
     Side,
     StaticField,
     Trigger,
+    Who,
     ruleset_from,
 )
 from companion.refusal import Refused
@@ -118,6 +120,7 @@ COMMANDS: dict[str, dict[str, Any]] = {
 
 #: Fields the server may leave on an entry; they are not the engine's business.
 _TRANSPORT_FIELDS = {"type", "version", "idempotency_key"}
+_STATIC_COMMANDS = {"static_add", "static_remove"}
 _HOST_ONLY = {"reorder", "set_dealer", "set_token", "adjust", "stake", "end_session", "start_hand"}
 _TABLE_SETTINGS = {"rules", "chip_set", "max_seats"}
 
@@ -197,6 +200,11 @@ def _working_copy(state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _join(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else ""
+
+
 def _words_cards(n: int) -> str:
     return "card" if n == 1 else f"{n} cards"
 
@@ -204,10 +212,15 @@ def _words_cards(n: int) -> str:
 class Table:
     """One table's whole state: plain data, changed only by `apply`. Deterministic."""
 
+    #: Commands whose fields are hidden from the other players (the cards a player enters):
+    #: nothing said to anyone else (the host's refused undo included) may quote their refusal.
+    PRIVATE_COMMANDS = frozenset({"reveal", "demise_card"})
+
     def __init__(self, state: dict[str, Any]):
         self._s = state
-        self._rules = ruleset_from(state["settings"]["rules"])
         self._chips = chip_set_from(state["settings"]["chip_set"])
+        # The table's own chip set is part of the rules it plays (its rules page shows it).
+        self._rules = dataclasses.replace(ruleset_from(state["settings"]["rules"]), chip_set=self._chips)
 
     # -- construction and snapshots ---------------------------------------------------------
 
@@ -294,8 +307,8 @@ class Table:
 
     @classmethod
     def from_json(cls, data: dict) -> "Table":
-        """The table a `to_json` snapshot describes."""
-        return cls(_copy(data))
+        """The table a `to_json` snapshot describes (an older snapshot is migrated)."""
+        return cls(_migrate(_copy(data)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Table) and self._s == other._s
@@ -426,6 +439,8 @@ class Table:
                 "demise": p["demise"] if h["stage"] == "settled" else None,
             })
         betting = h["betting"]
+        owed = (betting["current"] - h["p"][betting["to_act"]]["bet"]) if betting else 0
+        game = _Game(self._s, self._rules, self._chips)  # read-only here: for the words
         return {
             "no": h["no"],
             "stage": h["stage"],
@@ -437,13 +452,18 @@ class Table:
             "roller": _roller(h, step) if h["stage"] in ("play", "final_roll") else None,
             "to_act": betting["to_act"] if betting else None,
             "current_bet": betting["current"] if betting else 0,
+            "owed": owed,
+            "call_open": bool(h["call_open"]) and h["stage"] == "play",
+            "call_window": game.call_window() if h["stage"] == "play" else [],
+            "deal": [dict(job) for job in h["deal"]],
+            "words": game.turn_words(viewer) if h["stage"] != "settled" else None,
             "called_by": h["called_by"],
             "dealer": h["dealer"],
             "token": h["token"],
             "players": players,
             "hand_pot": sum(p["committed"] for p in h["p"].values()),
             "pots": _pots(h),
-            "deck": _deck_left(h),
+            "deck": _deck_left(h, self.rules),
             "junk": h["junk"],
             "last_roll": h["last_roll"],
             "rolls": h["rolls"],
@@ -484,11 +504,20 @@ class Table:
                 out.append({"type": "call", "amount": cur - mine["bet"]})
         in_hand = h is not None and h["stage"] == "play" and sid in h["p"] and not h["p"][sid]["folded"]
         simple = ["check", "all_in", "fold", "call_hand", "no_call"] if in_hand else []
+        if in_hand and stack == 0:
+            simple.remove("fold")  # all-in: nothing to fold for, so it is not offered
+        step = _current_step(h) if h and h["stage"] == "play" else None
+        if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
+            simple.append("no_call")  # a turn player who folded in their own turn closes it
         simple += ["sit_out", "sit_in", "leave", "cash_out", "buy_in"]
+        if rules.force_sabacc and s["seats"][sid]["side"] is None:
+            simple.append("declare_side")  # once, when the player sits down
         for typ in simple:
             entry: dict[str, Any] = {"type": typ}
             if typ == "buy_in" and rules.buy_in == 0:
                 entry["amount"] = 1
+            if typ == "declare_side":
+                entry["side"] = "light"
             if self._try(entry, sid):
                 item: dict[str, Any] = {"type": typ}
                 if typ == "all_in":
@@ -496,7 +525,6 @@ class Table:
                 if typ == "buy_in":
                     item["amount"] = rules.buy_in or None
                 out.append(item)
-        step = _current_step(h) if h and h["stage"] == "play" else None
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
             for action in ("gain", "trade", "stand"):
                 if self._try({"type": "draw", "action": action}, sid):
@@ -558,10 +586,10 @@ def _roller(h: dict[str, Any], step: dict[str, Any] | None) -> str | None:
     return None
 
 
-def _deck_left(h: dict[str, Any]) -> int:
+def _deck_left(h: dict[str, Any], rules: RuleSet) -> int:
     """Cards left in the draw pile: the deck minus every live hand and the junk pile."""
     held = sum(p["hand_size"] for p in h["p"].values() if not p["folded"])
-    return len(deck.DECK) - held - h["junk"]
+    return deck.deck_count(corellia_run=rules.corellia_run) - held - h["junk"]
 
 
 def _pots(h: dict[str, Any]) -> list[dict[str, Any]]:
@@ -573,6 +601,16 @@ def _pots(h: dict[str, Any]) -> list[dict[str, Any]]:
             for pot in build_pots(committed, folded)]
 
 
+def _static_turn(h: dict[str, Any], sid: str) -> int | None:
+    """The turn in which `sid` may change their static field now: their own turn, or the turn
+    they just drew in, until the next player acts or the next phase begins (the static-field
+    timing ruling: a player can lock the card they just drew). None: not now."""
+    if h["turn_of"] == sid:
+        return h["turn_no"]
+    drew = h.get("drew_last")
+    return drew["turn"] if drew and drew["seat"] == sid else None
+
+
 def _static_allowance(s: dict[str, Any], rules: RuleSet, sid: str) -> dict[str, bool]:
     """Whether `sid` may add / remove a static-field card now (RuleSet.static_field)."""
     no = {"add": False, "remove": False}
@@ -581,14 +619,18 @@ def _static_allowance(s: dict[str, Any], rules: RuleSet, sid: str) -> dict[str, 
         return no
     p = h["p"].get(sid)
     step = _current_step(h)
-    if p is None or p["folded"] or step is None or h["turn_of"] != sid:
+    if p is None or p["folded"] or step is None or h["called_by"] is not None:
+        return no
+    room = len(p["static"]) < p["hand_size"]
+    if rules.static_field is StaticField.FREE:
+        # classic: any time during play, in or out of turn, until the hand is called.
+        return {"add": room, "remove": bool(p["static"])}
+    turn = _static_turn(h, sid)
+    if turn is None:
         return no
     if rules.static_field is StaticField.ONE_IN_ONE_OUT_PLAY_ROUND and step["phase"] != Phase.PLAY.value:
         return no
-    added, removed = (p["added"], p["removed"]) if p["static_turn"] == h["turn_no"] else (0, 0)
-    room = len(p["static"]) < p["hand_size"]
-    if rules.static_field is StaticField.FREE:
-        return {"add": room, "remove": bool(p["static"])}
+    added, removed = (p["added"], p["removed"]) if p["static_turn"] == turn else (0, 0)
     if rules.static_field is StaticField.ONE_CHANGE_PER_TURN:
         free = added + removed == 0
         return {"add": free and room, "remove": free and bool(p["static"])}
@@ -677,6 +719,55 @@ class _Game:
             raise Refused(409, "you have folded this hand", None)
         return p
 
+    def turn_words(self, viewer: str | None) -> str:
+        """Whose move it is and what they do, in words, for `viewer` ("You" for their own seat).
+        What a player owes is their own amount, not the round's bet (a "call 10" to a player who
+        already put in 5 was wrong: they call 5)."""
+        h = self.hand
+
+        def who(sid: str | None) -> str:
+            return "You" if sid is not None and sid == viewer else \
+                self.name(sid) if sid else "The dealer"
+
+        if h["stage"] == "reveal":
+            waiting = [who(x) for x in self.live() if h["p"][x]["cards"] is None]
+            return f"The reveal: waiting for {_join(waiting)} to enter their cards."
+        if h["stage"] == "demise":
+            waiting = [who(x) for x in h["demise_players"] if not h["p"][x]["demise"]]
+            return f"Sudden demise: waiting for {_join(waiting)} to enter one more card."
+        if h["stage"] == "final_roll":
+            return f"{who(h['dealer'])}: roll the scrambler one last time."
+        b, st = h["betting"], _current_step(h)
+        if b is not None:
+            owed = b["current"] - h["p"][b["to_act"]]["bet"]
+            what = (f"call {owed}, raise, go all-in or fold" if owed > 0 else
+                    "check, raise or fold" if b["current"] else "bet or check")
+            return f"{who(b['to_act'])}: {what}."
+        if st is None:
+            return ""
+        if st["do"] == "roll":
+            return f"{who(_roller(h, st))}: roll the scrambler."
+        if st["do"] == "call" and st["seat"] is None:
+            return f"Call window: {_join([who(x) for x in self.call_window()])} may call the hand or pass."
+        if st["do"] == "call":
+            return f"{who(st['seat'])}'s turn is done: the others may call the hand now."
+        if st["do"] == "draw":
+            then = " The others may call the hand until then." if h["call_open"] else ""
+            return f"{who(st['seat'])}: gain a card, trade one or stand.{then}"
+        return f"{who(st['seat'])}: {st['do']}."
+
+    def need_in_play_deck(self, code: str, field: str) -> None:
+        """Refuse a card the variant in play sets aside (Corellia Run), wherever it is entered."""
+        name = deck.set_aside_name(code, corellia_run=self.rules.corellia_run)
+        if name is not None:
+            raise Refused(422, f"{name} is set aside in Corellia Run", field)
+
+    def deal_job(self, counts: dict[str, int]) -> None:
+        """The dealer's latest job (view()["hand"]["deal"]): cards to deal to each seat."""
+        self.hand["deal"] = [{"seat": sid, "cards": n,
+                              "words": f"Deal {self.name(sid)} {n} card{'' if n == 1 else 's'}"}
+                             for sid, n in counts.items() if n > 0]
+
     def seat_ref(self, seat: Any, field: str = "seat") -> str:
         if seat not in self.s["seats"]:
             raise Refused(422, f"no seat {seat!r} at this table", field)
@@ -687,6 +778,9 @@ class _Game:
             raise Refused(403, f"unknown actor {actor!r}", None)
         if typ in _HOST_ONLY:
             self.need_host(actor)
+        h = self.hand
+        if h is not None and h.get("drew_last") and typ not in _STATIC_COMMANDS:
+            h["drew_last"] = None  # the next player acts: the drawer's static window closes
         getattr(self, "cmd_" + typ)(f, actor)
 
     # -- seats and session ------------------------------------------------------------------
@@ -777,6 +871,15 @@ class _Game:
         if not self.rules.force_sabacc:
             raise Refused(409, "sides are declared only in Force Sabacc", "side")
         self.not_in_running_hand(sid)
+        side = self.s["seats"][sid]["side"]
+        if side is not None:
+            # Declared once, when the player sits down; only the host may correct it, and only
+            # before the player's first hand of the session.
+            if actor != HOST:
+                raise Refused(409, f"you declared {side}: a side cannot change", "side")
+            if any(sid in row["players"] for row in self.s["hands"]):
+                raise Refused(409, f"{self.name(sid)} has played a hand as {side}: "
+                                   f"the side cannot change now", "side")
         self.s["seats"][sid]["side"] = f["side"]
         self.emit("side_declared", seat=sid, side=f["side"])
 
@@ -829,8 +932,16 @@ class _Game:
             raise Refused(422, "name the item", "item")
         value = f["value"]
         # A buy-in in kind: the item buys `value` credits, committed to the hand pot at once.
+        # In a betting round it counts toward the seat's bet like credits (the Plutt ruling):
+        # it can match a bet, and over the current bet it is a bet or raise the others answer.
         self.s["seats"][sid]["items"] += value
         p["committed"] += value
+        b = h["betting"]
+        if b is not None:
+            p["bet"] += value
+            if p["bet"] > b["current"]:
+                b["current"] = p["bet"]
+                self.reopen(sid)
         self.s["items"].append({"hand": h["no"], "seat": sid, "item": item, "value": value})
         self.emit("staked", seat=sid, item=item, value=value, committed=p["committed"])
 
@@ -871,7 +982,7 @@ class _Game:
                 players_set.append(sid)
         if len(players_set) < 2:
             raise Refused(409, "a hand needs at least two players who can pay the ante", None)
-        if len(players_set) * rules.deal_size > len(deck.DECK):
+        if len(players_set) * rules.deal_size > deck.deck_count(corellia_run=rules.corellia_run):
             raise Refused(409, "too many players for one deck", None)
         dealer, token = s["dealer"], s["token"]
         if rules.house_dealer:
@@ -904,8 +1015,10 @@ class _Game:
             "revealed": False, "demise_players": [], "settlement": None,
             "seed_commitment": f.get("seed_commitment"), "seed": None,
             "sabacc_pot_start": s["sabacc_pot"],
+            **_HAND_ADDED,
         }
         s["hand"] = h
+        self.deal_job({sid: rules.deal_size for sid in players})
         self.emit("hand_started", hand=h["no"], dealer=dealer, token=token, first=players[0],
                   players=list(players), deal_size=rules.deal_size,
                   seed_commitment=h["seed_commitment"])
@@ -931,19 +1044,20 @@ class _Game:
         if rules.order_of_play is OrderOfPlay.TURNS:
             # weg/classic: each player in turn goes through every phase of a turn.
             for sid in order:
-                for phase in rules.turn_phases:
-                    add(phase, sid, _PHASE_DO[phase][0], sid)
+                for pr in rules.turn_phases:
+                    for do in pr.does:
+                        add(pr.phase, sid, do, sid)
             return steps
-        for phase in rules.turn_phases:
-            if phase in _EACH_PLAYER:
+        for pr in rules.turn_phases:
+            if pr.by is Who.EACH_PLAYER:
                 for sid in order:
-                    for do in _PHASE_DO[phase]:
-                        add(phase, sid, do, sid)
+                    for do in pr.does:
+                        add(pr.phase, sid, do, sid)
             else:
-                for do in _PHASE_DO[phase]:
-                    add(phase, h["dealer"] if do == "roll" else None, do, None)
-            if phase in rules.dealer_rolls_after:
-                add(phase, h["dealer"], "roll", None)
+                for do in pr.does:
+                    add(pr.phase, h["dealer"] if pr.by is Who.DEALER else None, do, None)
+            if pr.phase in rules.dealer_rolls_after:
+                add(pr.phase, h["dealer"], "roll", None)
         return steps
 
     def round_order(self) -> list[str]:
@@ -962,6 +1076,8 @@ class _Game:
     def advance(self) -> None:
         """Move to the next step that needs someone, skipping what does not apply."""
         h, rules = self.hand, self.rules
+        h["call_open"], h["passed"] = False, []
+        merge_call = False  # a call step folded into the draw that follows it (weg/classic)
         while h["stage"] == "play":
             h["step"] += 1
             if h["step"] >= len(h["steps"]):
@@ -992,15 +1108,22 @@ class _Game:
             if st["do"] == "roll" and (rules.scrambler_trigger is Trigger.TIMER or h["finishing"]):
                 continue  # the timer rolls by itself; after a call the rule set's own roll follows
             if st["do"] == "bet" and not self.open_betting(st):
-                caller = self.caller_without_betting(st)
-                if caller is None:
+                if not self.call_window_instead(st):
                     continue
-                # The calling phase is a betting round nobody can bet in (everyone all-in):
-                # it is still the moment to call, or the hand could never be called.
-                st = h["steps"][h["step"]] = {**st, "seat": caller, "do": "call"}
+                # pagat: a betting round nobody can bet in (fewer than two can still bet) is
+                # a call window open to every player still in the hand, all-in included.
+                st = h["steps"][h["step"]] = {**st, "seat": None, "do": "call"}
             if st["do"] == "call" and not self.call_possible(st):
                 continue
-            self.emit("step", round=h["round"], phase=st["phase"], seat=st["seat"], do=st["do"])
+            if st["do"] == "call" and self.call_merges_into_draw(st):
+                merge_call = True  # the window stays open until the turn player draws
+                continue
+            if drew := h.get("drew_last"):
+                if st["phase"] != drew["phase"]:
+                    h["drew_last"] = None  # holodex: the dice phase begins
+            h["call_open"] = st["do"] == "call" or (merge_call and st["do"] == "draw")
+            self.emit("step", round=h["round"], phase=st["phase"], seat=st["seat"], do=st["do"],
+                      **({"call_open": True} if h["call_open"] and st["do"] != "call" else {}))
             return
 
     def open_betting(self, st: dict[str, Any]) -> bool:
@@ -1044,24 +1167,37 @@ class _Game:
         else:
             h["betting"]["to_act"] = nxt
 
-    def caller_without_betting(self, st: dict[str, Any]) -> str | None:
-        """Who may call the hand in a betting step that cannot open (the player who would
-        have opened it), when the rule set calls in that phase and a call is allowed now;
-        else None (the step is skipped)."""
+    def call_window_instead(self, st: dict[str, Any]) -> bool:
+        """Whether a betting step that cannot open is a call window instead: the rule set
+        calls in this phase, a call is allowed now, and two players are still in the hand."""
         h, calling = self.hand, self.rules.calling
-        if (st["phase"] != calling.phase.value or calling.not_by_turn_player
-                or h["called_by"] is not None or h["round"] <= calling.rounds_before_call):
-            return None
-        live = self.live()
-        if len(live) < 2:
-            return None
-        return st["seat"] if st["seat"] in live else next(x for x in self.round_order() if x in live)
+        return (st["phase"] == calling.phase.value and not calling.not_by_turn_player
+                and h["called_by"] is None and h["round"] > calling.rounds_before_call
+                and len(self.live()) >= 2)
 
     def call_possible(self, st: dict[str, Any]) -> bool:
         h, calling = self.hand, self.rules.calling
         if h["called_by"] is not None or h["round"] <= calling.rounds_before_call:
             return False
         return any(sid != st["seat"] for sid in self.live()) if calling.not_by_turn_player else True
+
+    def call_merges_into_draw(self, st: dict[str, Any]) -> bool:
+        """weg/classic: the call window stays open until the turn player draws (or stands); the
+        draw closes it, so no separate "nobody calls" is needed. Not for a turn player who
+        folded in their own turn: they draw no more, so their call step stays."""
+        h = self.hand
+        i = h["step"] + 1
+        nxt = h["steps"][i] if i < len(h["steps"]) else None
+        return (nxt is not None and nxt["do"] == "draw" and nxt["seat"] == st["seat"]
+                and st["seat"] is not None and not h["p"][st["seat"]]["folded"])
+
+    def call_window(self) -> list[str]:
+        """The players who may still call (or pass) in an open pagat call window."""
+        h = self.hand
+        st = _current_step(h)
+        if st is None or st["do"] != "call" or st["seat"] is not None:
+            return []
+        return [x for x in self.live() if x not in h["passed"]]
 
     def after_call_next(self) -> None:
         """Carry out the next of the rule set's steps between the call and the reveal."""
@@ -1181,8 +1317,10 @@ class _Game:
         sid = self.who(f, actor)
         h = self.need_play()
         p = self.in_play(sid)
+        if h["called_by"] == sid:
+            raise Refused(409, "the caller cannot fold: check, call, raise or go all-in", None)
         b = h["betting"]
-        if b is None:
+        if b is None and not self.fold_window_open():
             raise Refused(409, "a player may only fold during betting", None)
         fee = min(self.rules.fold_fee, self.stack(sid))
         self.s["seats"][sid]["stack"] -= fee
@@ -1193,9 +1331,16 @@ class _Game:
         live = self.live()
         if len(live) == 1:
             self.concede(live[0])
-        elif b["to_act"] == sid:
+        elif b is not None and b["to_act"] == sid:
             self.after_bet_action(sid)
         # An out-of-turn fold leaves the player to act still owing their move.
+
+    def fold_window_open(self) -> bool:
+        """weg/classic: after the turn's betting ended (the turn player's check), folding stays
+        open until that turn's roll (RuleSet.fold_until_roll)."""
+        st = _current_step(self.hand)
+        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
+            and st["turn_of"] is not None
 
     def concede(self, winner: str) -> None:
         """Everyone else folded: the last player takes every pot, shows nothing, pays nothing."""
@@ -1244,6 +1389,10 @@ class _Game:
             if roll.kind is ShiftKind.WILD:
                 h["junk"] = 0  # the junk pile is shuffled back in
             self.emit("shift", kind=roll.kind.value, instructions=instructions)
+            self.deal_job({x: (1 if roll.kind is ShiftKind.RIM else
+                               h["p"][x]["hand_size"] - len(h["p"][x]["static"]))
+                           for x in instructions
+                           if h["p"][x]["hand_size"] > len(h["p"][x]["static"])})
         if h["stage"] == "final_roll":
             h["stage"] = "play"  # only to hand over to the next after-call step
             self.after_call_next()
@@ -1282,16 +1431,21 @@ class _Game:
         calling = self.rules.calling
         st = _current_step(h)
         if h["called_by"] is not None:
-            raise Refused(409, "the hand is already called", None)
-        if st is None or st["phase"] != calling.phase.value or st["do"] == "roll":
+            raise Refused(409, f"{self.name(h['called_by'])} called the hand first", None)
+        window = h.get("call_open") and st is not None
+        if not window and (st is None or st["phase"] != calling.phase.value or st["do"] == "roll"):
             raise Refused(409, f"the hand can only be called in the {calling.phase.value} phase", None)
         if h["round"] <= calling.rounds_before_call:
             raise Refused(409, f"no call before round {calling.rounds_before_call + 1}", None)
-        mover = h["betting"]["to_act"] if st["do"] == "bet" and h["betting"] else st["seat"]
-        if calling.not_by_turn_player and sid == mover:
-            raise Refused(409, "you cannot call the hand in your own turn", None)
-        if not calling.not_by_turn_player and sid != mover:
-            raise Refused(409, "call the hand in your own turn", None)
+        if window and st["seat"] is None:
+            if sid not in self.call_window():
+                raise Refused(409, "you have passed: the others may still call", None)
+        else:
+            mover = h["betting"]["to_act"] if st["do"] == "bet" and h["betting"] else st["seat"]
+            if calling.not_by_turn_player and sid == mover:
+                raise Refused(409, "you cannot call the hand in your own turn", None)
+            if not calling.not_by_turn_player and sid != mover:
+                raise Refused(409, "call the hand in your own turn", None)
         h["called_by"] = sid
         h["after"] = [a.value for a in calling.after_call]
         self.emit("hand_called", seat=sid)
@@ -1307,7 +1461,16 @@ class _Game:
             raise Refused(409, "there is no call to decline now", None)
         if actor != HOST:
             sid = self.who(f, actor)
-            if sid != st["seat"]:
+            if st["seat"] is None:
+                # pagat's call window: each player still in the hand passes; the last pass
+                # closes it.
+                if sid not in self.call_window():
+                    raise Refused(409, "you have already passed", None)
+                h["passed"].append(sid)
+                if self.call_window():
+                    self.emit("passed", seat=sid)
+                    return
+            elif sid != st["seat"]:
                 raise Refused(409, f"{self.name(st['seat'])} closes the call", None)
         self.emit("no_call", seat=st["seat"])
         self.advance()
@@ -1322,7 +1485,7 @@ class _Game:
             raise Refused(409, f"it is {self.name(st['seat'])}'s turn to draw", None)
         p = self.in_play(sid)
         action = f["action"]
-        if action in ("gain", "trade") and _deck_left(h) < 1:
+        if action in ("gain", "trade") and _deck_left(h, self.rules) < 1:
             raise Refused(409, "the draw pile is empty: stand", "action")
         if action == "trade" and p["hand_size"] - len(p["static"]) < 1:
             raise Refused(409, "every card is in your static field: nothing to trade", "action")
@@ -1330,7 +1493,10 @@ class _Game:
             p["hand_size"] += 1
         elif action == "trade":
             h["junk"] += 1
+        if action != "stand":
+            self.deal_job({sid: 1})
         self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"])
+        h["drew_last"] = {"seat": sid, "turn": h["turn_no"], "phase": st["phase"]}
         self.advance()
 
     def static_change(self, f: dict[str, Any], actor: str | None, add: bool) -> None:
@@ -1343,16 +1509,18 @@ class _Game:
             code = deck.normalize(f["card"])
         except deck.UnknownCard as exc:
             raise Refused(422, str(exc), "card") from None
+        self.need_in_play_deck(code, "card")
         allowed = _static_allowance(self.s, self.rules, sid)
-        if h["turn_of"] != sid:
+        turn = _static_turn(h, sid)
+        if self.rules.static_field is not StaticField.FREE and turn is None:
             raise Refused(409, "change your static field in your own turn", None)
         if not allowed["add" if add else "remove"]:
             if add and len(p["static"]) >= p["hand_size"]:
                 raise Refused(409, "every card of your hand is already in the static field", "card")
             raise Refused(409, f"the static-field limit this turn is reached "
                                f"({self.rules.static_field.value})", None)
-        if p["static_turn"] != h["turn_no"]:
-            p["static_turn"], p["added"], p["removed"] = h["turn_no"], 0, 0
+        if p["static_turn"] != turn:
+            p["static_turn"], p["added"], p["removed"] = turn, 0, 0
         if add:
             everywhere = [c for q in h["p"].values() if not q["folded"] for c in q["static"]] + [code]
             try:
@@ -1392,18 +1560,15 @@ class _Game:
         p = self.in_play(sid)
         if h["revealed"] and p["cards"] is not None:
             raise Refused(409, "your hand is already face up: it cannot change now", None)
+        public = [x for x in self.live() if h["revealed"] and x not in h["reentry"]]
         entered = []
         for i, c in enumerate(f["cards"]):
             try:
                 entered.append(deck.normalize(c))
             except deck.UnknownCard as exc:
                 raise Refused(422, str(exc), f"cards[{i}]") from None
-        if self.rules.corellia_run:
-            # Corellia Run sets the face cards other than the Idiot aside: none can be held.
-            for i, c in enumerate(entered):
-                if deck.CARDS[c].is_face and deck.CARDS[c].value != 0:
-                    raise Refused(422, f"{deck.CARDS[c].name} is set aside in Corellia Run",
-                                  f"cards[{i}]")
+        for i, c in enumerate(entered):
+            self.need_in_play_deck(c, f"cards[{i}]")
         # The entry is the whole hand, or the hand without its static field (filled in here).
         # Decided by the count, not by matching codes: with two copies of a face card, the
         # second copy in the hand is not the one lying in the static field.
@@ -1431,7 +1596,7 @@ class _Game:
         for other, q in h["p"].items():
             if other == sid or q["folded"]:
                 continue
-            others += q["cards"] if h["revealed"] and q["cards"] is not None else q["static"]
+            others += q["cards"] if other in public else q["static"]
         try:
             deck.check_copies(full + others)
         except deck.TooManyCopies as exc:
@@ -1441,6 +1606,7 @@ class _Game:
         self.emit("cards_entered", seat=sid)
         if all(h["p"][x]["cards"] is not None for x in self.live()):
             h["revealed"] = True
+            h["reentry"] = []
             self.emit("revealed", hands={x: list(h["p"][x]["cards"]) for x in self.live()})
             if not self.reveal_conflict():
                 self.settle_hand()
@@ -1458,6 +1624,7 @@ class _Game:
                  if any(c in over for c in (Counter(h["p"][x]["cards"]) - Counter(h["p"][x]["static"])))]
         for x in seats:
             h["p"][x]["cards"] = None
+        h["reentry"] = list(seats)
         names = " and ".join(self.name(x) for x in seats)
         self.emit("reveal_conflict", cards=over, seats=seats,
                   message=f"{', '.join(over)}: more copies on the table than the deck holds. "
@@ -1475,14 +1642,15 @@ class _Game:
             code = deck.normalize(f["card"])
         except deck.UnknownCard as exc:
             raise Refused(422, str(exc), "card") from None
-        if h.get("demise_shown") and h["p"][sid]["demise"]:
+        self.need_in_play_deck(code, "card")
+        public = h["demise_public"]
+        if sid in public:
             raise Refused(409, "your demise card is already face up", None)
-        # Checked against the face-up cards only: the revealed hands, and the other demise
-        # cards once they are shown. Refusing for a card another player entered would tell
-        # this player that card.
+        # Checked against the face-up cards only: the revealed hands, and the demise cards
+        # shown at a clash that stand. Another player's demise card entered since is still
+        # hidden: refusing for it would tell this player that card.
         table = [c for x in self.live() for c in h["p"][x]["cards"]]
-        if h.get("demise_shown"):
-            table += [h["p"][x]["demise"] for x in h["demise_players"] if x != sid and h["p"][x]["demise"]]
+        table += [h["p"][x]["demise"] for x in public]
         try:
             deck.check_copies(table + [code])
         except deck.TooManyCopies as exc:
@@ -1495,9 +1663,9 @@ class _Game:
                 deck.check_copies(list(cards.values()))
             except deck.TooManyCopies as exc:
                 # Every demise card is now face up: the players who entered the same card
-                # enter it again.
-                h["demise_shown"] = True
+                # enter it again; the others' cards stand, face up.
                 clash = [x for x, c in cards.items() if c == exc.code]
+                h["demise_public"] = [x for x in h["demise_players"] if x not in clash]
                 for x in clash:
                     h["p"][x]["demise"] = None
                 names = " and ".join(self.name(x) for x in clash)
@@ -1534,6 +1702,7 @@ class _Game:
                 raise Refused(409, "the settlement asked for a second sudden demise", None)
             h["stage"] = "demise"
             h["demise_players"] = list(result.demise_players)
+            self.deal_job({x: 1 for x in result.demise_players})
             names = ", ".join(self.name(x) for x in result.demise_players)
             self.emit("sudden_demise", players=list(result.demise_players),
                       message=f"Sudden demise: the dealer deals one more card each to {names}; "
@@ -1560,13 +1729,20 @@ class _Game:
         h, s = self.hand, self.s
         h["stage"] = "settled"
         h["betting"] = None
+        h["deal"] = []
         stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}
         s["stack_history"].append({"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]})
         s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
                            "called_by": h["called_by"],
                            "status": h["settlement"]["status"] if h["settlement"] else None,
                            "payouts": (h["settlement"] or {}).get("payouts"),
-                           "seed_commitment": h["seed_commitment"], "seed": None})
+                           "seed_commitment": h["seed_commitment"], "seed": None,
+                           "settlement": h["settlement"],
+                           # face-up hands only: a folded or conceding hand was never shown
+                           "cards": {sid: (list(h["p"][sid]["cards"])
+                                           if h["revealed"] and h["p"][sid]["cards"] is not None
+                                           and not h["p"][sid]["folded"] else None)
+                                     for sid in h["players"]}})
         role = "token" if self.rules.house_dealer else "dealer"
         current = h["token"] if self.rules.house_dealer else h["dealer"]
         if current in s["order"] and len(s["order"]) > 1:
@@ -1588,18 +1764,29 @@ class _Game:
         self.emit("seed_revealed", hand=h["no"], seed=h["seed"])
 
 
-# What is done in each phase, in order; and which phases every player takes in turn.
-_PHASE_DO: dict[Phase, tuple[str, ...]] = {
-    Phase.BET: ("bet",),
-    Phase.ROLL: ("roll",),
-    Phase.CALL: ("call",),
-    Phase.DRAW: ("draw",),
-    Phase.BETTING: ("bet",),
-    Phase.TRADE: ("draw",),
-    Phase.DICE: ("roll",),  # the dealer rolls
-    Phase.PLAY: ("draw", "roll"),  # each player draws, then rolls (seed 002)
-}
-_EACH_PLAYER = {Phase.TRADE, Phase.PLAY, Phase.DRAW, Phase.ROLL, Phase.CALL}
+#: Hand fields added after the first snapshots were written, with the value an old snapshot's
+#: hand gets (`_migrate`): the call window, the static window after a draw, the dealer's job,
+#: the face-up demise cards and the hands being entered again after a reveal conflict.
+_HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
+                               "demise_public": [], "reentry": []}
+
+
+def _migrate(state: dict[str, Any]) -> dict[str, Any]:
+    """An older snapshot in today's form (in place): fields added since get their defaults."""
+    h = state.get("hand")
+    if h is not None:
+        shown = h.pop("demise_shown", False)
+        for k, v in _HAND_ADDED.items():
+            h.setdefault(k, _copy(v))
+        if shown and not h["demise_public"]:
+            h["demise_public"] = [x for x in h["demise_players"] if h["p"][x]["demise"]]
+        if h["stage"] == "play":
+            st = _current_step(h)
+            h["call_open"] = h["call_open"] or bool(st and st["do"] == "call")
+    for row in state.get("hands", []):
+        row.setdefault("settlement", None)
+        row.setdefault("cards", None)
+    return state
 
 
 def _rotate(order: list[str], start: str, members: list[str]) -> list[str]:
