@@ -391,8 +391,8 @@ def test_issue11_a_refused_undo_never_names_a_hidden_card(tmp_path):
         for sid in ("s1", "s2"):
             owner.submit({"type": "buy_in", "amount": 30}, sid)
         owner.submit({"type": "start_hand"}, HOST)
-        owner.submit({"type": "static_add", "card": "sa5"}, "s1")
-        owner.submit({"type": "static_remove", "card": "sa5"}, "s1")  # sa5 hidden again
+        owner.submit({"type": "static_add", "card": "sa5"}, "s2")
+        owner.submit({"type": "static_remove", "card": "sa5"}, "s2")  # sa5 hidden again
         removal = owner.version
         for sid in ("s2", "s1"):
             for entry in ({"type": "check"}, {"type": "roll", "dice": [1, 2]},
@@ -401,7 +401,7 @@ def test_issue11_a_refused_undo_never_names_a_hidden_card(tmp_path):
         owner.submit({"type": "check"}, "s2")
         owner.submit({"type": "roll", "dice": [1, 2]}, "s2")
         owner.submit({"type": "call_hand"}, "s1")
-        owner.submit({"type": "reveal", "cards": ["sa5", "co9"]}, "s2")  # Han's hidden sa5
+        owner.submit({"type": "reveal", "cards": ["sa5", "co9"]}, "s1")  # Lando's hidden sa5
         with pytest.raises(Refused) as info:
             owner.undo(HOST, seq=removal)
         assert info.value.status == 409
