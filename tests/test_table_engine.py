@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.rules.rulesets import Trigger
-from companion.table.engine import HOST, SCRAMBLER, Refused, Table
+from companion.table.engine import COMMANDS, HOST, SCRAMBLER, Refused, Table
 
 NAMES = ["Lando", "Han", "Chewie", "Leia"]
 
@@ -720,3 +720,28 @@ def test_rim_shift_tells_a_player_with_one_unprotected_card_that_it_is_the_one_t
         "s1": "Han (on your right) picks one of your 2 cards outside the static field at random; "
               "discard it; the dealer deals you 1.",
     }
+
+
+def test_the_doctests_of_the_engine_run():
+    import doctest
+
+    from companion.rules import explain
+    from companion.table import commands, engine
+
+    for module in (engine, commands, explain):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_a_command_body_has_one_validator_with_one_answer():
+    # Issue 9: the engine and the web layer checked a body with two validators that answered
+    # differently; both now call companion.table.commands.check.
+    from companion.server import tables_api
+    from companion.table import commands
+
+    assert tables_api.check_schema is commands.check
+    t = table()
+    exc = refused(t, {"type": "bet", "amount": "three"}, "s1")
+    with pytest.raises(Refused) as api:
+        tables_api.check_schema(COMMANDS["bet"], {"amount": "three"}, "")
+    assert (exc.status, exc.error, exc.field) == (api.value.status, api.value.error, api.value.field)
