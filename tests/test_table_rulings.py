@@ -62,6 +62,18 @@ def pagat_round(t: Table, order=("s2", "s1"), dealer="s1"):
     do(t, dealer, "roll", dice=[1, 2])
 
 
+def to_round_2_call_window(rules: str, players: int = 3, **settings) -> Table:
+    """A turn-based hand at round 2: every player had a quiet turn, then Han checked and
+    rolled (no shift): his call window is open."""
+    t = table(rules, players=players, **settings)
+    do(t, HOST, "start_hand")
+    for sid in ("s2", "s3", "s1") if players == 3 else ("s2", "s1"):
+        weg_turn(t, sid)
+    do(t, "s2", "check")
+    do(t, "s2", "roll", dice=[6] if t.rules.scrambler_trigger.value == "d6-low" else [1, 2])
+    return t
+
+
 def weg_turn(t: Table, sid):
     """A quiet weg/classic turn: check, roll (no shift under d6-low on a 6), stand."""
     do(t, sid, "check")
@@ -95,12 +107,7 @@ def test_ruling_1_the_caller_cannot_fold_and_the_hand_reaches_its_reveal():
 # -- 2. the draw closes the call window ---------------------------------------------------------
 
 def test_ruling_2_the_draw_itself_closes_the_call_window_without_a_nobody_calls_tap():
-    t = table("weg", players=3)
-    do(t, HOST, "start_hand")
-    for sid in ("s2", "s3", "s1"):
-        weg_turn(t, sid)
-    do(t, "s2", "check")
-    do(t, "s2", "roll", dice=[6])
+    t = to_round_2_call_window("weg")
     h = hand(t)
     assert (h["turn"], h["do"], h["call_open"]) == ("s2", "draw", True)
     assert "call_hand" in legal(t, "s3") and "call_hand" not in legal(t, "s2")
@@ -176,12 +183,7 @@ def test_ruling_4_corellia_set_aside_cards_are_refused_everywhere_and_the_deck_h
 
 
 def test_ruling_4_corellia_demise_card_is_refused_without_naming_anyone_elses_card():
-    t = table("classic", players=2, corellia_run=True)
-    do(t, HOST, "start_hand")
-    for sid in ("s2", "s1"):
-        weg_turn(t, sid)
-    do(t, "s2", "check")
-    do(t, "s2", "roll", dice=[1, 2])
+    t = to_round_2_call_window("classic", players=2, corellia_run=True)
     do(t, "s1", "call_hand")
     do(t, "s2", "reveal", cards=["co10", "fl5"])  # 15
     do(t, "s1", "reveal", cards=["fl10", "co5"])  # 15: a tie
@@ -355,12 +357,7 @@ def test_ruling_11_turn_line_says_the_amount_the_player_owes():
 # -- issue 11: what refusals may tell; the dealer's jobs; the history ------------------------------------
 
 def test_issue11_demise_card_is_checked_only_against_public_cards():
-    t = table("classic", players=3)
-    do(t, HOST, "start_hand")
-    for sid in ("s2", "s3", "s1"):
-        weg_turn(t, sid)
-    do(t, "s2", "check")
-    do(t, "s2", "roll", dice=[1, 2])
+    t = to_round_2_call_window("classic")
     do(t, "s3", "call_hand")
     do(t, "s2", "reveal", cards=["sa10", "co10"])
     do(t, "s3", "reveal", cards=["st9", "st5"])

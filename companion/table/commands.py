@@ -149,22 +149,16 @@ def check(schema: dict, value: Any, path: str) -> None:
     if "enum" in schema and value not in schema["enum"]:
         raise Refused(422, f"{path} must be one of {', '.join(map(str, schema['enum']))}", path)
     if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            raise Refused(422, f"{path} is too short", path)
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise Refused(422, f"{path} is too long (at most {schema['maxLength']} characters)", path)
+        _within(len(value), schema, "minLength", "maxLength", path, "is too short",
+                f"is too long (at most {schema.get('maxLength')} characters)")
         if "pattern" in schema and not re.search(schema["pattern"], value):
             raise Refused(422, f"{path} is not in the right form", path)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            raise Refused(422, f"{path} must be at least {schema['minimum']}", path)
-        if "maximum" in schema and value > schema["maximum"]:
-            raise Refused(422, f"{path} must be at most {schema['maximum']}", path)
+        _within(value, schema, "minimum", "maximum", path, f"must be at least {schema.get('minimum')}",
+                f"must be at most {schema.get('maximum')}")
     if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            raise Refused(422, f"{path} has too few items", path)
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            raise Refused(422, f"{path} has too many items", path)
+        _within(len(value), schema, "minItems", "maxItems", path, "has too few items",
+                "has too many items")
         if isinstance(schema.get("items"), dict):
             for i, item in enumerate(value):
                 check(schema["items"], item, f"{path}[{i}]")
@@ -181,6 +175,14 @@ def check(schema: dict, value: Any, path: str) -> None:
                 raise Refused(422, f"unknown field {k!r}", sub[:60])
             elif isinstance(schema.get("additionalProperties"), dict):
                 check(schema["additionalProperties"], v, sub)
+
+
+def _within(n: float, schema: dict, low: str, high: str, path: str, under: str, over: str) -> None:
+    """Refuse a size or number below `schema[low]` or above `schema[high]` (where given)."""
+    if low in schema and n < schema[low]:
+        raise Refused(422, f"{path} {under}", path)
+    if high in schema and n > schema[high]:
+        raise Refused(422, f"{path} {over}", path)
 
 
 def parse(entry: Any) -> tuple[str, dict[str, Any]]:
