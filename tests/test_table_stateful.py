@@ -247,3 +247,70 @@ TableMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_random_commands_conserve_credits_and_replay_exactly = TableMachine.TestCase
+
+
+
+def _random_entry(machine, move, sid, rng):
+    """A legal move made concrete from a seeded random source (the sweep's `concrete`)."""
+    typ = move["type"]
+    if typ == "bet":
+        return {"type": typ, "amount": rng.randint(move["min"], move["max"])}
+    if typ == "raise":
+        return {"type": typ, "to": rng.randint(move["min_to"], move["max_to"])}
+    if typ == "roll":
+        count, sides = DICE.get(machine.table.rules.scrambler_trigger, (0, 0))
+        return {"type": typ, "dice": [rng.randint(1, sides) for _ in range(count)]}
+    if typ == "declare_side":
+        return {"type": typ, "side": rng.choice(["light", "dark"])}
+    if typ == "static_remove":
+        return {"type": typ, "card": rng.choice(machine.me(sid)["static"])}
+    if typ in ("static_add", "demise_card"):
+        return {"type": typ, "card": rng.choice(machine.unused(()))}
+    if typ == "reveal":
+        need = move["hand_size"] - len(move["static"])
+        return {"type": typ, "cards": rng.sample(machine.unused(()), need)}
+    return {k: v for k, v in move.items() if k in ("type", "action")}
+
+
+def test_every_preset_and_variant_plays_on_without_the_host():
+    """A seeded sweep beside the Hypothesis machine, so that every preset meets every variant in
+    the default run: random legal moves by the players (the host only starts hands, the
+    scrambler rolls for a house dealer who is not a seat), with the credits conserved and some
+    player always able to move the hand on."""
+    import random
+
+    for preset in PRESETS:
+        for option in OPTIONS:
+            rng = random.Random(f"{preset}{sorted(option.items())}")
+            machine = TableMachine()
+            machine.settings = {"rules": {"preset": preset, "buy_in": 0, **option}}
+            machine.table = Table.create("SWEEP", machine.settings)
+            machine.log, machine.external = [], 0
+            for i in range(2 + len(option) % 2):  # two or three players
+                machine.send({"type": "join", "name": f"P{i}"}, None)
+                machine.send({"type": "buy_in", "amount": 30 + 5 * i}, f"s{i + 1}")
+            hands = 0
+            for _ in range(50):
+                options = [(sid, m) for sid in machine.table.seat_ids()
+                           for m in machine.table.view(sid)["you"]["legal"]
+                           if m["type"] in HAND_MOVES | {"declare_side"}]
+                calmer = [o for o in options if o[1]["type"] != "fold"]
+                if calmer and rng.random() < 0.85:
+                    options = calmer
+                if not options:
+                    h = machine.table.view()["hand"]
+                    if h is not None and h["stage"] != "settled":
+                        count, sides = DICE[machine.table.rules.scrambler_trigger]
+                        dice = [rng.randint(1, sides) for _ in range(count)]
+                        assert machine.send({"type": "roll", "dice": dice}, SCRAMBLER), (preset, option)
+                        continue
+                    if not machine.send({"type": "start_hand"}, HOST):
+                        break
+                    hands += 1
+                    continue
+                sid, move = rng.choice(options)
+                entry = _random_entry(machine, move, sid, rng)
+                assert machine.send(entry, sid), (preset, option, entry, sid, machine.last_refusal)
+                machine.credits_are_conserved()
+                machine.no_hand_waits_for_the_host()
+            assert hands >= 1, (preset, option)
