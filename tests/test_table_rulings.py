@@ -504,3 +504,16 @@ def test_an_old_snapshot_loads_and_plays_on():
     do(t, "s2", "fold")
     assert hand(t)["phase"] == "trade"
     assert Table.from_json(json.loads(json.dumps(t.to_json()))) == t
+
+
+def test_issue9_the_turn_line_and_the_rules_page_name_a_phase_from_the_same_value():
+    from companion.rules.rulesets import Phase
+
+    t = table("holodex", players=2)
+    do(t, HOST, "start_hand")
+    do(t, "s2", "check")
+    do(t, "s1", "check")
+    name = t.rules.phase_name(Phase.TRADE)
+    assert name == "trade phase"
+    assert hand(t)["words"].startswith("Trade phase — Han: gain a card")
+    assert f"in the {name}" in section(explain(t.rules), "calling").text()

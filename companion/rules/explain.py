@@ -428,11 +428,8 @@ def _calling(rs: RuleSet) -> Section:
         if c.not_by_turn_player
         else "the player whose move it is, on their own move"
     )
-    where = (
-        f"in the {phase.words} step of a turn"
-        if rs.order_of_play is OrderOfPlay.TURNS
-        else f"in the {phase.words} {'phase' if rs.order_of_play is OrderOfPlay.PHASES else 'round'}"
-    )
+    where = f"in the {rs.phase_name(c.phase)}" + (
+        " of a turn" if rs.order_of_play is OrderOfPlay.TURNS else "")
     if c.not_by_turn_player:
         window = ("The call window stays open until the turn player draws (or stands): the draw "
                   "itself closes it. A turn player who folded in their own turn closes it with "

@@ -216,6 +216,13 @@ class RuleSet:
     # fold"): folding stays open after the betting of a turn ends, until that turn's roll.
     fold_until_roll: bool = False
 
+    def phase_name(self, phase: Phase) -> str:
+        """A phase named as this order of play names it, from its `PhaseRule` words: "draw
+        step" (of a turn), "trade phase", "betting round". The rules page and the turn line
+        both say it this way."""
+        unit = {OrderOfPlay.TURNS: "step", OrderOfPlay.PHASES: "phase"}.get(self.order_of_play, "round")
+        return f"{PHASES[phase].words} {unit}"
+
     @property
     def pot_building_rounds(self) -> int:
         """Rounds that must be played before anyone may call (an option name of its own)."""

@@ -21,6 +21,7 @@ from companion.table.commands import HOST
 from companion.table.play import Play
 from companion.table.state import (
     HAND_ADDED,
+    Step,
     current_step,
     deck_left,
     join_words,
@@ -388,6 +389,11 @@ class Turns(Play):
             return f"{who(b['to_act'])}: {what}."
         if st is None:
             return ""
+        return f"{self.rules.phase_name(Phase(st['phase'])).capitalize()} — {self.step_words(st, who)}"
+
+    def step_words(self, st: Step, who: Any) -> str:
+        """What the step asks of whom (the turn line after its phase's name)."""
+        h = self.hand
         if st["do"] == "roll":
             return f"{who(roller_of(h, st))}: roll the scrambler."
         if st["do"] == "call" and st["seat"] is None:
