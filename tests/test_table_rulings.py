@@ -324,6 +324,8 @@ def test_ruling_9_holodex_chip_sets_add_up_to_the_buy_in():
         rs = ruleset_from({"preset": "holodex", "buy_in": buy_in})
         assert sum(c.value * c.per_buy_in for c in rs.chip_set) == buy_in
         assert f"= {buy_in}" in section(explain(rs), "money").text()
+        t = Table.create("CHIPS", {"rules": "holodex", "buy_in": buy_in})
+        assert sum(c["value"] * c["per_buy_in"] for c in t.view()["settings"]["chip_set"]) == buy_in
 
 
 # -- 10. the rim shift's picker ---------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from companion.table.reveal import Reveal
 from companion.table.seats import Seats
 from companion.table.shifts import Shifts
 from companion.table.state import (
+    TableState,
     copy_json,
     current_step,
     deck_left,
@@ -80,7 +81,7 @@ class Table:
     #: the owner does not quote their refusal to anyone else.
     PRIVATE_COMMANDS = PRIVATE_COMMANDS
 
-    def __init__(self, state: dict[str, Any]):
+    def __init__(self, state: TableState):
         self._s = state
         self._chips = chip_set_from(state["settings"]["chip_set"])
         # The table's own chip set is part of the rules it plays (its rules page shows it).
@@ -125,7 +126,7 @@ class Table:
         max_seats = settings.get("max_seats", 8)
         if isinstance(max_seats, bool) or not isinstance(max_seats, int) or not 2 <= max_seats <= 12:
             raise Refused(422, "max_seats must be a whole number from 2 to 12", "max_seats")
-        state = {
+        state: TableState = {
             "code": code,
             "version": 0,
             "settings": {"rules": spec, "chip_set": chip_set_to_json(chips), "max_seats": max_seats},
