@@ -339,6 +339,7 @@ def test_ruling_10_rim_shift_picker_is_the_nearest_player_to_the_right_still_in_
     do(t, "s1", "call")
     shift = next(e for e in do(t, "s2", "roll", dice=[1]) if e["type"] == "shift")
     assert shift["instructions"]["s1"].startswith("Han (on your right)")  # Chewie folded
+    assert shift["announcement"] == "A rim shift: the scrambler has fired." == hand(t)["shift"]["announcement"]
 
 
 # -- 11. the turn line says what the player owes ------------------------------------------------------------

@@ -124,6 +124,12 @@ class ShiftKind(StrEnum):
     BY_SYMBOL = "by-symbol"  # the doubled die face picks: 1-2 core, 3-4 rim, 5-6 wild
 
 
+def shift_announcement(kind: ShiftKind) -> str:
+    """What the table is told when the scrambler fires: the one wording of it (the shift
+    event carries it; the phones show it)."""
+    return f"A {kind.value} shift: the scrambler has fired."
+
+
 class StaticField(StrEnum):
     """How a player may change their static field."""
 

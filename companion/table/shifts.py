@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.rulesets import ShiftKind, Trigger
+from companion.rules.rulesets import ShiftKind, Trigger, shift_announcement
 from companion.scrambler.dice import judge
 from companion.table.commands import HOST, SCRAMBLER
 from companion.table.play import Play
@@ -46,10 +46,12 @@ class Shifts(Play):
         self.emit("rolled", seat=roller, roll=roll.to_json())
         if roll.shift:
             instructions = self.shift_instructions(roll.kind)
-            h["shift"] = {"kind": roll.kind.value, "round": h["round"], "instructions": instructions}
+            words = shift_announcement(roll.kind)
+            h["shift"] = {"kind": roll.kind.value, "round": h["round"], "instructions": instructions,
+                          "announcement": words}
             if roll.kind is ShiftKind.WILD:
                 h["junk"] = 0  # the junk pile is shuffled back in
-            self.emit("shift", kind=roll.kind.value, instructions=instructions)
+            self.emit("shift", kind=roll.kind.value, instructions=instructions, announcement=words)
             self.deal_job({x: (1 if roll.kind is ShiftKind.RIM else
                                h["p"][x]["hand_size"] - len(h["p"][x]["static"]))
                            for x in instructions
