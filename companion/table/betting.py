@@ -67,6 +67,12 @@ class Betting(Play):
             raise Refused(409, f"it is {self.name(b['to_act'])}'s move", None)
         return sid, h["p"][sid], b
 
+    @staticmethod
+    def need_opener(b: Any, sid: str) -> None:
+        """weg/classic: only the turn player opens the betting."""
+        if b["opener"] is not None and b["opener"] != sid:
+            raise Refused(409, "only the player whose turn it is may open the betting", None)
+
     def cmd_check(self, f: dict[str, Any], actor: str | None) -> None:
         sid, p, b = self.mover(f, actor)
         if p["bet"] < b["current"]:
@@ -79,8 +85,7 @@ class Betting(Play):
         sid, p, b = self.mover(f, actor)
         if b["current"] > 0:
             raise Refused(409, f"there is a bet of {b['current']}: call, raise or fold", None)
-        if b["opener"] is not None and b["opener"] != sid:
-            raise Refused(409, "only the player whose turn it is may open the betting", None)
+        self.need_opener(b, sid)
         amount, limit, stack = f["amount"], self.rules.bet_limit, self.stack(sid)
         if limit is not None and amount > limit:
             raise Refused(422, f"the bet limit is {limit}", "amount")
@@ -132,8 +137,8 @@ class Betting(Play):
         stack, cur, limit = self.stack(sid), b["current"], self.rules.bet_limit
         to = p["bet"] + stack
         if to > cur:
-            if cur == 0 and b["opener"] is not None and b["opener"] != sid:
-                raise Refused(409, "only the player whose turn it is may open the betting", None)
+            if cur == 0:
+                self.need_opener(b, sid)
             if limit is not None and to - cur > limit:
                 raise Refused(422, f"all-in would add {to - cur} over the bet; the limit is {limit}: "
                                    f"raise to {cur + limit} instead", None)

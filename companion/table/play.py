@@ -65,9 +65,7 @@ class Play:
         if actor == HOST:
             if seat is None:
                 raise Refused(400, "the host must name the seat it acts for", "seat")
-            if seat not in self.s["seats"]:
-                raise Refused(422, f"no seat {seat!r} at this table", "seat")
-            return seat
+            return self.seat_ref(seat)
         if actor in self.s["seats"]:
             if seat is not None and seat != actor:
                 raise Refused(403, "you can only act for your own seat", "seat")
@@ -86,10 +84,14 @@ class Play:
         if self.s["ended"]:
             raise Refused(409, "the session has ended", None)
 
-    def need_play(self) -> Hand:
-        h = self.hand
+    def need_hand(self) -> Hand:
+        """The running hand, at whatever stage."""
         if not self.in_hand():
             raise Refused(409, "no hand is being played", None)
+        return self.hand
+
+    def need_play(self) -> Hand:
+        h = self.need_hand()
         if h["stage"] != "play":
             raise Refused(409, f"not now: the hand is at the {h['stage'].replace('_', ' ')}", None)
         return h
@@ -121,6 +123,7 @@ class Play:
                              for sid, n in counts.items() if n > 0]
 
     def seat_ref(self, seat: Any, field: str = "seat") -> str:
+        """A seat the host names, checked to be at the table."""
         if seat not in self.s["seats"]:
             raise Refused(422, f"no seat {seat!r} at this table", field)
         return seat

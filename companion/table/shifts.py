@@ -17,9 +17,7 @@ class Shifts(Play):
     """Rolls of the scrambler and the shifts they cause (a section of the engine's Game)."""
 
     def cmd_roll(self, f: dict[str, Any], actor: str | None) -> None:
-        h, rules = self.hand, self.rules
-        if not self.in_hand():
-            raise Refused(409, "no hand is being played", None)
+        h, rules = self.need_hand(), self.rules
         timer = rules.scrambler_trigger is Trigger.TIMER
         step = current_step(h)
         if h["stage"] == "final_roll":
