@@ -134,8 +134,9 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         expect(page.locator("#hand-pot")).to_have_text("52")
         assert f"{EVIL} staked the Falcon, valued 50 credits" in page.locator("#item-list").inner_text()
 
-        # The evil seat bets 1, Han folds (fee 2): 53 to the evil seat uncontested.
-        api.do(evil, type="bet", amount=1)
+        # The Falcon is the evil seat's bet of 50 (the Plutt ruling); it raises 1 more, Han folds
+        # (fee 2): 53 to the evil seat uncontested.
+        api.do(evil, type="raise", to=51)
         api.do(han, type="fold")
         expect(page.locator("#hand-stage")).to_have_text("between hands")
 

@@ -215,7 +215,7 @@ def test_final_standings_count_items_and_adjustments_apart_from_winnings(client)
     t.do("host", type="adjust", seat="s1", amount=5, reason="a chip found under the table")
     t.do("host", type="start_hand")
     t.do("host", type="stake", seat="s2", item="the Falcon", value=50)
-    t.do("s2", type="bet", amount=1)
+    t.do("s2", type="raise", to=51)  # the Falcon is his bet of 50 (the Plutt ruling); 1 more
     t.do("s1", type="fold")  # Lando wins the hand pot: antes 2, the Falcon's 50, the bet 1
     t.do("host", type="end_session")
     rows = {r["name"]: r for r in client.get(f"/t/{t.code}/standings.json").get_json()["standings"]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.rules.rulesets import Trigger
-from companion.table.engine import HOST, SCRAMBLER, Refused, Table
+from companion.table.engine import COMMANDS, HOST, SCRAMBLER, Refused, Table
 
 NAMES = ["Lando", "Han", "Chewie", "Leia"]
 
@@ -298,10 +298,10 @@ def test_classic_calls_only_after_every_player_had_a_turn_and_never_in_your_own_
     do(t, HOST, "start_hand")
     for sid in ("s2", "s3", "s1"):
         play_turn(t, sid)
-    # Round 2: the call phase of Han's turn.
+    # Round 2: the call phase of Han's turn, open until his draw.
     do(t, "s2", "check")
     do(t, "s2", "roll", dice=[1, 2])
-    assert hand(t)["do"] == "call"
+    assert hand(t)["do"] == "draw" and hand(t)["call_open"]
     assert refused(t, {"type": "call_hand"}, "s2").status == 409
     assert refused(t, {"type": "no_call"}, "s3").status == 409  # Han closes his own call phase
     do(t, "s1", "call_hand")
@@ -315,7 +315,7 @@ def test_pot_building_rounds_option_delays_the_call():
         play_turn(t, sid)
     do(t, "s2", "check")
     do(t, "s2", "roll", dice=[1, 2])
-    assert hand(t)["round"] == 3 and hand(t)["do"] == "call"
+    assert hand(t)["round"] == 3 and hand(t)["do"] == "draw" and hand(t)["call_open"]
 
 
 def test_holodex_calls_in_your_own_trade_turn_after_two_rounds():
@@ -349,10 +349,11 @@ def test_weg_has_no_static_field():
     assert refused(t, {"type": "static_add", "card": "sa1"}, "s2").status == 409
 
 
-def test_classic_static_field_is_free_in_your_own_turn_within_the_hand_size():
+def test_classic_static_field_is_free_in_or_out_of_turn_within_the_hand_size():
     t = table("classic", players=2)
     do(t, HOST, "start_hand")
-    assert refused(t, {"type": "static_add", "card": "sa1"}, "s1").status == 409  # not your turn
+    # The static-field timing ruling: classic's is free at any time during play, out of turn too.
+    do(t, "s1", "static_add", card="sa1")
     do(t, "s2", "static_add", card="idiot")
     do(t, "s2", "static_add", card="idiot")  # two copies in the deck
     assert refused(t, {"type": "static_add", "card": "sa1"}, "s2").status == 409  # hand is 2
@@ -515,7 +516,12 @@ def test_a_reveal_entry_is_never_refused_for_a_card_another_seat_entered():
     # Now the hands are face up, so a clash with a shown hand is refused at once.
     assert refused(t, {"type": "reveal", "cards": ["co1", "st9"]}, "s2").field == "cards"
     do(t, "s2", "reveal", cards=["sa10", "co10"])
-    assert refused(t, {"type": "reveal", "cards": ["sa10", "st5"]}, "s3").field == "cards"
+    # Han's new entry is not face up until every hand is in again: Leia's entry of the same
+    # card is taken (a refusal would tell her Han's card), and the clash is shown once all are in.
+    ev = do(t, "s3", "reveal", cards=["sa10", "st5"])
+    assert [e["type"] for e in ev] == ["cards_entered", "revealed", "reveal_conflict"]
+    assert ev[2]["seats"] == ["s2", "s3"]
+    do(t, "s2", "reveal", cards=["sa10", "co10"])
     ev = do(t, "s3", "reveal", cards=["sa9", "st5"])
     assert [e["type"] for e in ev][:2] == ["cards_entered", "revealed"]
     h = hand(t)
@@ -571,7 +577,9 @@ def test_non_credit_stake_is_committed_and_counted_like_a_buy_in():
     assert ev[0]["committed"] == 16
     assert t.credits() == before + 15
     assert hand(t)["hand_pot"] == 17
-    do(t, "s2", "bet", amount=1)
+    # The Plutt ruling: the stake counts toward Han's bet in this betting round (a bet of 15).
+    assert hand(t)["current_bet"] == 15
+    do(t, "s2", "check")
     do(t, "s1", "fold")
     assert t.view()["seats"][1]["stack"] == 18 - 1 + 18  # Han takes back every pot
     assert t.view()["items"][0]["item"] == "a YT-1300 freighter"
@@ -671,7 +679,9 @@ def test_pagat_hand_with_everyone_all_in_can_still_be_called_from_the_4th_round(
     h = hand(t)
     assert (h["round"], h["phase"], h["do"]) == (4, "betting", "call")
     assert {"type": "call_hand"} in t.view("s2")["you"]["legal"]
-    assert refused(t, {"type": "call_hand"}, "s1").status == 409  # not Lando's move
+    # A call window open to every player still in the hand, all-in players included.
+    assert hand(t)["call_window"] == ["s2", "s1"]
+    assert {"type": "call_hand"} in t.view("s1")["you"]["legal"]
     do(t, "s2", "call_hand")
     assert (hand(t)["stage"], hand(t)["roller"]) == ("final_roll", "s1")  # one more roll
     do(t, "s1", "roll", dice=[1, 2])
@@ -710,3 +720,28 @@ def test_rim_shift_tells_a_player_with_one_unprotected_card_that_it_is_the_one_t
         "s1": "Han (on your right) picks one of your 2 cards outside the static field at random; "
               "discard it; the dealer deals you 1.",
     }
+
+
+def test_the_doctests_of_the_engine_run():
+    import doctest
+
+    from companion.rules import explain
+    from companion.table import commands, engine
+
+    for module in (engine, commands, explain):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_a_command_body_has_one_validator_with_one_answer():
+    # Issue 9: the engine and the web layer checked a body with two validators that answered
+    # differently; both now call companion.table.commands.check.
+    from companion.server import tables_api
+    from companion.table import commands
+
+    assert tables_api.check_schema is commands.check
+    t = table()
+    exc = refused(t, {"type": "bet", "amount": "three"}, "s1")
+    with pytest.raises(Refused) as api:
+        tables_api.check_schema(COMMANDS["bet"], {"amount": "three"}, "")
+    assert (exc.status, exc.error, exc.field) == (api.value.status, api.value.error, api.value.field)

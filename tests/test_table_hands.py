@@ -118,7 +118,7 @@ def test_weg_hand_rim_shift_side_pot_and_a_capped_caller_penalty():
     # Round 2: Han folded, so Chewie's turn; in its call phase Leia calls the hand.
     assert p.hand["round"] == 2 and p.hand["turn"] == "s3"
     p.do("s3", "roll", dice=[6])
-    assert p.hand["do"] == "call"
+    assert p.hand["do"] == "draw" and p.hand["call_open"]  # open until Chewie's draw
     assert p.refused("s3", "call_hand").status == 409  # not in your own turn
     p.do("s4", "call_hand")
     assert p.hand["stage"] == "reveal"  # weg: revealed at once
@@ -342,7 +342,11 @@ def test_pagat_d6_hand_with_a_sudden_demise():
     clash = next(e for e in events if e["type"] == "demise_conflict")
     assert clash["cards"] == {"s2": "sa2", "s4": "sa2"} and p.hand["stage"] == "demise"
     p.do("s2", "demise_card", card="sa2")  # 22
-    assert p.refused("s4", "demise_card", card="sa2").field == "card"  # now face up
+    # Han's new card is hidden until both are in again: Leia's sa2 is taken (a refusal would
+    # tell her Han's card) and the clash is shown once both cards are in.
+    events = p.do("s4", "demise_card", card="sa2")
+    assert next(e for e in events if e["type"] == "demise_conflict")["seats"] == ["s2", "s4"]
+    p.do("s2", "demise_card", card="sa2")  # 22
     p.do("s4", "demise_card", card="co1")  # 21
     # Han takes both pots (16 + 2); Leia called and lost: she pays the hand pot, 18.
     assert p.stacks() == {"s1": 37, "s2": 33 + 18, "s3": 0, "s4": 33 - 18}

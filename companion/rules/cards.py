@@ -10,6 +10,14 @@ Four suits of fifteen ranks (one copy each) and sixteen face cards (two copies e
     2
     >>> display_name("sa12"), display_name("sa12", tarot=True)
     ('Commander of Sabers', 'Knight of Swords')
+
+Corellia Run sets the face cards other than the Idiot aside (RULES.md, last section): one
+place says which, and the deck count leaves them out::
+
+    >>> deck_count(corellia_run=True), deck_count(corellia_run=False)
+    (62, 76)
+    >>> set_aside_name("STAR", corellia_run=True), set_aside_name("idiot", corellia_run=True)
+    ('The Star', None)
 """
 
 from __future__ import annotations
@@ -98,6 +106,26 @@ CARDS: dict[str, Card] = _build_deck()
 
 #: The full deck as a tuple of codes, one entry per physical card (76).
 DECK: tuple[str, ...] = tuple(code for code, c in CARDS.items() for _ in range(c.copies))
+
+
+#: Corellia Run's set-aside cards: every face card but the Idiot (RULES.md, "Variants"). The one
+#: place that says so: the static field, the reveal, the sudden demise and the deck count read it.
+CORELLIA_SET_ASIDE: frozenset[str] = frozenset(
+    code for code, c in CARDS.items() if c.is_face and c.value != 0
+)
+
+
+def deck_count(*, corellia_run: bool) -> int:
+    """How many cards the deck in play holds: 76, or 62 with Corellia's cards set aside."""
+    if not corellia_run:
+        return len(DECK)
+    return len(DECK) - sum(CARDS[c].copies for c in CORELLIA_SET_ASIDE)
+
+
+def set_aside_name(code: str, *, corellia_run: bool) -> str | None:
+    """The name of `code` if the variant in play sets that card aside, else None."""
+    c = card(code)
+    return c.name if corellia_run and c.code in CORELLIA_SET_ASIDE else None
 
 
 def card(code: str) -> Card:

@@ -18,19 +18,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.rules.cards import CARDS, SUITS
+from companion.rules.cards import CARDS, SUITS, deck_count
 from companion.rules.rulesets import (
     HAND_POT,
+    PHASES,
     AfterCall,
     AnteRule,
     OrderOfPlay,
-    Phase,
     Ranking,
     RuleSet,
     ShiftKind,
     StaticField,
     Trigger,
+    Who,
 )
+from companion.scrambler.dice import DEFAULT_FACE
 
 
 @dataclass(frozen=True)
@@ -85,21 +87,10 @@ RANKING_WORDS = {
     "distance the negative total wins (-20 beats +20, -10 beats 9)",
 }
 
-PHASE_WORDS = {
-    Phase.BET: "bet",
-    Phase.ROLL: "roll the scrambler",
-    Phase.CALL: "call",
-    Phase.DRAW: "draw",
-    Phase.BETTING: "betting",
-    Phase.TRADE: "trade",
-    Phase.DICE: "dice",
-    Phase.PLAY: "play",
-}
-
 TRIGGER_WORDS = {
     Trigger.TWO_D6_DOUBLES: "two six-sided dice; any double causes a shift (1 roll in 6)",
     Trigger.TWO_D6_SPIKE: "two six-sided dice; only the double of the spike face causes a shift "
-    "(1 roll in 36)",
+    "(1 roll in 36)",  # which face: _trigger_face
     Trigger.D6_HIGH: "one six-sided die; a 4, 5 or 6 causes a shift (half of all rolls)",
     Trigger.D6_LOW: "one six-sided die; a 1, 2 or 3 causes a shift (half of all rolls)",
     Trigger.D10: "one ten-sided die; one chosen face causes a shift (1 roll in 10)",
@@ -112,8 +103,9 @@ SHIFT_WORDS = {
     ShiftKind.CORE: "core shift: every player discards every card that is not in their static "
     "field; the dealer shuffles the discards into the deck and deals each player the same "
     "number back",
-    ShiftKind.RIM: "rim shift: each player discards one card, picked at random by the player on "
-    "their right; the dealer gathers and shuffles those cards and deals one back to each player",
+    ShiftKind.RIM: "rim shift: each player discards one card, picked at random by the nearest "
+    "player to their right who is still in the hand; the dealer gathers and shuffles those cards "
+    "and deals one back to each player",
     ShiftKind.WILD: "wild shift: every player discards every card that is not in their static "
     "field; the dealer shuffles everything that is not in a static field, the junk pile "
     "included, and deals each player the same number back",
@@ -122,12 +114,14 @@ SHIFT_WORDS = {
 STATIC_FIELD_WORDS = {
     StaticField.NONE: "There is no static field in this rule set: every card in your hand can "
     "be changed by a shift.",
-    StaticField.FREE: "In your own turn you may add cards to your static field or take them "
-    "back, as many as you like.",
+    StaticField.FREE: "At any time during play, in your turn or out of it, until the hand is "
+    "called, you may add cards to your static field or take them back, as many as you like.",
     StaticField.ONE_CHANGE_PER_TURN: "Each turn you may change your static field by one card: "
-    "add one, or take one back.",
+    "add one, or take one back. You may do it in your own turn, also after your draw (so you can "
+    "lock the card you just drew), until the next player acts or the dice phase begins.",
     StaticField.ONE_IN_ONE_OUT_PLAY_ROUND: "In the play round only, you may add one card to "
-    "your static field and take one back each round.",
+    "your static field and take one back each round, in your own turn, also after your draw, "
+    "until your roll.",
 }
 
 
@@ -166,8 +160,10 @@ def _hands(rs: RuleSet) -> Section:
             "Hands (Corellia Run)",
             (
                 "Corellia Run is in play: the face cards other than the Idiot are set aside "
-                "before the deal (a hand holding one was entered wrongly). Sabers and Staves "
-                "count negative, Coins and Flasks positive.",
+                f"before the deal, so the deck holds {deck_count(corellia_run=True)} cards. A "
+                "set-aside card is refused wherever a card is entered: the static field, the "
+                "reveal and the sudden demise. Sabers and Staves count negative, Coins and "
+                "Flasks positive.",
                 "Idiot's Array (the Idiot, a 2 and a 3 of any suits) still exists and beats "
                 "everything.",
                 "The target is 0. A total of exactly 0 is Sabacc and wins both pots. Otherwise "
@@ -275,8 +271,9 @@ def _money(rs: RuleSet) -> Section:
     else:
         limit = f"Bets and raises: one bet or raise may add at most {credits(rs.bet_limit)}."
     if rs.buy_in:
-        chips = ", ".join(f"{c.per_buy_in} × {c.value} ({c.name})" for c in rs.chip_set)
-        buy_in = f"Buy-in: {credits(rs.buy_in)} each, as chips: {chips}."
+        chips = " + ".join(f"{c.per_buy_in} × {c.value} ({c.name})" for c in rs.chip_set)
+        worth = sum(c.per_buy_in * c.value for c in rs.chip_set)
+        buy_in = f"Buy-in: {credits(rs.buy_in)} each, as chips: {chips} = {worth}."
     else:
         chips = ", ".join(f"{c.name} {c.value}" for c in rs.chip_set)
         buy_in = f"Buy-in: free; players bring what they like. Suggested chips: {chips}."
@@ -288,6 +285,7 @@ def _money(rs: RuleSet) -> Section:
             f"Fold: your cards go to the junk pile, you pay the fold fee of {credits(rs.fold_fee)} "
             "to the sabacc pot, and you cannot win any pot this hand. What you already put in "
             "stays in.",
+            _when_to_fold(rs),
             "If you cannot match a bet you may go all-in with what you have: you can then win "
             "only the part of the pot you matched (a side pot), or you may fold.",
         ),
@@ -295,8 +293,19 @@ def _money(rs: RuleSet) -> Section:
     )
 
 
+def _when_to_fold(rs: RuleSet) -> str:
+    """The folding ruling: when a player may fold, and who may not."""
+    if rs.fold_until_roll:
+        when = ("You may fold during the bet phase of any turn, also after the turn player's "
+                "check ended the betting, until that turn's roll.")
+    else:
+        when = "You may fold while a betting round is open."
+    return (when + " A player who is all-in has nothing to fold for. The caller cannot fold "
+            "after calling the hand.")
+
+
 def _order(rs: RuleSet) -> Section:
-    phases = [PHASE_WORDS[p] for p in rs.turn_phases]
+    phases = [pr.words for pr in rs.turn_phases]
     if rs.order_of_play is OrderOfPlay.TURNS:
         text = (
             "Play goes round the table in turns. On your turn, in this order: "
@@ -318,8 +327,21 @@ def _order(rs: RuleSet) -> Section:
         )
     unit = {OrderOfPlay.TURNS: "turn", OrderOfPlay.PHASES: "phase"}.get(rs.order_of_play, "round")
     for phase in rs.dealer_rolls_after:
-        text += f" At the end of each {PHASE_WORDS[phase]} {unit} the dealer rolls the scrambler."
+        text += f" At the end of each {PHASES[phase].words} {unit} the dealer rolls the scrambler."
+    if rs.order_of_play is OrderOfPlay.TURNS:
+        text += (" A turn player who folded in their own turn still rolls the scrambler, but "
+                 "draws no more.")
     deal = f"At the start of a hand the dealer deals each player {rs.deal_size} cards."
+    if rs.starter_rotates_each_round:
+        deal += (" The player at the dealer's left starts the first round; the starting player "
+                 "moves one seat to the left each round.")
+    else:
+        deal += " The player at the dealer's left starts every round."
+    draws = {pr.phase for pr in rs.turn_phases if "draw" in pr.does}
+    if draws:
+        deal += (" To draw, you gain (take one more card), trade (discard one card and take "
+                 "one) or stand (keep your hand). Trading keeps your count and gaining adds "
+                 "one, so a hand always has at least two cards.")
     opens = (
         "Only the player whose turn it is may open the betting; the others may call or raise."
         if rs.only_turn_player_opens
@@ -336,8 +358,16 @@ def _order(rs: RuleSet) -> Section:
 
 def _shift(rs: RuleSet) -> Section:
     trigger = TRIGGER_WORDS[rs.scrambler_trigger]
-    if rs.trigger_face is not None:
-        trigger += f"; the shifting face is {rs.trigger_face}"
+    face = rs.trigger_face or DEFAULT_FACE.get(rs.scrambler_trigger)
+    if rs.scrambler_trigger is Trigger.TWO_D6_SPIKE:
+        trigger += (f"; the spike is the face {face}, so only a double {face} shifts"
+                    + ("" if rs.trigger_face else " (the face marked as the spike)"))
+    elif face is not None:
+        trigger += (f"; the shifting face is {face}" if rs.trigger_face else
+                    f"; the shifting face is the die's highest, the {face}, unless the table "
+                    "chooses another")
+        if rs.trigger_face:
+            trigger += f" (the {face})"
     if rs.scrambler_trigger is Trigger.TIMER:
         trigger += (
             f"; on average every {rs.timer_mean_s:g} seconds, never sooner than "
@@ -392,16 +422,25 @@ def _static_field(rs: RuleSet) -> Section:
 
 def _calling(rs: RuleSet) -> Section:
     c = rs.calling
+    phase = PHASES[c.phase]
     who = (
         "a player other than the one whose turn it is"
         if c.not_by_turn_player
-        else "any player still in the hand"
+        else "the player whose move it is, on their own move"
     )
-    where = (
-        f"in the {PHASE_WORDS[c.phase]} step of a turn"
-        if rs.order_of_play is OrderOfPlay.TURNS
-        else f"in the {PHASE_WORDS[c.phase]} {'phase' if rs.order_of_play is OrderOfPlay.PHASES else 'round'}"
-    )
+    where = f"in the {rs.phase_name(c.phase)}" + (
+        " of a turn" if rs.order_of_play is OrderOfPlay.TURNS else "")
+    if c.not_by_turn_player:
+        window = ("The call window stays open until the turn player draws (or stands): the draw "
+                  "itself closes it. A turn player who folded in their own turn closes it with "
+                  "a tap, or the next turn does.")
+    elif phase.by is Who.TABLE:
+        window = (f"When fewer than two players can still bet, the {phase.words} round of a "
+                  "round where a call is allowed is a call window open to every player still "
+                  "in the hand, all-in players included; it closes when each has passed or one "
+                  "has called.")
+    else:
+        window = ""
     if c.rounds_before_call == 0:
         when = "at any time from the start of the hand"
     elif c.rounds_before_call == 1:
@@ -426,6 +465,7 @@ def _calling(rs: RuleSet) -> Section:
         "Calling the hand",
         (
             f"A hand may be called by {who}, {where}, {when}. After the call, {after}.",
+            *([window] if window else []),
             "The caller takes a risk: if the caller wins no share of a contested pot, the caller "
             "pays a penalty (see Penalties).",
         ),

@@ -54,6 +54,46 @@ class Phase(StrEnum):
     PLAY = "play"
 
 
+class Who(StrEnum):
+    """Who carries out a phase."""
+
+    EACH_PLAYER = "each_player"  # every player still in the hand, one after the other
+    DEALER = "dealer"  # the dealer alone (holodex's dice phase)
+    TABLE = "table"  # one betting round the whole table takes part in
+
+
+@dataclass(frozen=True)
+class PhaseRule:
+    """One phase of a turn or round as data: what is done in it, who does it, and its words.
+
+    The engine builds a round from a rule set's phases; the rules page and the turn line read
+    the same words. A new order of play is new phases in a rule set, not new engine code::
+
+        >>> PLAY.does, PLAY.by.value, PLAY.words
+        (('draw', 'roll'), 'each_player', 'play')
+    """
+
+    phase: Phase  # the phase's name in the sources
+    does: tuple[str, ...]  # the moves made in it, in order: "bet", "roll", "call", "draw"
+    by: Who  # who makes them (in a turn-based order of play, the turn player throughout)
+    words: str  # how the rules page and the turn line name it
+
+
+#: The phases of the sources, each once. weg/classic: bet, roll, call, draw in every turn;
+#: holodex: betting, trade (each player), dice (the dealer); pagat: play (each player draws,
+#: then rolls; seed 002), betting.
+BET = PhaseRule(Phase.BET, ("bet",), Who.TABLE, "bet")
+ROLL = PhaseRule(Phase.ROLL, ("roll",), Who.EACH_PLAYER, "roll the scrambler")
+CALL = PhaseRule(Phase.CALL, ("call",), Who.EACH_PLAYER, "call")
+DRAW = PhaseRule(Phase.DRAW, ("draw",), Who.EACH_PLAYER, "draw")
+BETTING = PhaseRule(Phase.BETTING, ("bet",), Who.TABLE, "betting")
+TRADE = PhaseRule(Phase.TRADE, ("draw",), Who.EACH_PLAYER, "trade")
+DICE = PhaseRule(Phase.DICE, ("roll",), Who.DEALER, "dice")
+PLAY = PhaseRule(Phase.PLAY, ("draw", "roll"), Who.EACH_PLAYER, "play")
+#: Every phase by its name (the rules page names the calling phase by it).
+PHASES: dict[Phase, PhaseRule] = {pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY)}
+
+
 class AfterCall(StrEnum):
     """The steps between a call and the reveal."""
 
@@ -82,6 +122,12 @@ class ShiftKind(StrEnum):
     RIM = "rim"
     WILD = "wild"
     BY_SYMBOL = "by-symbol"  # the doubled die face picks: 1-2 core, 3-4 rim, 5-6 wild
+
+
+def shift_announcement(kind: ShiftKind) -> str:
+    """What the table is told when the scrambler fires: the one wording of it (the shift
+    event carries it; the phones show it)."""
+    return f"A {kind.value} shift: the scrambler has fired."
 
 
 class StaticField(StrEnum):
@@ -147,7 +193,7 @@ class RuleSet:
     chip_set: tuple[Chip, ...]
     # Order of play
     order_of_play: OrderOfPlay
-    turn_phases: tuple[Phase, ...]  # the phases of one turn or round, in order
+    turn_phases: tuple[PhaseRule, ...]  # the phases of one turn or round, in order
     calling: CallingRule
     # Scrambler and shifts
     scrambler_trigger: Trigger
@@ -172,6 +218,16 @@ class RuleSet:
     # holodex (seed 001, "The starting player rotates clockwise each round"): round n starts
     # n-1 seats further left; otherwise every round starts at the dealer's left.
     starter_rotates_each_round: bool = False
+    # weg/classic (seed 003, "the player whose turn it is must ask each player if they wish to
+    # fold"): folding stays open after the betting of a turn ends, until that turn's roll.
+    fold_until_roll: bool = False
+
+    def phase_name(self, phase: Phase) -> str:
+        """A phase named as this order of play names it, from its `PhaseRule` words: "draw
+        step" (of a turn), "trade phase", "betting round". The rules page and the turn line
+        both say it this way."""
+        unit = {OrderOfPlay.TURNS: "step", OrderOfPlay.PHASES: "phase"}.get(self.order_of_play, "round")
+        return f"{PHASES[phase].words} {unit}"
 
     @property
     def pot_building_rounds(self) -> int:
@@ -186,7 +242,7 @@ class RuleSet:
         return out
 
 
-_TURNS = (Phase.BET, Phase.ROLL, Phase.CALL, Phase.DRAW)
+_TURNS = (BET, ROLL, CALL, DRAW)
 
 #: Generic chips for the free buy-in presets (values chosen so that small antes can be paid).
 DEFAULT_CHIPS = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
@@ -223,6 +279,7 @@ PRESETS: dict[str, RuleSet] = {
             shift_kind=ShiftKind.RIM,
             static_field=StaticField.NONE,
             only_turn_player_opens=True,
+            fold_until_roll=True,
         ),
         RuleSet(
             name="classic",
@@ -247,6 +304,7 @@ PRESETS: dict[str, RuleSet] = {
             shift_kind=ShiftKind.CORE,
             static_field=StaticField.FREE,
             only_turn_player_opens=True,
+            fold_until_roll=True,
         ),
         RuleSet(
             name="holodex",
@@ -265,7 +323,7 @@ PRESETS: dict[str, RuleSet] = {
             buy_in=500,
             chip_set=HOLODEX_LAY_CHIPS,
             order_of_play=OrderOfPlay.PHASES,
-            turn_phases=(Phase.BETTING, Phase.TRADE, Phase.DICE),
+            turn_phases=(BETTING, TRADE, DICE),
             calling=CallingRule(
                 Phase.TRADE, 2, False, (AfterCall.FINISH_PHASE, AfterCall.REVEAL)
             ),
@@ -291,7 +349,7 @@ PRESETS: dict[str, RuleSet] = {
             buy_in=0,
             chip_set=DEFAULT_CHIPS,
             order_of_play=OrderOfPlay.PLAY_AND_BETTING,
-            turn_phases=(Phase.PLAY, Phase.BETTING),
+            turn_phases=(PLAY, BETTING),
             calling=CallingRule(
                 Phase.BETTING, 3, False, (AfterCall.FINISH_PHASE, AfterCall.ROLL, AfterCall.REVEAL)
             ),
@@ -420,9 +478,37 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
     rounds = changes.pop("pot_building_rounds", None)
     if rounds is not None:
         changes["calling"] = dataclasses.replace(base.calling, rounds_before_call=rounds)
-    rs = dataclasses.replace(base, **changes, overrides=tuple(sorted(spec.keys() - {"preset"})))
+    # A holodex buy-in of 1000 is a tournament: its chips add up to 1000, not the lay set's 500.
+    if "buy_in" in changes and _worth(base.chip_set) != changes["buy_in"]:
+        changes["chip_set"] = _CHIPS_FOR_BUY_IN.get(changes["buy_in"], base.chip_set)
+    overrides = tuple(sorted(spec.keys() - {"preset"}))
+    rs = dataclasses.replace(base, **changes, overrides=overrides)
+    if overrides:
+        # The preset's one line names its values ("3-credit bet limit"): a changed table's says
+        # what it plays instead.
+        rs = dataclasses.replace(rs, summary=f"{base.title}, changed at this table: "
+                                 + "; ".join(f"{k.replace('_', ' ')} {_value_words(spec[k])}"
+                                             for k in overrides) + ".")
     _check_consistent(rs, field)
     return rs
+
+
+def _worth(chips: tuple[Chip, ...]) -> int:
+    """What one buy-in's chips add up to."""
+    return sum(c.value * c.per_buy_in for c in chips)
+
+
+#: The chip sets of RULES.md's ruling on 001's table, by the buy-in they make up.
+_CHIPS_FOR_BUY_IN = {_worth(c): c for c in (HOLODEX_LAY_CHIPS, HOLODEX_TOURNAMENT_CHIPS)}
+
+
+def _value_words(v: Any) -> str:
+    """An option's value in a summary line."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return str(v).replace("_", " ")
 
 
 def _check_consistent(rs: RuleSet, field: str) -> None:

@@ -81,7 +81,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.rules.cards import UnknownCard, card
+from companion.rules.cards import CORELLIA_SET_ASIDE, UnknownCard, card
 from companion.rules.hands import Hand, InvalidHand, Kind, evaluate
 from companion.rules.rulesets import HAND_POT, RuleSet, Side
 
@@ -285,7 +285,7 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
                         f"more copies of {c.code} on the table than the deck has ({c.copies})",
                         f"{at}.{kind}[{k}]",
                     )
-                if rules.corellia_run and c.is_face and c.value != 0:
+                if rules.corellia_run and c.code in CORELLIA_SET_ASIDE:
                     raise InvalidReveal(
                         f"{c.name} is set aside in Corellia Run: it cannot be in a hand",
                         f"{at}.{kind}[{k}]",

@@ -26,6 +26,7 @@ from companion.server.errors import read_json
 from companion.server.access import request_token, table_owner, viewer  # noqa: F401  (request_token: re-exported)
 from companion.server.tables_doc import KEY_MAX, LOG_LIMIT_MAX, describe_endpoints
 from companion.table import registry as registry_mod
+from companion.table.commands import check as check_schema  # the one validator
 from companion.table.engine import NAME_MAX
 from companion.table.owner import HOST, JOIN, VIEW_HISTORY, TableOwner
 from companion.table.registry import registry_for
@@ -110,69 +111,6 @@ def commands() -> dict[str, dict]:
     """The engine's command schemas (`COMMANDS`) of the table class in use."""
     table_class = registry_for().table_class
     return importlib.import_module(table_class.__module__).COMMANDS
-
-
-# A small JSON Schema checker: just what the engine's command schemas use.
-_TYPES = {
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "array": (list,),
-    "object": (dict,),
-    "null": (type(None),),
-}
-
-
-def check_schema(schema: dict, value: Any, path: str) -> None:
-    """Refuse `value` (with `path` as the field) unless it fits `schema`."""
-    types = schema.get("type")
-    if types is not None:
-        names = types if isinstance(types, list) else [types]
-        ok = any(
-            isinstance(value, _TYPES[n]) and not (n in ("integer", "number") and isinstance(value, bool))
-            for n in names
-            if n in _TYPES
-        )
-        if not ok:
-            raise Refused(400, f"{path} must be {' or '.join(names)}", path)
-    if "const" in schema and value != schema["const"]:
-        raise Refused(422, f"{path} must be {schema['const']!r}", path)
-    if "enum" in schema and value not in schema["enum"]:
-        raise Refused(422, f"{path} must be one of {', '.join(map(str, schema['enum']))}", path)
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            raise Refused(422, f"{path} is too short", path)
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise Refused(422, f"{path} is too long (at most {schema['maxLength']} characters)", path)
-        if "pattern" in schema and not re.search(schema["pattern"], value):
-            raise Refused(422, f"{path} is not in the right form", path)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            raise Refused(422, f"{path} must be at least {schema['minimum']}", path)
-        if "maximum" in schema and value > schema["maximum"]:
-            raise Refused(422, f"{path} must be at most {schema['maximum']}", path)
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            raise Refused(422, f"{path} has too few items", path)
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            raise Refused(422, f"{path} has too many items", path)
-        if isinstance(schema.get("items"), dict):
-            for i, item in enumerate(value):
-                check_schema(schema["items"], item, f"{path}[{i}]")
-    if isinstance(value, dict):
-        props = schema.get("properties", {})
-        for name in schema.get("required", []):
-            if name not in value:
-                raise Refused(422, f"{name} is required", name if path == "" else f"{path}.{name}")
-        for k, v in value.items():
-            sub = f"{path}.{k}" if path else str(k)
-            if k in props:
-                check_schema(props[k], v, sub)
-            elif schema.get("additionalProperties") is False:
-                raise Refused(422, f"unknown field {k!r}", sub[:60])
-            elif isinstance(schema.get("additionalProperties"), dict):
-                check_schema(schema["additionalProperties"], v, sub)
 
 
 def _command_entry(body: dict) -> dict:

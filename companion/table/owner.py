@@ -334,6 +334,10 @@ class TableOwner:
                     table.apply(dict(e.body), e.actor)
                 except Exception as exc:
                     why = exc.error if isinstance(exc, Refused) else str(exc)
+                    if e.type in getattr(self.table_class, "PRIVATE_COMMANDS", ()):
+                        # Its words may name the entry's hidden cards ("sa5 would be on the
+                        # table 2 times"): the host is not told another player's hand.
+                        why = "the cards entered no longer fit the table"
                     raise Refused(
                         409,
                         f"entry {e.seq} ({e.type}) would no longer apply without entry "

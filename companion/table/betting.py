@@ -1,0 +1,191 @@
+"""Betting: a betting round's moves (check, bet, call, raise, all-in, fold), who moves next,
+and the conceded hand when everyone else folds. Folding follows the folding ruling: weg/classic
+until the turn's roll; never the caller."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.refusal import Refused
+from companion.table.play import Play
+from companion.table.state import Player, current_step
+
+
+class Betting(Play):
+    """Betting (a section of the engine's Game)."""
+
+    def open_betting(self, st: dict[str, Any]) -> bool:
+        """Start a betting step; False when fewer than two players can still bet."""
+        h, rules = self.hand, self.rules
+        able = [sid for sid in self.live() if self.stack(sid) > 0]
+        opener = st["seat"] if rules.only_turn_player_opens else None
+        if len(able) < 2 or (opener is not None and opener not in able):
+            return False
+        for p in h["p"].values():
+            p["bet"], p["acted"] = 0, False
+        start = st["seat"] if st["seat"] in able else next(x for x in self.round_order() if x in able)
+        h["betting"] = {"opener": opener, "current": 0, "to_act": start}
+        return True
+
+    def next_to_act(self, after: str) -> str | None:
+        """The next player (to the left of `after`) who must still act in this betting step."""
+        h = self.hand
+        b = h["betting"]
+        opener = h["p"][b["opener"]] if b["opener"] is not None else None
+        if opener is not None and b["current"] == 0 and (opener["acted"] or opener["folded"]):
+            return None  # only the turn player may open: their check (or fold) ends the step
+        players = h["players"]
+        i = players.index(after)
+        for k in range(1, len(players) + 1):
+            sid = players[(i + k) % len(players)]
+            p = h["p"][sid]
+            if p["folded"] or self.stack(sid) == 0:
+                continue
+            if not p["acted"] or p["bet"] < b["current"]:
+                return sid
+        return None
+
+    def after_bet_action(self, sid: str) -> None:
+        h = self.hand
+        nxt = self.next_to_act(sid)
+        if nxt is None:
+            h["betting"] = None
+            self.emit("betting_done")
+            self.advance()
+        else:
+            h["betting"]["to_act"] = nxt
+
+    def mover(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, Any]:
+        """The seat acting in the betting step, checked to be the one whose move it is."""
+        sid = self.who(f, actor)
+        h = self.need_play()
+        b = h["betting"]
+        if b is None:
+            raise Refused(409, "there is no betting now", None)
+        self.in_play(sid)
+        if b["to_act"] != sid:
+            raise Refused(409, f"it is {self.name(b['to_act'])}'s move", None)
+        return sid, h["p"][sid], b
+
+    @staticmethod
+    def need_opener(b: Any, sid: str) -> None:
+        """weg/classic: only the turn player opens the betting."""
+        if b["opener"] is not None and b["opener"] != sid:
+            raise Refused(409, "only the player whose turn it is may open the betting", None)
+
+    def cmd_check(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, p, b = self.mover(f, actor)
+        if p["bet"] < b["current"]:
+            raise Refused(409, f"you must call {b['current'] - p['bet']}, raise, go all-in or fold", None)
+        p["acted"] = True
+        self.emit("checked", seat=sid)
+        self.after_bet_action(sid)
+
+    def cmd_bet(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, p, b = self.mover(f, actor)
+        if b["current"] > 0:
+            raise Refused(409, f"there is a bet of {b['current']}: call, raise or fold", None)
+        self.need_opener(b, sid)
+        amount, limit, stack = f["amount"], self.rules.bet_limit, self.stack(sid)
+        if limit is not None and amount > limit:
+            raise Refused(422, f"the bet limit is {limit}", "amount")
+        if amount > stack:
+            raise Refused(422, f"you have {stack} credits", "amount")
+        self.pay(sid, amount)
+        b["current"] = p["bet"]
+        self.reopen(sid)
+        self.emit("bet", seat=sid, amount=amount, stack=self.stack(sid))
+        self.after_bet_action(sid)
+
+    def reopen(self, raiser: str) -> None:
+        """A bet or raise: everyone else must act again."""
+        for sid, p in self.hand["p"].items():
+            p["acted"] = sid == raiser
+
+    def cmd_call(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, p, b = self.mover(f, actor)
+        owed = b["current"] - p["bet"]
+        if owed <= 0:
+            raise Refused(409, "there is nothing to call: check or bet", None)
+        if owed > self.stack(sid):
+            raise Refused(422, f"calling needs {owed} but you have {self.stack(sid)}: go all-in or fold", None)
+        self.pay(sid, owed)
+        p["acted"] = True
+        self.emit("called_bet", seat=sid, amount=owed, stack=self.stack(sid))
+        self.after_bet_action(sid)
+
+    def cmd_raise(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, p, b = self.mover(f, actor)
+        to, cur, limit, stack = f["to"], b["current"], self.rules.bet_limit, self.stack(sid)
+        if cur == 0:
+            raise Refused(409, "there is no bet to raise: bet instead", None)
+        if to <= cur:
+            raise Refused(422, f"raise to more than the current bet of {cur}", "to")
+        if limit is not None and to - cur > limit:
+            raise Refused(422, f"a raise adds at most {limit}: raise to {cur + limit} at most", "to")
+        if to - p["bet"] > stack:
+            raise Refused(422, f"raising to {to} needs {to - p['bet']} but you have {stack}", "to")
+        amount = to - p["bet"]
+        self.pay(sid, amount)
+        b["current"] = to
+        self.reopen(sid)
+        self.emit("raised", seat=sid, to=to, amount=amount, stack=self.stack(sid))
+        self.after_bet_action(sid)
+
+    def cmd_all_in(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, p, b = self.mover(f, actor)
+        stack, cur, limit = self.stack(sid), b["current"], self.rules.bet_limit
+        to = p["bet"] + stack
+        if to > cur:
+            if cur == 0:
+                self.need_opener(b, sid)
+            if limit is not None and to - cur > limit:
+                raise Refused(422, f"all-in would add {to - cur} over the bet; the limit is {limit}: "
+                                   f"raise to {cur + limit} instead", None)
+        self.pay(sid, stack)
+        if to > cur:
+            b["current"] = to
+            self.reopen(sid)
+        else:
+            p["acted"] = True
+        self.emit("all_in", seat=sid, amount=stack, to=to, stack=0)
+        self.after_bet_action(sid)
+
+    def cmd_fold(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        h = self.need_play()
+        p = self.in_play(sid)
+        if h["called_by"] == sid:
+            raise Refused(409, "the caller cannot fold: check, call, raise or go all-in", None)
+        b = h["betting"]
+        if b is None and not self.fold_window_open():
+            raise Refused(409, "a player may only fold during betting", None)
+        fee = min(self.rules.fold_fee, self.stack(sid))
+        self.s["seats"][sid]["stack"] -= fee
+        self.s["sabacc_pot"] += fee
+        p["folded"], p["folded_turn"] = True, h["turn_no"]
+        h["junk"] += p["hand_size"]
+        self.emit("folded", seat=sid, fee=fee, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"])
+        live = self.live()
+        if len(live) == 1:
+            self.concede(live[0])
+        elif b is not None and b["to_act"] == sid:
+            self.after_bet_action(sid)
+
+    def fold_window_open(self) -> bool:
+        """weg/classic: after the turn's betting ended (the turn player's check), folding stays
+        open until that turn's roll (RuleSet.fold_until_roll)."""
+        st = current_step(self.hand)
+        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
+            and st["turn_of"] is not None
+
+    def concede(self, winner: str) -> None:
+        """Everyone else folded: the last player takes every pot, shows nothing, pays nothing."""
+        h = self.hand
+        amount = sum(p["committed"] for p in h["p"].values())
+        self.s["seats"][winner]["stack"] += amount
+        h["betting"] = None
+        h["settlement"] = {"status": "conceded", "winner": winner, "amount": amount,
+                           "payouts": {sid: (amount if sid == winner else 0) for sid in h["players"]}}
+        self.emit("conceded", seat=winner, amount=amount)
+        self.end_hand()

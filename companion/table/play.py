@@ -1,0 +1,173 @@
+"""What every section of the hand engine shares: one command applied to a private copy of the
+state, the events it emits, and the checks that refuse it (who acts, whether a hand is on).
+
+`Game` (companion.table.engine) is made of the sections, each a class of its own module:
+seats.Seats (seats and session), turns.Turns (the turn, draws and the static field),
+betting.Betting, shifts.Shifts (rolls and shifts), reveal.Reveal (the reveal and the settlement).
+A section calls another's step through `self` (the methods below that only raise name where
+each lives), so no section imports another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.refusal import Refused
+from companion.rules import cards as deck
+from companion.rules.rulesets import RuleSet
+from companion.table.commands import (
+    HOST,
+    HOST_ONLY,
+    SCRAMBLER,
+    STATIC_COMMANDS,
+)
+from companion.table.state import Hand, Player, TableState
+
+
+class Play:
+    """One command being applied to a private copy of the state (discarded if refused)."""
+
+    def __init__(self, s: TableState, rules: RuleSet, chips: tuple[Any, ...]):
+        self.s, self.rules, self.chips = s, rules, chips
+        self.events: list[dict[str, Any]] = []
+
+    def emit(self, type_: str, **fields: Any) -> None:
+        self.events.append({"type": type_, **fields})
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.s["hand"]
+
+    def in_hand(self) -> bool:
+        h = self.hand
+        return h is not None and h["stage"] != "settled"
+
+    def plays(self, sid: str) -> bool:
+        """Whether `sid` is dealt into the running hand (folded or not)."""
+        return self.in_hand() and sid in self.hand["p"]
+
+    def name(self, sid: str) -> str:
+        return self.s["seats"][sid]["name"] if sid in self.s["seats"] else sid
+
+    def stack(self, sid: str) -> int:
+        return self.s["seats"][sid]["stack"]
+
+    def pay(self, sid: str, amount: int) -> None:
+        """Move `amount` from the seat's stack into its commitment (the hand pot)."""
+        self.s["seats"][sid]["stack"] -= amount
+        p = self.hand["p"][sid]
+        p["committed"] += amount
+        p["bet"] += amount
+
+    def who(self, fields: dict[str, Any], actor: str | None) -> str:
+        """The seat a seat command is for: the actor's own, or the one the host names."""
+        seat = fields.get("seat")
+        if actor == HOST:
+            if seat is None:
+                raise Refused(400, "the host must name the seat it acts for", "seat")
+            return self.seat_ref(seat)
+        if actor in self.s["seats"]:
+            if seat is not None and seat != actor:
+                raise Refused(403, "you can only act for your own seat", "seat")
+            return actor
+        raise Refused(403, "only a seated player (or the host for them) can do this", None)
+
+    def need_host(self, actor: str | None) -> None:
+        if actor != HOST:
+            raise Refused(403, "only the host can do this", None)
+
+    def need_between_hands(self) -> None:
+        if self.in_hand():
+            raise Refused(409, "not while a hand is being played", None)
+
+    def need_not_ended(self) -> None:
+        if self.s["ended"]:
+            raise Refused(409, "the session has ended", None)
+
+    def need_hand(self) -> Hand:
+        """The running hand, at whatever stage."""
+        if not self.in_hand():
+            raise Refused(409, "no hand is being played", None)
+        return self.hand
+
+    def need_play(self) -> Hand:
+        h = self.need_hand()
+        if h["stage"] != "play":
+            raise Refused(409, f"not now: the hand is at the {h['stage'].replace('_', ' ')}", None)
+        return h
+
+    def in_play(self, sid: str) -> Player:
+        """The hand record of a seat that is still in the hand (dealt in, not folded)."""
+        h = self.hand
+        if sid not in h["p"]:
+            raise Refused(409, "you are not dealt into this hand", None)
+        p = h["p"][sid]
+        if p["folded"]:
+            raise Refused(409, "you have folded this hand", None)
+        return p
+
+    def live(self) -> list[str]:
+        h = self.hand
+        return [sid for sid in h["players"] if not h["p"][sid]["folded"]]
+
+    def need_in_play_deck(self, code: str, field: str) -> None:
+        """Refuse a card the variant in play sets aside (Corellia Run), wherever it is entered."""
+        name = deck.set_aside_name(code, corellia_run=self.rules.corellia_run)
+        if name is not None:
+            raise Refused(422, f"{name} is set aside in Corellia Run", field)
+
+    def deal_job(self, counts: dict[str, int]) -> None:
+        """The dealer's latest job (view()["hand"]["deal"]): cards to deal to each seat."""
+        self.hand["deal"] = [{"seat": sid, "cards": n,
+                              "words": f"Deal {self.name(sid)} {n} card{'' if n == 1 else 's'}"}
+                             for sid, n in counts.items() if n > 0]
+
+    def seat_ref(self, seat: Any, field: str = "seat") -> str:
+        """A seat the host names, checked to be at the table."""
+        if seat not in self.s["seats"]:
+            raise Refused(422, f"no seat {seat!r} at this table", field)
+        return seat
+
+    def run(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+        if actor not in (None, HOST, SCRAMBLER, "guest") and actor not in self.s["seats"]:
+            raise Refused(403, f"unknown actor {actor!r}", None)
+        if typ in HOST_ONLY:
+            self.need_host(actor)
+        h = self.hand
+        if h is not None and h.get("drew_last") and typ not in STATIC_COMMANDS:
+            h["drew_last"] = None  # the next player acts: the drawer's static window closes
+        getattr(self, "cmd_" + typ)(f, actor)
+
+    # -- the steps each section offers the others (implemented in the module named) ---------
+
+    def advance(self) -> None:
+        """Move to the next step of the round (turns.Turns)."""
+        raise NotImplementedError
+
+    def after_call_next(self) -> None:
+        """Carry out the next step between the call and the reveal (turns.Turns)."""
+        raise NotImplementedError
+
+    def call_window(self) -> list[str]:
+        """Who may still call or pass in an open call window (turns.Turns)."""
+        raise NotImplementedError
+
+    def round_order(self) -> list[str]:
+        """The hand's players in this round's order (turns.Turns)."""
+        raise NotImplementedError
+
+    def after_bet_action(self, sid: str) -> None:
+        """Move the betting on after `sid` acted (betting.Betting)."""
+        raise NotImplementedError
+
+    def reopen(self, raiser: str) -> None:
+        """A bet or raise: everyone else acts again (betting.Betting)."""
+        raise NotImplementedError
+
+    def start_reveal(self) -> None:
+        """Begin the reveal (reveal.Reveal)."""
+        raise NotImplementedError
+
+    def end_hand(self) -> None:
+        """Close the hand (reveal.Reveal)."""
+        raise NotImplementedError

@@ -1,0 +1,238 @@
+"""The reveal and the settlement: entering hands (checked only against what the player may
+already see), the conflicts when a card is on the table too often, the sudden demise, the
+settlement by the rules engine, and closing the hand into the history."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from companion.refusal import Refused
+from companion.rules import cards as deck
+from companion.rules.rulesets import Side
+from companion.rules.settle import InvalidReveal, PlayerReveal, settle
+from companion.table.commands import HOST, SCRAMBLER
+from companion.table.play import Play
+from companion.table.state import plain
+
+
+class Reveal(Play):
+    """The reveal and the settlement (a section of the engine's Game)."""
+
+    def start_reveal(self) -> None:
+        h = self.hand
+        h["stage"] = "reveal"
+        h["betting"] = None
+        h["finishing"] = None
+        self.emit("reveal_started", players=self.live())
+
+    def cmd_reveal(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        h = self.hand
+        if not self.in_hand() or h["stage"] != "reveal":
+            raise Refused(409, "it is not the reveal", None)
+        p = self.in_play(sid)
+        if h["revealed"] and p["cards"] is not None:
+            raise Refused(409, "your hand is already face up: it cannot change now", None)
+        public = [x for x in self.live() if h["revealed"] and x not in h["reentry"]]
+        entered = []
+        for i, c in enumerate(f["cards"]):
+            try:
+                entered.append(deck.normalize(c))
+            except deck.UnknownCard as exc:
+                raise Refused(422, str(exc), f"cards[{i}]") from None
+        for i, c in enumerate(entered):
+            self.need_in_play_deck(c, f"cards[{i}]")
+        # The entry is the whole hand, or the hand without its static field (filled in here).
+        # Decided by the count, not by matching codes: with two copies of a face card, the
+        # second copy in the hand is not the one lying in the static field.
+        n, static = p["hand_size"], p["static"]
+        if len(entered) == n:
+            full = entered
+            missing = Counter(static) - Counter(entered)
+            if missing:
+                raise Refused(422, f"your static field's {', '.join(sorted(missing))} is part of "
+                                   f"your hand: enter it too", "cards")
+        elif static and len(entered) + len(static) == n:
+            full = entered + list(static)
+        else:
+            extra = f" (your static field {', '.join(static)} included)" if static else ""
+            raise Refused(422, f"the table counts {n} cards in your hand{extra}; you entered "
+                               f"{len(entered)}", "cards")
+        try:
+            deck.check_copies(full)
+        except deck.TooManyCopies as exc:
+            raise Refused(422, str(exc), "cards") from None
+        # Checked against what this seat may already see: every static field, and the other
+        # hands only once they are face up. A refusal naming a card another seat entered
+        # would let a player read that hand by entering card after card.
+        others = []
+        for other, q in h["p"].items():
+            if other == sid or q["folded"]:
+                continue
+            others += q["cards"] if other in public else q["static"]
+        try:
+            deck.check_copies(full + others)
+        except deck.TooManyCopies as exc:
+            raise Refused(422, f"{exc.code} would be on the table {exc.count} times but the deck "
+                               f"has {exc.copies}: check your cards", "cards") from None
+        p["cards"] = full
+        self.emit("cards_entered", seat=sid)
+        if all(h["p"][x]["cards"] is not None for x in self.live()):
+            h["revealed"] = True
+            h["reentry"] = []
+            self.emit("revealed", hands={x: list(h["p"][x]["cards"]) for x in self.live()})
+            if not self.reveal_conflict():
+                self.settle_hand()
+
+    def reveal_conflict(self) -> bool:
+        """With every hand face up: if a card is on the table more often than the deck holds,
+        the players who hold it outside their static field enter their hands again (the
+        others' hands stand). True if there was such a card."""
+        h = self.hand
+        count = Counter(c for x in self.live() for c in h["p"][x]["cards"])
+        over = sorted(c for c, n in count.items() if n > deck.CARDS[c].copies)
+        if not over:
+            return False
+        seats = [x for x in self.live()
+                 if any(c in over for c in (Counter(h["p"][x]["cards"]) - Counter(h["p"][x]["static"])))]
+        for x in seats:
+            h["p"][x]["cards"] = None
+        h["reentry"] = list(seats)
+        names = " and ".join(self.name(x) for x in seats)
+        self.emit("reveal_conflict", cards=over, seats=seats,
+                  message=f"{', '.join(over)}: more copies on the table than the deck holds. "
+                          f"{names}: check your cards and enter them again.")
+        return True
+
+    def cmd_demise_card(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        h = self.hand
+        if not self.in_hand() or h["stage"] != "demise":
+            raise Refused(409, "there is no sudden demise now", None)
+        if sid not in h["demise_players"]:
+            raise Refused(409, "you are not in the sudden demise", None)
+        try:
+            code = deck.normalize(f["card"])
+        except deck.UnknownCard as exc:
+            raise Refused(422, str(exc), "card") from None
+        self.need_in_play_deck(code, "card")
+        public = h["demise_public"]
+        if sid in public:
+            raise Refused(409, "your demise card is already face up", None)
+        # Checked against the face-up cards only: the revealed hands, and the demise cards
+        # shown at a clash that stand. Another player's demise card entered since is still
+        # hidden: refusing for it would tell this player that card.
+        table = [c for x in self.live() for c in h["p"][x]["cards"]]
+        table += [h["p"][x]["demise"] for x in public]
+        try:
+            deck.check_copies(table + [code])
+        except deck.TooManyCopies as exc:
+            raise Refused(422, f"{exc}: check the card", "card") from None
+        h["p"][sid]["demise"] = code
+        self.emit("demise_card_entered", seat=sid)
+        if all(h["p"][x]["demise"] for x in h["demise_players"]):
+            cards = {x: h["p"][x]["demise"] for x in h["demise_players"]}
+            try:
+                deck.check_copies(list(cards.values()))
+            except deck.TooManyCopies as exc:
+                # Every demise card is now face up: the players who entered the same card
+                # enter it again; the others' cards stand, face up.
+                clash = [x for x, c in cards.items() if c == exc.code]
+                h["demise_public"] = [x for x in h["demise_players"] if x not in clash]
+                for x in clash:
+                    h["p"][x]["demise"] = None
+                names = " and ".join(self.name(x) for x in clash)
+                self.emit("demise_conflict", cards=cards, seats=clash,
+                          message=f"{exc.code}: more copies than the deck holds. {names}: "
+                                  f"check your card and enter it again.")
+                return
+            self.settle_hand()
+
+    def settle_hand(self) -> None:
+        """Settle with the rules engine and move the stacks and the sabacc pot."""
+        h, s, rules = self.hand, self.s, self.rules
+        reveals = []
+        for sid in h["players"]:
+            p = h["p"][sid]
+            side = s["seats"][sid]["side"]
+            reveals.append(PlayerReveal(
+                name=sid,
+                cards=tuple(p["cards"] or ()) if not p["folded"] else (),
+                committed=p["committed"],
+                stack=s["seats"][sid]["stack"],
+                folded=p["folded"],
+                called=sid == h["called_by"],
+                demise=(p["demise"],) if p["demise"] else (),
+                static=tuple(p["static"]) if rules.holdem and not p["folded"] else (),
+                side=Side(side) if rules.force_sabacc and side else None,
+            ))
+        try:
+            result = settle(rules, reveals, s["sabacc_pot"])
+        except InvalidReveal as exc:
+            raise Refused(422, exc.message, "cards") from None
+        if result.status == "sudden_demise":
+            if h["stage"] == "demise":
+                raise Refused(409, "the settlement asked for a second sudden demise", None)
+            h["stage"] = "demise"
+            h["demise_players"] = list(result.demise_players)
+            self.deal_job({x: 1 for x in result.demise_players})
+            names = ", ".join(self.name(x) for x in result.demise_players)
+            self.emit("sudden_demise", players=list(result.demise_players),
+                      message=f"Sudden demise: the dealer deals one more card each to {names}; "
+                              f"each enters it.")
+            return
+        committed = sum(p["committed"] for p in h["p"].values())
+        paid = sum(result.payouts.get(sid, 0) for sid in h["players"])
+        if paid + result.sabacc_pot_after != committed + s["sabacc_pot"]:
+            raise Refused(409, "the settlement does not add up; nothing was changed", None)
+        for sid in h["players"]:
+            s["seats"][sid]["stack"] += result.payouts.get(sid, 0)
+            if s["seats"][sid]["stack"] < 0:
+                raise Refused(409, "the settlement would leave a negative stack", None)
+        s["sabacc_pot"] = result.sabacc_pot_after
+        record = plain(result.to_json())
+        h["settlement"] = record
+        self.emit("settled", settlement=record,
+                  stacks={sid: s["seats"][sid]["stack"] for sid in h["players"]},
+                  sabacc_pot=s["sabacc_pot"])
+        self.end_hand()
+
+    def end_hand(self) -> None:
+        """Close the hand: history, the stack chart, and the dealer (or token) moves left."""
+        h, s = self.hand, self.s
+        h["stage"] = "settled"
+        h["betting"] = None
+        h["deal"] = []
+        stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}
+        s["stack_history"].append({"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]})
+        s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
+                           "called_by": h["called_by"],
+                           "status": h["settlement"]["status"] if h["settlement"] else None,
+                           "payouts": (h["settlement"] or {}).get("payouts"),
+                           "seed_commitment": h["seed_commitment"], "seed": None,
+                           "settlement": h["settlement"],
+                           # face-up hands only: a folded or conceding hand was never shown
+                           "cards": {sid: (list(h["p"][sid]["cards"])
+                                           if h["revealed"] and h["p"][sid]["cards"] is not None
+                                           and not h["p"][sid]["folded"] else None)
+                                     for sid in h["players"]}})
+        role = "token" if self.rules.house_dealer else "dealer"
+        current = h["token"] if self.rules.house_dealer else h["dealer"]
+        if current in s["order"] and len(s["order"]) > 1:
+            s[role] = s["order"][(s["order"].index(current) + 1) % len(s["order"])]
+        self.emit("hand_ended", hand=h["no"], stacks=stacks, sabacc_pot=s["sabacc_pot"])
+
+    def cmd_reveal_seed(self, f: dict[str, Any], actor: str | None) -> None:
+        if actor not in (HOST, SCRAMBLER):
+            raise Refused(403, "only the scrambler or the host reveals the seed", None)
+        h = self.hand
+        if h is None or h["stage"] != "settled":
+            raise Refused(409, "the seed is revealed after the hand is settled", None)
+        if h["seed_commitment"] is None:
+            raise Refused(409, "this hand carried no seed commitment", None)
+        if h["seed"] is not None:
+            raise Refused(409, "the seed is already revealed", None)
+        h["seed"] = f["seed"].lower()
+        self.s["hands"][-1]["seed"] = h["seed"]
+        self.emit("seed_revealed", hand=h["no"], seed=h["seed"])

@@ -1,0 +1,191 @@
+"""Seats and the session: joining, buying in and cashing out, sitting out, sides, the dealer,
+the host's adjustments and stakes, and the final standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.refusal import Refused
+from companion.table.chips import breakdown
+from companion.table.commands import HOST, NAME_MAX
+from companion.table.play import Play
+from companion.table.state import new_seat
+
+
+class Seats(Play):
+    """Seats and the session (a section of the engine's Game)."""
+
+    def cmd_join(self, f: dict[str, Any], actor: str | None) -> None:
+        self.need_not_ended()
+        name = f["name"].strip()
+        if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
+            raise Refused(422, f"a name has 1 to {NAME_MAX} printable characters", "name")
+        if any(seat["name"].casefold() == name.casefold() for seat in self.s["seats"].values()):
+            raise Refused(422, f"{name!r} is already taken at this table", "name")
+        if len(self.s["order"]) >= self.s["settings"]["max_seats"]:
+            raise Refused(409, "the table is full", None)
+        sid = f"s{self.s['next_seat']}"
+        self.s["next_seat"] += 1
+        self.s["seats"][sid] = new_seat(name)
+        self.s["order"].append(sid)
+        self.emit("joined", seat=sid, name=name)
+
+    def not_in_running_hand(self, sid: str) -> None:
+        if self.plays(sid):
+            raise Refused(409, "not while you are playing a hand", None)
+
+    def cmd_buy_in(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        self.need_not_ended()
+        self.not_in_running_hand(sid)
+        fixed = self.rules.buy_in
+        amount = f.get("amount")
+        if fixed:
+            if amount not in (None, fixed):
+                raise Refused(422, f"the buy-in at this table is {fixed} credits", "amount")
+            amount = fixed
+        elif amount is None:
+            raise Refused(422, "say how many credits you buy in for", "amount")
+        seat = self.s["seats"][sid]
+        seat["stack"] += amount
+        seat["bought_in"] += amount
+        self.emit("bought_in", seat=sid, amount=amount, stack=seat["stack"])
+
+    def cash_out(self, sid: str, amount: int) -> None:
+        seat = self.s["seats"][sid]
+        seat["stack"] -= amount
+        seat["cashed_out"] += amount
+        self.emit("cashed_out", seat=sid, amount=amount, stack=seat["stack"],
+                  **{k: v for k, v in breakdown(amount, self.chips).to_json().items() if k != "amount"},
+                  items=list(self.s["items"]))
+
+    def cmd_cash_out(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        self.not_in_running_hand(sid)
+        stack = self.stack(sid)
+        amount = f.get("amount", stack)
+        if amount < 1 or amount > stack:
+            raise Refused(422, f"you can cash out 1 to {stack} credits", "amount")
+        self.cash_out(sid, amount)
+
+    def cmd_leave(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        self.not_in_running_hand(sid)
+        if self.stack(sid):
+            self.cash_out(sid, self.stack(sid))
+        order = self.s["order"]
+        i = order.index(sid)
+        nxt = order[(i + 1) % len(order)] if len(order) > 1 else None
+        for role in ("dealer", "token"):
+            if self.s[role] == sid:
+                self.s[role] = nxt
+        order.remove(sid)
+        self.s["departed"][sid] = self.s["seats"].pop(sid)
+        self.emit("left", seat=sid, name=self.s["departed"][sid]["name"])
+
+    def cmd_sit_out(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        self.s["seats"][sid]["sitting_out"] = True
+        self.emit("sat_out", seat=sid)
+
+    def cmd_sit_in(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        if not self.s["seats"][sid]["sitting_out"]:
+            raise Refused(409, "you are not sitting out", None)
+        self.s["seats"][sid]["sitting_out"] = False
+        self.emit("sat_in", seat=sid)
+
+    def cmd_declare_side(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        if not self.rules.force_sabacc:
+            raise Refused(409, "sides are declared only in Force Sabacc", "side")
+        self.not_in_running_hand(sid)
+        side = self.s["seats"][sid]["side"]
+        if side is not None:
+            # Declared once, when the player sits down; only the host may correct it, and only
+            # before the player's first hand of the session.
+            if actor != HOST:
+                raise Refused(409, f"you declared {side}: a side cannot change", "side")
+            if any(sid in row["players"] for row in self.s["hands"]):
+                raise Refused(409, f"{self.name(sid)} has played a hand as {side}: "
+                                   f"the side cannot change now", "side")
+        self.s["seats"][sid]["side"] = f["side"]
+        self.emit("side_declared", seat=sid, side=f["side"])
+
+    def cmd_reorder(self, f: dict[str, Any], actor: str | None) -> None:
+        self.need_between_hands()
+        order = f["order"]
+        if sorted(order) != sorted(self.s["order"]) or len(set(order)) != len(order):
+            raise Refused(422, "list every seat exactly once", "order")
+        self.s["order"] = list(order)
+        self.emit("seats_reordered", order=list(order))
+
+    def cmd_set_dealer(self, f: dict[str, Any], actor: str | None) -> None:
+        self.need_between_hands()
+        seat = f["seat"]
+        if seat is None and not self.rules.house_dealer:
+            raise Refused(422, "name the seat that deals next", "seat")
+        if seat is not None:
+            self.seat_ref(seat)
+        self.s["dealer"] = seat
+        self.emit("dealer_set", seat=seat)
+
+    def cmd_set_token(self, f: dict[str, Any], actor: str | None) -> None:
+        self.need_between_hands()
+        if not self.rules.house_dealer:
+            raise Refused(409, "the dealer's token is for house-dealer tables", None)
+        self.s["token"] = self.seat_ref(f["seat"])
+        self.emit("token_set", seat=f["seat"])
+
+    def cmd_adjust(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.seat_ref(f["seat"])
+        reason = f["reason"].strip()
+        if not reason:
+            raise Refused(422, "say why the stack is adjusted", "reason")
+        amount = f["amount"]
+        if amount == 0:
+            raise Refused(422, "an adjustment is not zero", "amount")
+        seat = self.s["seats"][sid]
+        if seat["stack"] + amount < 0:
+            raise Refused(422, f"the stack is {seat['stack']}: it cannot go below 0", "amount")
+        seat["stack"] += amount
+        seat["adjusted"] += amount
+        self.emit("adjusted", seat=sid, amount=amount, reason=reason, stack=seat["stack"])
+
+    def cmd_stake(self, f: dict[str, Any], actor: str | None) -> None:
+        h = self.need_play()
+        sid = self.seat_ref(f["seat"])
+        p = self.in_play(sid)
+        item = f["item"].strip()
+        if not item:
+            raise Refused(422, "name the item", "item")
+        value = f["value"]
+        # A buy-in in kind: the item buys `value` credits, committed to the hand pot at once.
+        # In a betting round it counts toward the seat's bet like credits (the Plutt ruling):
+        # it can match a bet, and over the current bet it is a bet or raise the others answer.
+        self.s["seats"][sid]["items"] += value
+        p["committed"] += value
+        b = h["betting"]
+        if b is not None:
+            p["bet"] += value
+            if p["bet"] > b["current"]:
+                b["current"] = p["bet"]
+                self.reopen(sid)
+        self.s["items"].append({"hand": h["no"], "seat": sid, "item": item, "value": value})
+        self.emit("staked", seat=sid, item=item, value=value, committed=p["committed"])
+
+    def cmd_end_session(self, f: dict[str, Any], actor: str | None) -> None:
+        self.need_between_hands()
+        self.need_not_ended()
+        rows = []
+        every = [(sid, self.s["seats"][sid]) for sid in self.s["order"]]
+        every += list(self.s["departed"].items())
+        for sid, seat in every:
+            net = seat["stack"] + seat["cashed_out"] - seat["bought_in"] - seat["items"] - seat["adjusted"]
+            rows.append({"seat": sid, "name": seat["name"], "stack": seat["stack"],
+                         "bought_in": seat["bought_in"], "cashed_out": seat["cashed_out"],
+                         "items": seat["items"], "adjusted": seat["adjusted"], "net": net})
+        rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
+        self.s["ended"] = True
+        self.s["standings"] = rows
+        self.emit("session_ended", standings=rows)

@@ -1,0 +1,86 @@
+"""Rolls of the scrambler and the shifts they cause: what each player does in a shift and what
+the dealer deals (the rim shift's picker is the nearest player to the right still in the hand)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.refusal import Refused
+from companion.rules.rulesets import ShiftKind, Trigger, shift_announcement
+from companion.scrambler.dice import judge
+from companion.table.commands import HOST, SCRAMBLER
+from companion.table.play import Play
+from companion.table.state import current_step, words_cards
+
+
+class Shifts(Play):
+    """Rolls of the scrambler and the shifts they cause (a section of the engine's Game)."""
+
+    def cmd_roll(self, f: dict[str, Any], actor: str | None) -> None:
+        h, rules = self.need_hand(), self.rules
+        timer = rules.scrambler_trigger is Trigger.TIMER
+        step = current_step(h)
+        if h["stage"] == "final_roll":
+            roller = h["dealer"]
+        elif h["stage"] == "play" and timer:
+            roller = None
+        elif h["stage"] == "play" and step is not None and step["do"] == "roll":
+            roller = step["seat"]
+        else:
+            raise Refused(409, "no roll is due now", None)
+        if actor not in (HOST, SCRAMBLER) and (roller is None or actor != roller):
+            who = self.name(roller) if roller else "the scrambler"
+            raise Refused(403, f"this roll is {who}'s", None)
+        dice = f.get("dice")
+        if dice is None:
+            raise Refused(422, "the roll carries no dice", "dice")
+        try:
+            roll = judge(rules.scrambler_trigger, tuple(dice), rules.shift_kind, rules.trigger_face)
+        except ValueError as exc:
+            raise Refused(422, str(exc), "dice") from None
+        record = {"seat": roller, "round": h["round"], **roll.to_json()}
+        h["rolls"].append(record)
+        h["last_roll"] = record
+        self.emit("rolled", seat=roller, roll=roll.to_json())
+        if roll.shift:
+            instructions = self.shift_instructions(roll.kind)
+            words = shift_announcement(roll.kind)
+            h["shift"] = {"kind": roll.kind.value, "round": h["round"], "instructions": instructions,
+                          "announcement": words}
+            if roll.kind is ShiftKind.WILD:
+                h["junk"] = 0  # the junk pile is shuffled back in
+            self.emit("shift", kind=roll.kind.value, instructions=instructions, announcement=words)
+            self.deal_job({x: (1 if roll.kind is ShiftKind.RIM else
+                               h["p"][x]["hand_size"] - len(h["p"][x]["static"]))
+                           for x in instructions
+                           if h["p"][x]["hand_size"] > len(h["p"][x]["static"])})
+        if h["stage"] == "final_roll":
+            h["stage"] = "play"  # only to hand over to the next after-call step
+            self.after_call_next()
+        elif not timer:
+            self.advance()
+
+    def shift_instructions(self, kind: ShiftKind) -> dict[str, str]:
+        """What each player still in the hand does in this shift; hand sizes stay the same."""
+        h = self.hand
+        live = self.live()
+        out = {}
+        for i, sid in enumerate(live):
+            p = h["p"][sid]
+            n = p["hand_size"] - len(p["static"])
+            if n == 0:
+                out[sid] = "All your cards are in the static field: keep them."
+            elif kind is ShiftKind.RIM:
+                right = live[i - 1]
+                picks = (f"picks one of your {n} cards outside the static field at random" if n > 1
+                         else "takes your one card outside the static field")
+                out[sid] = (f"{self.name(right)} (on your right) {picks}; discard it; "
+                            f"the dealer deals you 1.")
+            elif kind is ShiftKind.WILD:
+                out[sid] = (f"Discard your {words_cards(n)} outside the static field; the dealer "
+                            f"shuffles every card not in a static field, the junk pile included, "
+                            f"and deals you {n}.")
+            else:
+                out[sid] = (f"Discard your {words_cards(n)} outside the static field; "
+                            f"the dealer deals you {n}.")
+        return out

@@ -1,0 +1,357 @@
+"""The table's state, typed: what a snapshot holds, field by field.
+
+The state is plain JSON data (so `Table.to_json` is the snapshot and replaying the ledger gives
+the same value); the `TypedDict`s below say what each part holds. `new_seat`, `new_player` and
+`new_hand` are the only places a record is made, so a field added later has one home, and
+`migrate` gives an older snapshot's records the fields added since.
+
+Functions of the state that several sections of the engine read (the current step, who rolls,
+the cards left in the deck, the pots, the static-field allowance) live here too: they read the
+state and change nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from companion.rules import cards as deck
+from companion.rules.rulesets import Phase, RuleSet, StaticField
+from companion.rules.settle import build_pots
+
+#: Where a hand is: playing its rounds, at the last roll after a call, entering hands, a
+#: sudden demise, or over.
+Stage = Literal["play", "final_roll", "reveal", "demise", "settled"]
+
+
+class Settings(TypedDict):
+    """What the host chose when the table was made (fixed for the session)."""
+
+    rules: dict[str, Any]  # {"preset": name, **options}: read with rulesets.ruleset_from
+    chip_set: list[dict[str, Any]]  # the table's own chips: [{"name", "value", "per_buy_in"}]
+    max_seats: int  # 2..12
+
+
+class Seat(TypedDict):
+    """One seated player (or, under `departed`, one who left)."""
+
+    name: str  # as typed (untrusted text: escaped by every page)
+    stack: int  # credits in front of the player now
+    sitting_out: bool  # dealt out of the next hands until they sit in
+    side: str | None  # Force Sabacc: "light" / "dark", declared once; else None
+    bought_in: int  # every buy-in, added up (for the standings)
+    cashed_out: int  # every cash-out, added up
+    adjusted: int  # the host's adjustments, added up (signed)
+    items: int  # the credit value of non-credit stakes (the Plutt's)
+
+
+class Player(TypedDict):
+    """One seat's part in the running hand."""
+
+    committed: int  # credits (and stakes) put in this hand: ante and bets
+    bet: int  # put in during the current betting round
+    folded: bool
+    folded_turn: int | None  # the turn number it folded in (a turn player still rolls)
+    acted: bool  # has acted since the last bet or raise in this betting round
+    hand_size: int  # cards held (the table counts them; the cards are physical)
+    static: list[str]  # the static field's card codes, face up
+    static_turn: int | None  # the turn the counts below belong to
+    added: int  # static-field cards added in that turn
+    removed: int  # static-field cards taken back in that turn
+    cards: list[str] | None  # the hand entered at the reveal (hidden until all are in)
+    demise: str | None  # the sudden-demise card entered
+
+
+class Step(TypedDict):
+    """One step of a round, built from the rule set's phases (turns.build_round)."""
+
+    phase: str  # the Phase value it belongs to
+    seat: str | None  # who acts (None: the whole table, or a call window open to all)
+    do: str  # "bet", "roll", "call" or "draw"
+    turn_of: str | None  # whose turn it is part of (None for a table-wide phase)
+
+
+class Betting(TypedDict):
+    """The open betting round."""
+
+    opener: str | None  # weg/classic: only this seat may open; None: anyone
+    current: int  # the round's bet to match
+    to_act: str  # whose move it is
+
+
+class DrewLast(TypedDict):
+    """A player who just drew may still change their static field (the timing ruling)."""
+
+    seat: str
+    turn: int  # the turn the draw was made in (the static-field counts belong to it)
+    phase: str  # closes when another phase begins (holodex: the dice phase)
+
+
+class DealJob(TypedDict):
+    """One part of the dealer's current job (view()["hand"]["deal"])."""
+
+    seat: str
+    cards: int  # how many cards to deal that seat
+    words: str  # "Deal Han 1 card"
+
+
+class Hand(TypedDict):
+    """The running (or just settled) hand."""
+
+    no: int  # the hand's number in the session, from 1
+    stage: Stage
+    dealer: str | None  # None: a house dealer who is not a seat
+    token: str | None  # house dealer: who is dealt first
+    players: list[str]  # dealt in, in playing order (from the dealer's left)
+    p: dict[str, Player]  # each player's part
+    round: int  # from 1
+    steps: list[Step]  # this round's steps
+    step: int  # index of the current step (-1 before the first)
+    turn_no: int  # counts turns (a static-field limit is per turn)
+    turn_of: str | None  # whose turn it is
+    betting: Betting | None  # the open betting round
+    called_by: str | None  # the caller
+    after: list[str]  # AfterCall steps still to come between the call and the reveal
+    finishing: str | None  # the phase the others finish after a call
+    junk: int  # cards in the junk pile
+    last_roll: dict[str, Any] | None  # the latest roll record
+    shift: dict[str, Any] | None  # the latest shift: kind, round, each player's instructions
+    rolls: list[dict[str, Any]]  # every roll of the hand
+    revealed: bool  # every hand was entered: the hands are face up
+    demise_players: list[str]  # the players in the sudden demise
+    settlement: dict[str, Any] | None  # the settlement record, once settled
+    seed_commitment: str | None  # the scrambler's commitment to its seed
+    seed: str | None  # the seed, revealed after the hand
+    sabacc_pot_start: int  # the sabacc pot when the hand started
+    call_open: bool  # a call window is open (the call step, or the draw it is folded into)
+    passed: list[str]  # pagat's call window: who has passed
+    drew_last: DrewLast | None  # the static-field window after a draw
+    deal: list[DealJob]  # the dealer's latest job, until the next one or the end of the hand
+    demise_public: list[str]  # players whose demise card is face up (it stood at a clash)
+    reentry: list[str]  # players entering their hand again after a reveal conflict
+
+
+class HistoryRow(TypedDict):
+    """One settled hand in `hands` (the history phones show)."""
+
+    hand: int
+    dealer: str | None
+    players: list[str]
+    called_by: str | None
+    status: str | None  # the settlement's status ("settled", "conceded", ...)
+    payouts: dict[str, int] | None
+    seed_commitment: str | None
+    seed: str | None
+    settlement: dict[str, Any] | None  # the same record as the hand's settlement
+    cards: dict[str, list[str] | None] | None  # face-up hands; None: folded or never shown
+
+
+class TableState(TypedDict):
+    """One table's whole state: the snapshot `Table.to_json` returns."""
+
+    code: str  # the table's code
+    version: int  # entries applied since the table was made
+    settings: Settings
+    seats: dict[str, Seat]  # seated players by seat id ("s1", "s2", ...)
+    order: list[str]  # seat ids clockwise (to the left)
+    departed: dict[str, Seat]  # players who left, by their old seat id
+    next_seat: int  # the number of the next seat id
+    dealer: str | None  # who deals the next hand
+    token: str | None  # house dealer: who is dealt first next
+    sabacc_pot: int
+    hand_no: int  # hands started so far
+    hand: Hand | None  # the running or latest hand
+    hands: list[HistoryRow]  # every settled hand
+    stack_history: list[dict[str, Any]]  # {"hand", "stacks", "sabacc_pot"} after each hand
+    items: list[dict[str, Any]]  # non-credit stakes: {"hand", "seat", "item", "value"}
+    ended: bool  # the session has ended
+    standings: list[dict[str, Any]] | None  # the final standings, once ended
+
+
+def new_seat(name: str) -> Seat:
+    """A player who just sat down."""
+    return {"name": name, "stack": 0, "sitting_out": False, "side": None,
+            "bought_in": 0, "cashed_out": 0, "adjusted": 0, "items": 0}
+
+
+def new_player(hand_size: int) -> Player:
+    """A seat's part in a hand it was just dealt into."""
+    return {"committed": 0, "bet": 0, "folded": False, "folded_turn": None, "acted": False,
+            "hand_size": hand_size, "static": [], "static_turn": None, "added": 0, "removed": 0,
+            "cards": None, "demise": None}
+
+
+def copy_json(v: Any) -> Any:
+    """A deep copy of plain JSON data (much faster than copy.deepcopy for the state)."""
+    if isinstance(v, dict):
+        return {k: copy_json(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [copy_json(x) for x in v]
+    return v
+
+
+#: The history of settled hands: lists that only grow, by one row at the end of each hand.
+HISTORY = ("hands", "stack_history")
+
+
+def working_copy(state: TableState) -> TableState:
+    """The copy of the state a command is tried on. It copies only what a command changes in
+    place: the seats, the seat order, the stakes, the latest history row and, of the hand, the
+    players' parts, the betting round and the lists that grow (`copy_hand`). Everything else a
+    command only ever replaces whole, so the copy shares it. Copying the whole history made
+    every command, and every legal-action check of a view, cost more the longer the session
+    ran (the benchmark's growth_ratio: 70x slower views at hand 500); copying the whole hand
+    was most of an action's time (overhead_ratio)."""
+    out = dict(state)
+    out["seats"] = copy_json(state["seats"])
+    out["departed"] = dict(state["departed"])
+    out["order"] = list(state["order"])
+    out["items"] = list(state["items"])
+    for k in HISTORY:
+        rows = state[k]
+        out[k] = rows[:-1] + [copy_json(rows[-1])] if rows else []
+    if state["hand"] is not None:
+        out["hand"] = copy_hand(state["hand"])
+    return out  # type: ignore[return-value]
+
+
+def copy_hand(h: Hand) -> Hand:
+    """A hand a command may change: the fields changed in place are copied (`p`, `betting`,
+    and the lists `steps`, `rolls`, `after`, `passed` that a command edits), the others shared."""
+    out = dict(h)
+    out["p"] = {sid: {**p, "static": list(p["static"])} for sid, p in h["p"].items()}
+    out["betting"] = dict(h["betting"]) if h["betting"] is not None else None
+    for k in ("steps", "rolls", "after", "passed"):
+        out[k] = list(h[k])
+    return out  # type: ignore[return-value]
+
+
+#: Hand fields added after the first snapshots were written, with the value an old snapshot's
+#: hand gets (`migrate`): the call window, the static window after a draw, the dealer's job,
+#: the face-up demise cards and the hands being entered again after a reveal conflict.
+HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
+                               "demise_public": [], "reentry": []}
+
+
+def migrate(state: dict[str, Any]) -> dict[str, Any]:
+    """An older snapshot in today's form (in place): fields added since get their defaults."""
+    h = state.get("hand")
+    if h is not None:
+        shown = h.pop("demise_shown", False)
+        for k, v in HAND_ADDED.items():
+            h.setdefault(k, copy_json(v))
+        if shown and not h["demise_public"]:
+            h["demise_public"] = [x for x in h["demise_players"] if h["p"][x]["demise"]]
+        if h["stage"] == "play":
+            st = current_step(h)
+            h["call_open"] = h["call_open"] or bool(st and st["do"] == "call")
+    for row in state.get("hands", []):
+        row.setdefault("settlement", None)
+        row.setdefault("cards", None)
+    return state
+
+
+def plain(v: Any) -> Any:
+    """Enums and tuples inside `RuleSet.to_json` as plain JSON values."""
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if hasattr(v, "value") and not isinstance(v, (int, str)):
+        return v.value
+    if isinstance(v, str):
+        return str(v)
+    return v
+
+
+def current_step(h: Hand) -> Step | None:
+    if 0 <= h["step"] < len(h["steps"]):
+        return h["steps"][h["step"]]
+    return None
+
+
+def roller_of(h: Hand, step: Step | None) -> str | None:
+    """Who rolls now: the final roll and the dice phase are the dealer's; else the turn player."""
+    if h["stage"] == "final_roll":
+        return h["dealer"]
+    if step and step["do"] == "roll":
+        return step["seat"]
+    return None
+
+
+def deck_left(h: Hand, rules: RuleSet) -> int:
+    """Cards left in the draw pile: the deck minus every live hand and the junk pile."""
+    held = sum(p["hand_size"] for p in h["p"].values() if not p["folded"])
+    return deck.deck_count(corellia_run=rules.corellia_run) - held - h["junk"]
+
+
+def pots_of(h: Hand) -> list[dict[str, Any]]:
+    """The hand pot and side pots, derived from the commitments by the rules engine's
+    `build_pots` (the same derivation that settles the hand)."""
+    committed = {sid: h["p"][sid]["committed"] for sid in h["players"]}
+    folded = [sid for sid in h["players"] if h["p"][sid]["folded"]]
+    return [{"amount": pot.amount, "eligible": list(pot.eligible)}
+            for pot in build_pots(committed, folded)]
+
+
+def static_turn(h: Hand, sid: str) -> int | None:
+    """The turn in which `sid` may change their static field now: their own turn, or the turn
+    they just drew in, until the next player acts or the next phase begins (the static-field
+    timing ruling: a player can lock the card they just drew). None: not now."""
+    if h["turn_of"] == sid:
+        return h["turn_no"]
+    drew = h.get("drew_last")
+    return drew["turn"] if drew and drew["seat"] == sid else None
+
+
+def static_allowance(s: TableState, rules: RuleSet, sid: str) -> dict[str, bool]:
+    """Whether `sid` may add / remove a static-field card now (RuleSet.static_field)."""
+    no = {"add": False, "remove": False}
+    h = s["hand"]
+    if rules.static_field is StaticField.NONE or h is None or h["stage"] != "play":
+        return no
+    p = h["p"].get(sid)
+    step = current_step(h)
+    if p is None or p["folded"] or step is None or h["called_by"] is not None:
+        return no
+    room = len(p["static"]) < p["hand_size"]
+    if rules.static_field is StaticField.FREE:
+        # classic: any time during play, in or out of turn, until the hand is called.
+        return {"add": room, "remove": bool(p["static"])}
+    turn = static_turn(h, sid)
+    if turn is None:
+        return no
+    if rules.static_field is StaticField.ONE_IN_ONE_OUT_PLAY_ROUND and step["phase"] != Phase.PLAY.value:
+        return no
+    added, removed = (p["added"], p["removed"]) if p["static_turn"] == turn else (0, 0)
+    if rules.static_field is StaticField.ONE_CHANGE_PER_TURN:
+        free = added + removed == 0
+        return {"add": free and room, "remove": free and bool(p["static"])}
+    return {"add": added == 0 and room, "remove": removed == 0 and bool(p["static"])}
+
+
+def join_words(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1] if words else ""
+
+
+def words_cards(n: int) -> str:
+    return "card" if n == 1 else f"{n} cards"
+
+
+def rotate(order: list[str], start: str, members: list[str]) -> list[str]:
+    """`members` in seat order beginning at `start`."""
+    i = order.index(start)
+    ring = order[i:] + order[:i]
+    return [sid for sid in ring if sid in members]
+
+
+def next_in(order: list[str], after: str | None, members: list[str], inclusive: bool = False) -> str:
+    """The first of `members` to the left of `after` (or `after` itself when `inclusive`)."""
+    if after is None or after not in order:
+        return next(sid for sid in order if sid in members)
+    i = order.index(after)
+    for k in range(0 if inclusive else 1, len(order) + 1):
+        sid = order[(i + k) % len(order)]
+        if sid in members:
+            return sid
+    raise AssertionError("no member")  # members is never empty here

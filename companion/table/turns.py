@@ -1,0 +1,406 @@
+"""The turn and its draws: starting a hand, the round built from the rule set's phases
+(`RuleSet.turn_phases`: what each phase does and who does it), moving from step to step, the
+call and its windows, the draw and the static field, and the turn line in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.refusal import Refused
+from companion.rules import cards as deck
+from companion.rules.rulesets import (
+    AfterCall,
+    AnteRule,
+    OrderOfPlay,
+    Phase,
+    StaticField,
+    Trigger,
+    Who,
+)
+from companion.table.commands import HOST
+from companion.table.play import Play
+from companion.table.state import (
+    HAND_ADDED,
+    Step,
+    current_step,
+    deck_left,
+    join_words,
+    new_player,
+    next_in,
+    roller_of,
+    rotate,
+    static_allowance,
+    static_turn,
+)
+
+
+class Turns(Play):
+    """The turn and its draws (a section of the engine's Game)."""
+
+    def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
+        self.need_not_ended()
+        self.need_between_hands()
+        rules, s = self.rules, self.s
+        order = s["order"]
+        sabacc_ante = rules.ante if (rules.ante_rule is AnteRule.BOTH_POTS or s["sabacc_pot"] == 0) else 0
+        players_set, dealt_out = [], []
+        for sid in order:
+            seat = s["seats"][sid]
+            if seat["sitting_out"]:
+                continue
+            if seat["stack"] < rules.ante + sabacc_ante or (seat["stack"] == 0):
+                dealt_out.append((sid, "stack"))
+            elif rules.force_sabacc and seat["side"] is None:
+                dealt_out.append((sid, "no side declared"))
+            else:
+                players_set.append(sid)
+        if len(players_set) < 2:
+            raise Refused(409, "a hand needs at least two players who can pay the ante", None)
+        if len(players_set) * rules.deal_size > deck.deck_count(corellia_run=rules.corellia_run):
+            raise Refused(409, "too many players for one deck", None)
+        dealer, token = s["dealer"], s["token"]
+        if rules.house_dealer:
+            # The dealer stays (and may not play); the token shows who is dealt first.
+            if token in players_set:
+                start = token
+            elif token is not None:
+                start = next_in(order, token, players_set)
+            else:
+                start = next_in(order, dealer, players_set)
+            players = rotate(order, start, players_set)
+            token = start
+        else:
+            if dealer not in players_set:
+                dealer = next_in(order, dealer, players_set, inclusive=dealer is None)
+            first = next_in(order, dealer, players_set)
+            players = rotate(order, first, players_set)
+        s["dealer"], s["token"] = dealer, token
+        s["hand_no"] += 1
+        h = {
+            "no": s["hand_no"], "stage": "play", "dealer": dealer, "token": token,
+            "players": players,
+            "p": {sid: new_player(rules.deal_size) for sid in players},
+            "round": 1, "steps": [], "step": -1, "turn_no": 0, "turn_of": None,
+            "betting": None, "called_by": None, "after": [], "finishing": None,
+            "junk": 0, "last_roll": None, "shift": None, "rolls": [],
+            "revealed": False, "demise_players": [], "settlement": None,
+            "seed_commitment": f.get("seed_commitment"), "seed": None,
+            "sabacc_pot_start": s["sabacc_pot"],
+            **HAND_ADDED,
+        }
+        s["hand"] = h
+        self.deal_job({sid: rules.deal_size for sid in players})
+        self.emit("hand_started", hand=h["no"], dealer=dealer, token=token, first=players[0],
+                  players=list(players), deal_size=rules.deal_size,
+                  seed_commitment=h["seed_commitment"])
+        for sid, why in dealt_out:
+            self.emit("dealt_out", seat=sid, reason=why)
+        for sid in players:
+            s["seats"][sid]["stack"] -= rules.ante + sabacc_ante
+            h["p"][sid]["committed"] = rules.ante
+            s["sabacc_pot"] += sabacc_ante
+            self.emit("ante", seat=sid, hand_pot=rules.ante, sabacc_pot=sabacc_ante)
+        h["steps"] = self.build_round()
+        self.advance()
+
+    def build_round(self) -> list[dict[str, Any]]:
+        """The steps of one round, read from the rule set's order of play and phases."""
+        rules, h = self.rules, self.hand
+        steps: list[dict[str, Any]] = []
+
+        def add(phase: Phase, seat: str | None, do: str, turn_of: str | None) -> None:
+            steps.append({"phase": phase.value, "seat": seat, "do": do, "turn_of": turn_of})
+
+        order = self.round_order()
+        if rules.order_of_play is OrderOfPlay.TURNS:
+            # weg/classic: each player in turn goes through every phase of a turn.
+            for sid in order:
+                for pr in rules.turn_phases:
+                    for do in pr.does:
+                        add(pr.phase, sid, do, sid)
+            return steps
+        for pr in rules.turn_phases:
+            if pr.by is Who.EACH_PLAYER:
+                for sid in order:
+                    for do in pr.does:
+                        add(pr.phase, sid, do, sid)
+            else:
+                for do in pr.does:
+                    add(pr.phase, h["dealer"] if pr.by is Who.DEALER else None, do, None)
+            if pr.phase in rules.dealer_rolls_after:
+                add(pr.phase, h["dealer"], "roll", None)
+        return steps
+
+    def round_order(self) -> list[str]:
+        """The hand's players in the order they play this round (who starts rotates if the
+        rule set says so)."""
+        h = self.hand
+        shift = (h["round"] - 1) % len(h["players"]) if self.rules.starter_rotates_each_round else 0
+        return h["players"][shift:] + h["players"][:shift]
+
+    def advance(self) -> None:
+        """Move to the next step that needs someone, skipping what does not apply."""
+        h, rules = self.hand, self.rules
+        h["call_open"], h["passed"] = False, []
+        merge_call = False  # a call step folded into the draw that follows it (weg/classic)
+        while h["stage"] == "play":
+            h["step"] += 1
+            if h["step"] >= len(h["steps"]):
+                if h["finishing"] is not None:
+                    h["finishing"] = None
+                    self.after_call_next()
+                    return
+                h["round"] += 1
+                h["steps"] = self.build_round()
+                h["step"] = -1
+                self.emit("round", round=h["round"])
+                continue
+            st = h["steps"][h["step"]]
+            if h["finishing"] is not None and st["phase"] != h["finishing"]:
+                h["finishing"] = None
+                self.after_call_next()
+                return
+            if st["turn_of"] != h["turn_of"]:
+                h["turn_of"] = st["turn_of"]
+                if st["turn_of"] is not None:
+                    h["turn_no"] += 1
+            if st["turn_of"] is not None:
+                p = h["p"][st["turn_of"]]
+                # A player who folded before their turn sits it out; one who folded in their
+                # own turn still rolls (seed 003) but draws no more.
+                if p["folded"] and (p["folded_turn"] != h["turn_no"] or st["do"] == "draw"):
+                    continue
+            if st["do"] == "roll" and (rules.scrambler_trigger is Trigger.TIMER or h["finishing"]):
+                continue  # the timer rolls by itself; after a call the rule set's own roll follows
+            if st["do"] == "bet" and not self.open_betting(st):
+                if not self.call_window_instead(st):
+                    continue
+                # pagat: a betting round nobody can bet in (fewer than two can still bet) is
+                # a call window open to every player still in the hand, all-in included.
+                st = h["steps"][h["step"]] = {**st, "seat": None, "do": "call"}
+            if st["do"] == "call" and not self.call_possible(st):
+                continue
+            if st["do"] == "call" and self.call_merges_into_draw(st):
+                merge_call = True  # the window stays open until the turn player draws
+                continue
+            if drew := h.get("drew_last"):
+                if st["phase"] != drew["phase"]:
+                    h["drew_last"] = None  # holodex: the dice phase begins
+            h["call_open"] = st["do"] == "call" or (merge_call and st["do"] == "draw")
+            self.emit("step", round=h["round"], phase=st["phase"], seat=st["seat"], do=st["do"],
+                      **({"call_open": True} if h["call_open"] and st["do"] != "call" else {}))
+            return
+
+    def call_window_instead(self, st: dict[str, Any]) -> bool:
+        """Whether a betting step that cannot open is a call window instead: the rule set
+        calls in this phase, a call is allowed now, and two players are still in the hand."""
+        h, calling = self.hand, self.rules.calling
+        return (st["phase"] == calling.phase.value and not calling.not_by_turn_player
+                and h["called_by"] is None and h["round"] > calling.rounds_before_call
+                and len(self.live()) >= 2)
+
+    def call_possible(self, st: dict[str, Any]) -> bool:
+        h, calling = self.hand, self.rules.calling
+        if h["called_by"] is not None or h["round"] <= calling.rounds_before_call:
+            return False
+        return any(sid != st["seat"] for sid in self.live()) if calling.not_by_turn_player else True
+
+    def call_merges_into_draw(self, st: dict[str, Any]) -> bool:
+        """weg/classic: the call window stays open until the turn player draws (or stands); the
+        draw closes it, so no separate "nobody calls" is needed. Not for a turn player who
+        folded in their own turn: they draw no more, so their call step stays."""
+        h = self.hand
+        i = h["step"] + 1
+        nxt = h["steps"][i] if i < len(h["steps"]) else None
+        return (nxt is not None and nxt["do"] == "draw" and nxt["seat"] == st["seat"]
+                and st["seat"] is not None and not h["p"][st["seat"]]["folded"])
+
+    def call_window(self) -> list[str]:
+        """The players who may still call (or pass) in an open pagat call window."""
+        h = self.hand
+        st = current_step(h)
+        if st is None or st["do"] != "call" or st["seat"] is not None:
+            return []
+        return [x for x in self.live() if x not in h["passed"]]
+
+    def after_call_next(self) -> None:
+        """Carry out the next of the rule set's steps between the call and the reveal."""
+        h = self.hand
+        while h["after"]:
+            step = h["after"].pop(0)
+            if step == AfterCall.FINISH_PHASE.value:
+                current = current_step(h)
+                h["finishing"] = current["phase"] if current else None
+                if h["finishing"] is not None:
+                    return
+            elif step == AfterCall.ROLL.value:
+                if self.rules.scrambler_trigger is Trigger.TIMER:
+                    continue
+                h["stage"] = "final_roll"
+                h["betting"] = None
+                self.emit("step", round=h["round"], phase="final_roll", seat=h["dealer"], do="roll")
+                return
+            else:
+                break
+        self.start_reveal()
+
+    def cmd_call_hand(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        h = self.need_play()
+        self.in_play(sid)
+        calling = self.rules.calling
+        st = current_step(h)
+        if h["called_by"] is not None:
+            raise Refused(409, f"{self.name(h['called_by'])} called the hand first", None)
+        window = h.get("call_open") and st is not None
+        if not window and (st is None or st["phase"] != calling.phase.value or st["do"] == "roll"):
+            raise Refused(409, f"the hand can only be called in the {calling.phase.value} phase", None)
+        if h["round"] <= calling.rounds_before_call:
+            raise Refused(409, f"no call before round {calling.rounds_before_call + 1}", None)
+        if window and st["seat"] is None:
+            if sid not in self.call_window():
+                raise Refused(409, "you have passed: the others may still call", None)
+        else:
+            mover = h["betting"]["to_act"] if st["do"] == "bet" and h["betting"] else st["seat"]
+            if calling.not_by_turn_player and sid == mover:
+                raise Refused(409, "you cannot call the hand in your own turn", None)
+            if not calling.not_by_turn_player and sid != mover:
+                raise Refused(409, "call the hand in your own turn", None)
+        h["called_by"] = sid
+        h["after"] = [a.value for a in calling.after_call]
+        self.emit("hand_called", seat=sid)
+        self.after_call_next()
+        if h["stage"] == "play" and h["finishing"] is not None and st["do"] == "call" \
+                and not calling.not_by_turn_player:
+            self.advance()  # a call step standing in for a betting round: nothing else to do in it
+
+    def cmd_no_call(self, f: dict[str, Any], actor: str | None) -> None:
+        h = self.need_play()
+        st = current_step(h)
+        if st is None or st["do"] != "call":
+            raise Refused(409, "there is no call to decline now", None)
+        if actor != HOST:
+            sid = self.who(f, actor)
+            if st["seat"] is None:
+                # pagat's call window: each player still in the hand passes; the last pass
+                # closes it.
+                if sid not in self.call_window():
+                    raise Refused(409, "you have already passed", None)
+                h["passed"].append(sid)
+                if self.call_window():
+                    self.emit("passed", seat=sid)
+                    return
+            elif sid != st["seat"]:
+                raise Refused(409, f"{self.name(st['seat'])} closes the call", None)
+        self.emit("no_call", seat=st["seat"])
+        self.advance()
+
+    def cmd_draw(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.who(f, actor)
+        h = self.need_play()
+        st = current_step(h)
+        if st is None or st["do"] != "draw":
+            raise Refused(409, "it is not a time to draw", None)
+        if st["seat"] != sid:
+            raise Refused(409, f"it is {self.name(st['seat'])}'s turn to draw", None)
+        p = self.in_play(sid)
+        action = f["action"]
+        if action in ("gain", "trade") and deck_left(h, self.rules) < 1:
+            raise Refused(409, "the draw pile is empty: stand", "action")
+        if action == "trade" and p["hand_size"] - len(p["static"]) < 1:
+            raise Refused(409, "every card is in your static field: nothing to trade", "action")
+        if action == "gain":
+            p["hand_size"] += 1
+        elif action == "trade":
+            h["junk"] += 1
+        if action != "stand":
+            self.deal_job({sid: 1})
+        self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"])
+        h["drew_last"] = {"seat": sid, "turn": h["turn_no"], "phase": st["phase"]}
+        self.advance()
+
+    def static_change(self, f: dict[str, Any], actor: str | None, add: bool) -> None:
+        sid = self.who(f, actor)
+        h = self.need_play()
+        if self.rules.static_field is StaticField.NONE:
+            raise Refused(409, "this rule set has no static field", None)
+        p = self.in_play(sid)
+        try:
+            code = deck.normalize(f["card"])
+        except deck.UnknownCard as exc:
+            raise Refused(422, str(exc), "card") from None
+        self.need_in_play_deck(code, "card")
+        allowed = static_allowance(self.s, self.rules, sid)
+        turn = static_turn(h, sid)
+        if self.rules.static_field is not StaticField.FREE and turn is None:
+            raise Refused(409, "change your static field in your own turn", None)
+        if not allowed["add" if add else "remove"]:
+            if add and len(p["static"]) >= p["hand_size"]:
+                raise Refused(409, "every card of your hand is already in the static field", "card")
+            raise Refused(409, f"the static-field limit this turn is reached "
+                               f"({self.rules.static_field.value})", None)
+        if p["static_turn"] != turn:
+            p["static_turn"], p["added"], p["removed"] = turn, 0, 0
+        if add:
+            everywhere = [c for q in h["p"].values() if not q["folded"] for c in q["static"]] + [code]
+            try:
+                deck.check_copies(everywhere)
+            except deck.TooManyCopies as exc:
+                raise Refused(422, f"{exc} across the static fields", "card") from None
+            p["static"].append(code)
+            p["added"] += 1
+            self.emit("static_added", seat=sid, card=code, static=list(p["static"]))
+        else:
+            if code not in p["static"]:
+                raise Refused(422, f"{code} is not in your static field", "card")
+            p["static"].remove(code)
+            p["removed"] += 1
+            self.emit("static_removed", seat=sid, card=code, static=list(p["static"]))
+
+    def cmd_static_add(self, f: dict[str, Any], actor: str | None) -> None:
+        self.static_change(f, actor, add=True)
+
+    def cmd_static_remove(self, f: dict[str, Any], actor: str | None) -> None:
+        self.static_change(f, actor, add=False)
+
+    def turn_words(self, viewer: str | None) -> str:
+        """Whose move it is and what they do, in words, for `viewer` ("You" for their own seat).
+        What a player owes is their own amount, not the round's bet (a "call 10" to a player who
+        already put in 5 was wrong: they call 5)."""
+        h = self.hand
+
+        def who(sid: str | None) -> str:
+            return "You" if sid is not None and sid == viewer else \
+                self.name(sid) if sid else "The dealer"
+
+        if h["stage"] == "reveal":
+            waiting = [who(x) for x in self.live() if h["p"][x]["cards"] is None]
+            return f"The reveal: waiting for {join_words(waiting)} to enter their cards."
+        if h["stage"] == "demise":
+            waiting = [who(x) for x in h["demise_players"] if not h["p"][x]["demise"]]
+            return f"Sudden demise: waiting for {join_words(waiting)} to enter one more card."
+        if h["stage"] == "final_roll":
+            return f"{who(h['dealer'])}: roll the scrambler one last time."
+        b, st = h["betting"], current_step(h)
+        if b is not None:
+            owed = b["current"] - h["p"][b["to_act"]]["bet"]
+            what = (f"call {owed}, raise, go all-in or fold" if owed > 0 else
+                    "check, raise or fold" if b["current"] else "bet or check")
+            return f"{who(b['to_act'])}: {what}."
+        if st is None:
+            return ""
+        return f"{self.rules.phase_name(Phase(st['phase'])).capitalize()} — {self.step_words(st, who)}"
+
+    def step_words(self, st: Step, who: Any) -> str:
+        """What the step asks of whom (the turn line after its phase's name)."""
+        h = self.hand
+        if st["do"] == "roll":
+            return f"{who(roller_of(h, st))}: roll the scrambler."
+        if st["do"] == "call" and st["seat"] is None:
+            return f"Call window: {join_words([who(x) for x in self.call_window()])} may call the hand or pass."
+        if st["do"] == "call":
+            return f"{who(st['seat'])}'s turn is done: the others may call the hand now."
+        if st["do"] == "draw":
+            then = " The others may call the hand until then." if h["call_open"] else ""
+            return f"{who(st['seat'])}: gain a card, trade one or stand.{then}"
+        return f"{who(st['seat'])}: {st['do']}."
