@@ -97,8 +97,9 @@ def test_weg_hand_rim_shift_side_pot_and_a_capped_caller_penalty():
     events = p.do("s3", "roll", dice=[1])
     shift = next(e for e in events if e["type"] == "shift")
     assert shift["kind"] == "rim"
-    assert shift["instructions"]["s3"] == ("Han (on your right) picks one of your 2 cards outside "
-                                           "the static field at random; discard it; the dealer deals you 1.")
+    # weg has no static field: the instruction does not speak of one (issue 10, item 11).
+    assert shift["instructions"]["s3"] == ("Han (on your right) picks one of your 2 cards at random; "
+                                           "discard it; the dealer deals you 1.")
     assert shift["instructions"]["s2"].startswith("Lando (on your right) picks one of your 3 cards")
     assert [q["hand_size"] for q in p.hand["players"]] == [3, 2, 2, 2]  # sizes survive the shift
     p.do("s3", "draw", action="stand")

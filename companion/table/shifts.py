@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.rulesets import ShiftKind, Trigger, shift_announcement
+from companion.rules.rulesets import ShiftKind, StaticField, Trigger, shift_announcement
 from companion.scrambler.dice import judge
 from companion.table.commands import HOST, SCRAMBLER
 from companion.table.play import Play
@@ -65,6 +65,8 @@ class Shifts(Play):
         h = self.hand
         live = self.live()
         out = {}
+        # A rule set without a static field (weg) has no cards "outside" it to speak of.
+        outside = "" if self.rules.static_field is StaticField.NONE else " outside the static field"
         for i, sid in enumerate(live):
             p = h["p"][sid]
             n = p["hand_size"] - len(p["static"])
@@ -72,15 +74,15 @@ class Shifts(Play):
                 out[sid] = "All your cards are in the static field: keep them."
             elif kind is ShiftKind.RIM:
                 right = live[i - 1]
-                picks = (f"picks one of your {n} cards outside the static field at random" if n > 1
-                         else "takes your one card outside the static field")
+                picks = (f"picks one of your {n} cards{outside} at random" if n > 1
+                         else f"takes your one card{outside}")
                 out[sid] = (f"{self.name(right)} (on your right) {picks}; discard it; "
                             f"the dealer deals you 1.")
             elif kind is ShiftKind.WILD:
-                out[sid] = (f"Discard your {words_cards(n)} outside the static field; the dealer "
+                out[sid] = (f"Discard your {words_cards(n)}{outside}; the dealer "
                             f"shuffles every card not in a static field, the junk pile included, "
                             f"and deals you {n}.")
             else:
-                out[sid] = (f"Discard your {words_cards(n)} outside the static field; "
+                out[sid] = (f"Discard your {words_cards(n)}{outside}; "
                             f"the dealer deals you {n}.")
         return out

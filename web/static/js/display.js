@@ -23,11 +23,6 @@ const SHIFT_SHOWN_MS = 30000;
 const cardWords = (c) => (deck ? cardName(deck, c) : c);
 const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift" };
 
-/** A shift's instruction; a table without a static field does not mention one. */
-function shiftWords(words, state) {
-  return state.rules.static_field === "none" ? words.replace(/ outside the static field/g, "") : words;
-}
-
 function settlementWords(settlement, names) {
   if (settlement.status === "conceded") {
     return `${names.get(settlement.winner) || settlement.winner} takes the hand pot, ${settlement.amount}: everyone else folded.`;
@@ -115,7 +110,7 @@ function announceShift(ev, names, state) {
   shiftShownAt = Date.now();
   $("d-shift-kind").textContent = KIND[ev.kind] || "Core shift";
   $("d-shift-list").replaceChildren(...Object.entries(ev.instructions || {}).map(([seat, words]) =>
-    h("li", {}, h("strong", {}, names.get(seat) || seat), ": ", shiftWords(words, state))));
+    h("li", {}, h("strong", {}, names.get(seat) || seat), ": ", words)));
   const jobs = (state.hand && state.hand.deal) || [];
   $("d-shift-deal").textContent = jobs.length ? `Dealer: ${jobs.map((j) => j.words).join(" · ")}` : "";
   $("d-shift").hidden = false;

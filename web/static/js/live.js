@@ -165,6 +165,7 @@ export function eventWords(ev, names) {
     }
     case "hand_called": return `${who(ev.seat)} calls the hand`;
     case "no_call": return "Nobody calls";
+    case "passed": return `${who(ev.seat)} does not call`;
     case "drew": return `${who(ev.seat)} ${DRAW_WORDS[ev.action] || ev.action}`;
     case "static_added": return `${who(ev.seat)} puts a card in the static field`;
     case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
@@ -206,6 +207,9 @@ export function turnWords(state, names, mySeat = null) {
   if (!state) return "";
   if (state.ended) return "The session is over.";
   if (!hand || hand.stage === "settled") return "Between hands: the host starts the next one.";
+  // The engine words the turn line for this viewer, from the rule set's own phase names (the
+  // rules page reads the same): what a player owes is their own amount ("call 5", not the bet).
+  if (hand.words) return hand.words;
   if (hand.stage === "reveal") {
     const waiting = hand.players.filter((p) => !p.folded && !p.entered)
       .map((p) => (p.seat === mySeat ? "you" : who(p.seat))); // mid-sentence

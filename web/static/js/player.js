@@ -216,16 +216,12 @@ function render(state, events) {
   renderSeatActions(state);
 }
 
-/** A shift's instruction; a table without a static field does not mention one. */
-export function shiftWords(words, state) {
-  return state.rules.static_field === "none" ? words.replace(/ outside the static field/g, "") : words;
-}
 
 function announceShift(ev, names, state) {
   const mine = ev.instructions && ev.instructions[live.seat];
   const player = myPlayer(state);
-  $("shift-kind").textContent = `${ev.kind === "rim" ? "A rim shift" : ev.kind === "wild" ? "A wild shift" : "A core shift"}: the scrambler has fired.`;
-  $("shift-mine").textContent = mine ? shiftWords(mine, state)
+  $("shift-kind").textContent = ev.announcement; // the engine's one wording of it
+  $("shift-mine").textContent = mine
     : player && player.folded ? "You folded this hand: nothing to do."
     : "You are not in this hand: nothing to do.";
   $("shift").hidden = false;
