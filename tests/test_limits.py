@@ -185,3 +185,40 @@ def test_issue9_no_import_circle_in_companion_server():
     assert not circles, circles
     assert "companion.server.tables_api" not in graph["companion.server.events"]
     assert "companion.server.events" not in graph["companion.server.tables_api"]
+
+
+def test_item7_every_audit_page_keeps_its_hands_whole_for_the_seed_check(tmp_path, monkeypatch):
+    """Pages of 5 entries over a seeded hand (and entries after it): each page's seeds section
+    shows the hand, wherever the page cuts it, with its seed and all three of its rolls (the
+    browser's check needs them all), and the "older" links reach every entry once."""
+    import re
+
+    from companion.scrambler.seed import SeededRoller
+    from companion.server import host_pages
+    from test_audit_verify_browser import Table, play_seeded_hand
+
+    monkeypatch.setattr(host_pages, "AUDIT_PAGE_ENTRIES", 5)
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "ROLLER_FACTORY": SeededRoller})
+    try:
+        table = Table(app, "weg")
+        play_seeded_hand(table)
+        for i in range(3):
+            table.do("host", type="adjust", seat="s1", amount=1, reason=f"after the hand {i}")
+        version = table.log()["version"]
+        path, seen, pages, with_hand = f"/t/{table.code}/audit", [], 0, 0
+        while path:
+            html = table.client.get(path).get_data(as_text=True)
+            rows = [int(s) for s in re.findall(r'<tr id="entry-(\d+)"', html)]
+            assert 1 <= len(rows) <= 5
+            seen += rows
+            for article in re.findall(r'<article class="hand-seeds".*?</article>', html, re.S):
+                with_hand += 1
+                assert "data-seed=" in article
+                assert len(re.findall(r"<li data-entry=", article)) == 3, article
+            pages += 1
+            older = re.search(r'rel="prev" href="(\?before=\d+)"', html)
+            path = f"/t/{table.code}/audit{older.group(1)}" if older else None
+        assert sorted(seen) == list(range(1, version + 1)) and pages == -(-version // 5)
+        assert with_hand >= 3  # the hand is cut by pages, and shown whole on each of them
+    finally:
+        app.extensions["tables"].close()
