@@ -151,6 +151,10 @@ def test_item7_a_large_body_is_refused_before_it_is_read(app):
         data, _ = raw(port, chunked)
         assert data.startswith(b"HTTP/1.1 413"), data[:200]
         assert json.loads(data.split(b"\r\n\r\n", 1)[1])["field"] == "body"
+        # Headers are bounded too (a phone sends 1 to 2 KiB of them).
+        data, _ = raw(port, b"GET /api/v1/ping HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * 40000 + b"\r\n\r\n")
+        assert data.split(b" ")[1] == b"431", data[:200]  # (waitress answers it as HTTP/1.0)
+        assert "headers are too large" in json.loads(data.split(b"\r\n\r\n", 1)[1])["error"]
     finally:
         srv.close()
         app.extensions["tables"].close()

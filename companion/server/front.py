@@ -62,6 +62,9 @@ CHANNEL_TIMEOUT_S = 30
 #: Bodies larger than this are refused (413) before they are read: the API's largest body,
 #: a table's settings, is a few KB. `companion.server.app` applies the same number.
 MAX_BODY_BYTES = 256 * 1024
+#: A request's headers (waitress's default is 256 KiB): a phone sends 1 to 2 KiB; 400
+#: connections' worth of half-sent headers stay within a few megabytes.
+MAX_HEADER_BYTES = 32 * 1024
 #: The kernel's send buffer per connection (Linux doubles it): plenty for a LAN, and small
 #: enough that a client which stops reading is noticed after a few updates, not megabytes.
 SEND_BUFFER_BYTES = 32 * 1024
@@ -216,6 +219,7 @@ def server_settings(threads: int) -> dict[str, Any]:
         "channel_timeout": CHANNEL_TIMEOUT_S,
         "cleanup_interval": CHECK_INTERVAL_S,
         "max_request_body_size": MAX_BODY_BYTES,
+        "max_request_header_size": MAX_HEADER_BYTES,
         "asyncore_use_poll": True,  # select() cannot watch more than 1024 sockets
         # Keep reading a connection while its request runs, so that a stream whose client has
         # gone is noticed at once (environ["waitress.client_disconnected"]), not at the next ping.
