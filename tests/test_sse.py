@@ -67,10 +67,12 @@ class Stream:
 
 @pytest.fixture
 def sse_app(tmp_path):
-    return create_app(
+    app = create_app(
         {"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "SSE_HEARTBEAT_S": 0.2, "MAX_STREAMS": 6,
          "MAX_SPECTATOR_STREAMS": 6}
     )
+    yield app
+    app.extensions["tables"].close()
 
 
 @pytest.fixture
@@ -214,6 +216,7 @@ def test_item2_one_address_cannot_take_the_spectators_pool(tmp_path):
         for s in held:
             s.close()
     assert app.extensions["table_streams"].open == 0
+    app.extensions["tables"].close()
 
 
 def test_item2_a_tokens_fourth_stream_takes_the_place_of_its_oldest(sse_app, table):
@@ -279,6 +282,7 @@ def stop(app, srv) -> None:
     while gate.open and time.monotonic() < deadline:
         time.sleep(0.02)
     srv.close()
+    app.extensions["tables"].close()
 
 
 def open_stream(port: int, path: str, source: str | None = None) -> tuple[socket.socket, str]:

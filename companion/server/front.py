@@ -62,6 +62,9 @@ CHANNEL_TIMEOUT_S = 30
 #: Bodies larger than this are refused (413) before they are read: the API's largest body,
 #: a table's settings, is a few KB. `companion.server.app` applies the same number.
 MAX_BODY_BYTES = 256 * 1024
+#: A request's headers (waitress's default is 256 KiB): a phone sends 1 to 2 KiB; 400
+#: connections' worth of half-sent headers stay within a few megabytes.
+MAX_HEADER_BYTES = 32 * 1024
 #: The kernel's send buffer per connection (Linux doubles it): plenty for a LAN, and small
 #: enough that a client which stops reading is noticed after a few updates, not megabytes.
 SEND_BUFFER_BYTES = 32 * 1024
@@ -142,6 +145,24 @@ class TableChannel(HTTPChannel):
             self.send_progress = time.time()
         return sent
 
+    #: Why the server dropped this connection (set by `TableServer.maintenance`), or None.
+    drop_reason: str | None = None
+
+    def readable(self) -> bool:
+        """Close a dropped connection here, at the start of a loop pass, before its socket is
+        watched: closing it anywhere else in the pass could free its file descriptor while
+        the pass still watches it, and a connection accepted in the same pass (which reuses
+        the number) would then be closed in its place."""
+        if self.drop_reason is not None:
+            if self.connected or self.socket is not None:
+                self.handle_close()
+            return False
+        return super().readable()
+
+    def writable(self) -> bool:
+        """A dropped connection is not watched any more."""
+        return False if self.drop_reason is not None else super().writable()
+
     def overdue(self, now: float) -> str | None:
         """Why this connection must go now, or None."""
         if self.total_outbufs_len and now - self.send_progress > SEND_TIMEOUT_S:
@@ -197,15 +218,17 @@ class TableServer(TcpWSGIServer):
         """waitress's idle timeout, then the companion's deadlines."""
         super().maintenance(now)
         for channel in list(self.active_channels.values()):
-            why = channel.overdue(now)
+            why = channel.overdue(now) if channel.drop_reason is None else None
             if why is not None:
                 self.dropped += 1
                 level = logging.INFO if self.dropped in (1, 10, 100) or self.dropped % 1000 == 0 else logging.DEBUG
                 log.log(level, "closed a connection from %s: %s (%d so far)",
                         channel.addr[0] if channel.addr else "?", why, self.dropped)
-                # Close now, not at the next write: a client that does not read never makes
-                # its socket writable again, so waitress's `will_close` would wait for ever.
-                channel.handle_close()
+                # Not waitress's `will_close`, which waits for the socket to be writable: a
+                # client that does not read never makes it writable again. The channel closes
+                # itself at the start of the next pass (`TableChannel.readable`), at once.
+                channel.drop_reason = why
+                self.pull_trigger()
 
 
 def server_settings(threads: int) -> dict[str, Any]:
@@ -216,6 +239,7 @@ def server_settings(threads: int) -> dict[str, Any]:
         "channel_timeout": CHANNEL_TIMEOUT_S,
         "cleanup_interval": CHECK_INTERVAL_S,
         "max_request_body_size": MAX_BODY_BYTES,
+        "max_request_header_size": MAX_HEADER_BYTES,
         "asyncore_use_poll": True,  # select() cannot watch more than 1024 sockets
         # Keep reading a connection while its request runs, so that a stream whose client has
         # gone is noticed at once (environ["waitress.client_disconnected"]), not at the next ping.

@@ -50,6 +50,11 @@ class Limits:
 
 PRODUCTION = Limits()
 
+#: Longest idempotency key a request may carry.
+KEY_MAX = 100
+#: Most entries one `GET .../log` answers.
+LOG_LIMIT_MAX = 500
+
 #: The endpoints whose requests count as commands.
 COMMAND_ENDPOINTS = frozenset({
     "tables_api.command", "tables_api.undo", "tables_api.join", "tables_api.new_seat_token",

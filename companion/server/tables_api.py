@@ -24,7 +24,8 @@ from companion.server.addresses import phone_base_url
 from companion.refusal import Refused
 from companion.server.errors import read_json
 from companion.server.access import request_token, table_owner, viewer  # noqa: F401  (request_token: re-exported)
-from companion.server.tables_doc import KEY_MAX, LOG_LIMIT_MAX, describe_endpoints
+from companion.server.limits import KEY_MAX, LOG_LIMIT_MAX
+from companion.server.tables_doc import describe_endpoints
 from companion.table import registry as registry_mod
 from companion.table.commands import check as check_schema  # the one validator
 from companion.table.engine import NAME_MAX

@@ -11,14 +11,11 @@ from typing import Any
 
 from companion.rules.rulesets import OPTIONS as RULE_OPTIONS
 from companion.rules.rulesets import PRESETS
+from companion.server.limits import KEY_MAX, LOG_LIMIT_MAX
 from companion.server.openapi import describe, error_response
 from companion.table.engine import NAME_MAX
 from companion.table.owner import JOIN
 
-#: Longest idempotency key (the handlers check the same number).
-KEY_MAX = 100
-#: Most entries one page of the audit log holds.
-LOG_LIMIT_MAX = 500
 
 _STATE = {"type": "object", "description": "Table.view() for the asker (docs/table-commands.md)."}
 _EVENTS = {"type": "array", "items": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}}}}
