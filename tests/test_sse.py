@@ -480,3 +480,27 @@ def test_under_waitress_a_closed_stream_is_freed_long_before_the_next_ping(tmp_p
         assert gate.open == 0 and time.monotonic() - started < 10
     finally:
         stop(app, srv)
+
+
+def test_item2_the_displays_stream_gets_through_with_the_spectators_pool_full(sse_app, table):
+    """Issue 11 item 2: the table display holds no token, but the display key the host console
+    hands it: guests filling the spectators' pool cannot blind it, and it sees the public view
+    only. A wrong key is a spectator like any other."""
+    status, body = table.call("GET", f"/api/v1/tables/{table.code}", None, table.host)
+    key = body["display_key"]
+    status, public = table.call("GET", f"/api/v1/tables/{table.code}", None, None)
+    assert "display_key" not in public
+    spectators = [Stream(sse_app.test_client(), events_url(table), address=f"10.0.0.{i}") for i in range(6)]
+    try:
+        wrong = sse_app.test_client().get(events_url(table) + "?display=" + "0" * 32,
+                                          environ_base={"REMOTE_ADDR": "10.0.1.1"})
+        assert wrong.status_code == 503
+        display = Stream(sse_app.test_client(), events_url(table) + "?display=" + key, address="10.0.3.1")
+        snapshot = display.next_event()
+        assert snapshot["event"] == "snapshot"
+        assert snapshot["data"]["viewer"] == {"seat": None, "host": False}
+        assert "host_legal" not in snapshot["data"]["state"]
+        display.close()
+    finally:
+        for s in spectators:
+            s.close()

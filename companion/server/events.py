@@ -246,7 +246,12 @@ def events(code: str):
     seat, host = (None, True) if who == HOST else (who, False)
     last = _last_event_id()
     gate = _gate(current_app)
-    place = gate.enter(client_address(), request_token() if who is not None else None)
+    # The table display holds no token (a TV shows only public things) but its key: it takes
+    # a place in the seats' pool, so guests filling the spectators' pool cannot blind it.
+    key = request.args.get("display")
+    place_token = request_token() if who is not None else \
+        f"display:{owner.code}" if key and len(key) <= 64 and owner.is_display_key(key) else None
+    place = gate.enter(client_address(), place_token)
     try:
         sub, version, state = owner.subscribe(seat, host)
     except BaseException:

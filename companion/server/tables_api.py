@@ -200,6 +200,7 @@ def create_table():
                 "host_token": host_token,
                 "version": version,
                 "join_url": join_url(owner.code),
+                "display_key": owner.display_key(),
                 "state": state,
             }
         ),
@@ -213,14 +214,15 @@ def table_state(code: str):
     owner = _owner(code)
     who = viewer(owner)
     version, state = _view(owner, who)
-    return jsonify(
-        {
-            "code": owner.code,
-            "version": version,
-            "viewer": {"seat": who if who not in (None, HOST) else None, "host": who == HOST},
-            "state": state,
-        }
-    )
+    out = {
+        "code": owner.code,
+        "version": version,
+        "viewer": {"seat": who if who not in (None, HOST) else None, "host": who == HOST},
+        "state": state,
+    }
+    if who == HOST:
+        out["display_key"] = owner.display_key()  # the host console links the display with it
+    return jsonify(out)
 
 
 @bp.post("/api/v1/tables/<code>/join")

@@ -128,6 +128,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                     "host_token": {"type": "string"},
                     "version": {"type": "integer"},
                     "join_url": {"type": "string"},
+                    "display_key": {"type": "string", "description": "Opens the table display's event stream (?display=) with a guaranteed place; public view only."},
                     "state": _STATE,
                 },
             },
@@ -137,6 +138,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                 "properties": {
                     "code": {"type": "string"},
                     "version": {"type": "integer"},
+                    "display_key": {"type": "string", "description": "For the host only: the table display's key."},
                     "viewer": {
                         "type": "object",
                         "required": ["seat", "host"],
@@ -358,6 +360,8 @@ describe(
                 "parameters": [
                     {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}},
                     {"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
+                    {"name": "display", "in": "query", "required": False, "schema": {"type": "string"},
+                     "description": "The table display's key (from the host): a guaranteed place, the public view."},
                 ],
                 "responses": {
                     "200": {

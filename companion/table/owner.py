@@ -21,6 +21,7 @@ more than call `submit`::
 from __future__ import annotations
 
 import hashlib
+import hmac
 import inspect
 import json
 import logging
@@ -226,6 +227,21 @@ class TableOwner:
         if row is not None and secrets.compare_digest(row.host_token_hash, digest):
             return HOST
         return self.ledger.seat_for(self.code, digest)
+
+    def display_key(self) -> str | None:
+        """The table display's key: lets the display's event stream into the seats' pool (so
+        guests filling the spectators' pool cannot blind it) with the public view only. Made
+        from the host token's hash, so only the host console (which holds the host token)
+        hands it out; it reads nothing a spectator cannot."""
+        row = self.ledger.table(self.code)
+        if row is None:
+            return None
+        return hmac.new(row.host_token_hash.encode(), b"display", hashlib.sha256).hexdigest()[:32]
+
+    def is_display_key(self, key: str) -> bool:
+        """Whether `key` is this table's display key."""
+        mine = self.display_key()
+        return mine is not None and secrets.compare_digest(mine.encode(), key.encode("utf-8", "replace"))
 
     def issue_token(self, seat: str) -> str:
         """A new token for `seat` (moving it to another phone); the old one stops working."""

@@ -134,9 +134,26 @@ $("d-sound").addEventListener("click", () => {
     }
   }, 100);
 });
+/**
+ * The display's key, from the link the host opened (`#key=...`: a fragment is never sent to
+ * the server or in a Referer) or kept from an earlier visit: it lets the display's stream in
+ * even when guests fill the spectators' places.
+ */
+function displayKey(tableCode) {
+  const name = `sabacc-display-key:${tableCode.toUpperCase()}`;
+  const given = new URLSearchParams(location.hash.slice(1)).get("key");
+  try {
+    if (given) localStorage.setItem(name, given);
+    return given || localStorage.getItem(name);
+  } catch (err) {
+    return given;
+  }
+}
+
 keepScreenOn();
 loadDeck().then((d) => { deck = d; if (live.state) render(live.state, []); });
 const live = new LiveTable(code, {
+  displayKey: displayKey(code),
   onState: render,
   onStatus(status, words) {
     $("conn").textContent = status === "live" ? `Table ${code} · live` : words;

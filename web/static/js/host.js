@@ -184,7 +184,7 @@ function startPage(form) {
     link.href = data.join_url;
     link.textContent = data.join_url;
     document.getElementById("console-link").href = `/t/${code}/host`;
-    document.getElementById("display-link").href = `/t/${code}/display`;
+    document.getElementById("display-link").href = `/t/${code}/display#key=${data.display_key}`;
     document.getElementById("rules-link").href = `/t/${code}/rules`;
     document.getElementById("audit-link").href = `/t/${code}/audit`;
     document.getElementById("history-link").href = `/t/${code}/history`;
@@ -682,6 +682,14 @@ function consolePage(root) {
     scramblerStatus();
   });
 
+  /** The display link carries the table's display key (in the fragment, never sent on). */
+  async function linkDisplay() {
+    const result = await call("GET", base, undefined, token);
+    if (result.ok && result.data.display_key) {
+      $("console-display-link").href = `/t/${encodeURIComponent(code)}/display#key=${result.data.display_key}`;
+    }
+  }
+
   async function scramblerStatus() {
     const result = await call("GET", "/api/v1/scrambler");
     const bound = result.ok ? result.data.code : null;
@@ -722,6 +730,7 @@ function consolePage(root) {
     });
     live.start();
     scramblerStatus();
+    linkDisplay();
     setInterval(scramblerStatus, 15000); // a USB box plugged in or out shows within 15 s
   }
 

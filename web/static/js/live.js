@@ -359,9 +359,10 @@ function whatHappened(events, state, mySeat) {
 
 /** One table, live: see the top of this file. */
 export class LiveTable {
-  constructor(code, { token = null, onState = null, onStatus = null } = {}) {
+  constructor(code, { token = null, displayKey = null, onState = null, onStatus = null } = {}) {
     this.code = code.toUpperCase();
     this.token = token;
+    this.displayKey = displayKey; // the table display's key: its stream's guaranteed place
     this.onState = onState;
     this.onStatus = onStatus;
     this.state = null;
@@ -430,6 +431,7 @@ export class LiveTable {
     if (this.closed) return;
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
+    else if (this.displayKey) params.set("display", this.displayKey);
     if (this.version >= 0) params.set("last_event_id", String(this.version));
     const es = new EventSource(`${this.base}/events?${params}`);
     this.source = es;

@@ -221,7 +221,7 @@ function announceShift(ev, names, state) {
   const mine = ev.instructions && ev.instructions[live.seat];
   const player = myPlayer(state);
   $("shift-kind").textContent = ev.announcement; // the engine's one wording of it
-  $("shift-mine").textContent = mine
+  $("shift-mine").textContent = mine ? mine
     : player && player.folded ? "You folded this hand: nothing to do."
     : "You are not in this hand: nothing to do.";
   $("shift").hidden = false;
