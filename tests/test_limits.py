@@ -104,18 +104,6 @@ def test_item7_table_creation_is_rate_limited_per_address(limited):
     assert create(client, addr="10.0.0.9").status_code == 201  # another device still can
 
 
-def test_item7_a_server_holds_at_most_max_tables_and_says_so(tmp_path):
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "LIMITS": Limits(max_tables=3)})
-    client = app.test_client()
-    for i in range(3):
-        assert create(client, addr=f"10.0.1.{i}").status_code == 201
-    refused = create(client, addr="10.0.2.1")
-    assert refused.status_code == 409
-    assert "already holds 3 tables" in refused.get_json()["error"]
-    assert len(client.get("/api/v1/tables").get_json()["tables"]) == 3
-    app.extensions["tables"].close()
-
-
 def raw(port: int, request: bytes, read_s: float = 5.0) -> tuple[bytes, float]:
     """Send `request` on a fresh connection; the answer and how long it took."""
     with socket.create_connection(("127.0.0.1", port), timeout=read_s) as s:
