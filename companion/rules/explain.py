@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from companion.rules.cards import CARDS, SUITS, deck_count
 from companion.rules.rulesets import (
+    DEFAULT_FACE,
     HAND_POT,
     PHASES,
     AfterCall,
@@ -32,7 +33,6 @@ from companion.rules.rulesets import (
     Trigger,
     Who,
 )
-from companion.scrambler.dice import DEFAULT_FACE
 
 
 @dataclass(frozen=True)

@@ -115,6 +115,16 @@ class Trigger(StrEnum):
     TIMER = "timer"  # the random timer ("randomiser"): fires at random intervals
 
 
+#: The face that shifts when a rule set chooses none: the spike symbol is on face 1 (seed 000),
+#: and "a single number such as 1 or 20" for a d10/d12/d20 — we take the highest.
+DEFAULT_FACE: dict[Trigger, int] = {
+    Trigger.TWO_D6_SPIKE: 1,
+    Trigger.D10: 10,
+    Trigger.D12: 12,
+    Trigger.D20: 20,
+}
+
+
 class ShiftKind(StrEnum):
     """What a shift does to every player's unprotected cards."""
 

@@ -17,7 +17,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Protocol
 
-from companion.rules.rulesets import ShiftKind, Trigger
+from companion.rules.rulesets import DEFAULT_FACE, ShiftKind, Trigger
 
 #: Faces of the die (and how many dice) each trigger rolls. The timer rolls no dice.
 DICE: dict[Trigger, tuple[int, int]] = {
@@ -28,15 +28,6 @@ DICE: dict[Trigger, tuple[int, int]] = {
     Trigger.D10: (1, 10),
     Trigger.D12: (1, 12),
     Trigger.D20: (1, 20),
-}
-
-#: The face that shifts when a rule set chooses none: the spike symbol is on face 1 (seed 000),
-#: and "a single number such as 1 or 20" for a d10/d12/d20 — we take the highest.
-DEFAULT_FACE: dict[Trigger, int] = {
-    Trigger.TWO_D6_SPIKE: 1,
-    Trigger.D10: 10,
-    Trigger.D12: 12,
-    Trigger.D20: 20,
 }
 
 #: by-symbol shifts: the doubled (or single) die face picks the kind.
