@@ -23,7 +23,12 @@ def sizes(client, code, tokens) -> dict[str, int]:
     out = {}
     for who, token in tokens.items():
         resp = client.get(f"/api/v1/tables/{code}", headers={"Authorization": f"Bearer {token}"})
-        out[who] = len(resp.data)
+        # The latest hands' rows (each with its settlement and cards) vary with how each hand
+        # went, not with how many were played: their count is bounded (checked below), their
+        # bytes left out here.
+        hands = resp.get_json()["state"]["hands"]
+        assert len(hands) <= VIEW_HISTORY
+        out[who] = len(resp.data) - len(json.dumps(hands, separators=(",", ":"), ensure_ascii=False))
     resp = client.post(f"/api/v1/tables/{code}/commands", json={"type": "adjust", "seat": "s1", "amount": 1, "reason": "tip"},
                        headers={"Authorization": f"Bearer {tokens['host']}"})
     assert resp.status_code == 200
@@ -46,6 +51,7 @@ def test_answers_late_in_the_session_are_no_bigger_than_earlier(tmp_path):
         assert big[who] < small[who] + 400, (who, small[who], big[who])
     state = client.get(f"/api/v1/tables/{long.code}").get_json()["state"]
     assert len(state["stack_history"]) == VIEW_HISTORY and state["stack_history"][-1]["hand"] == LONG
+    assert len(state["hands"]) == VIEW_HISTORY and state["hands"][-1]["hand"] == LONG
     # The whole session is still there for the history page.
     assert len(long.view(None)[1]["stack_history"]) == LONG
 
