@@ -504,8 +504,9 @@ def test_item4_5_whole_hand_two_phones_and_a_host_console_seat(make_table, prese
     console_tap(t, con, "Stand for Chewie")
     tap(t, lando, "Roll the scrambler", lando_roll)
     tap(t, lando, "Stand")
-    # Round 2: Lando is all-in with nothing left: no Fold for him (the engine would take it).
-    assert {"type": "fold"} in t.owner.view(None, host=True)[1]["seat_legal"]["s1"]
+    # Round 2: Lando is all-in with nothing left: no Fold for him (RULES.md: an all-in player
+    # has nothing to fold for and is not offered it).
+    assert {"type": "fold"} not in t.owner.view(None, host=True)[1]["seat_legal"]["s1"]
     expect(lando.locator("#actions").get_by_role("button", name="Fold")).to_have_count(0)
     console_tap(t, con, "Fold for Chewie")
     expect(han.locator('#seats li[data-seat="s3"]')).to_contain_text("folded")

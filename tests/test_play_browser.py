@@ -476,7 +476,8 @@ def test_holodex_hand_all_in_call_in_the_trade_phase_negative_hand_wins(table):
         "s3": "Discard your 2 cards outside the static field; the dealer deals you 2.",
     }, folded=("s1",))
     # Round 2: the starting player moves one seat to the left each round: Chewie trades first.
-    expect(t.phones["s3"].locator("#turn")).to_contain_text("round 2. You: gain a card")
+    # The turn line names the phase as the rules page does (ruling 11: one wording).
+    expect(t.phones["s3"].locator("#turn")).to_contain_text("round 2. Trade phase — You: gain a card")
     t.tap("s3", "Stand", (489, 0, 0, 995, 16))
     t.tap("s2", "Stand", (489, 0, 0, 995, 16))
     t.tap("s1", "Roll the scrambler", (489, 0, 0, 995, 16), dice=[1, 3])

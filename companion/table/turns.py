@@ -373,11 +373,14 @@ class Turns(Play):
             return "You" if sid is not None and sid == viewer else \
                 self.name(sid) if sid else "The dealer"
 
+        def whom(sid: str) -> str:  # mid-sentence: "waiting for you and Lando"
+            return "you" if sid == viewer else self.name(sid)
+
         if h["stage"] == "reveal":
-            waiting = [who(x) for x in self.live() if h["p"][x]["cards"] is None]
+            waiting = [whom(x) for x in self.live() if h["p"][x]["cards"] is None]
             return f"The reveal: waiting for {join_words(waiting)} to enter their cards."
         if h["stage"] == "demise":
-            waiting = [who(x) for x in h["demise_players"] if not h["p"][x]["demise"]]
+            waiting = [whom(x) for x in h["demise_players"] if not h["p"][x]["demise"]]
             return f"Sudden demise: waiting for {join_words(waiting)} to enter one more card."
         if h["stage"] == "final_roll":
             return f"{who(h['dealer'])}: roll the scrambler one last time."
