@@ -389,3 +389,29 @@ def test_issue11_item9_the_start_page_names_a_damaged_table(chromium, tmp_path):
         context.close()
         server.close()
         app.extensions["tables"].close()
+
+
+def test_issue11_item2_the_display_opened_from_the_host_keeps_its_place_among_the_guests(chromium, live_server):
+    # The start page's display link carries the display key in its fragment; the display's
+    # stream sends it, so guests filling the spectators' places cannot blind the display.
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/host")
+        page.get_by_role("button", name="Create the table").click()
+        page.locator("#created").wait_for()
+        href = page.locator("#display-link").get_attribute("href")
+        assert "#key=" in href
+        key = href.split("#key=", 1)[1]
+        display = context.new_page()
+        with display.expect_request(lambda r: "/events?" in r.url) as stream:
+            display.goto(live_server.url + href)
+        assert f"display={key}" in stream.value.url
+        expect(display.locator("#conn")).to_contain_text("live")
+        # Its later visits without the fragment keep the key.
+        again = context.new_page()
+        with again.expect_request(lambda r: "/events?" in r.url) as stream2:
+            again.goto(live_server.url + href.split("#", 1)[0])
+        assert f"display={key}" in stream2.value.url
+    finally:
+        context.close()
