@@ -221,19 +221,15 @@ def test_item9_a_damaged_table_file_is_moved_aside_and_the_server_goes_on(tmp_pa
 
 
 def _http(url, method, path, body, token):
-    import json
-    import urllib.error
-    import urllib.request
+    """A JSON request to a served companion at `url`: (status, body)."""
+    from companion.bench.clients import JsonClient
 
-    req = urllib.request.Request(url + path, data=json.dumps(body).encode() if body is not None else None,
-                                 method=method, headers={"Content-Type": "application/json"})
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
+    client = JsonClient(int(url.rsplit(":", 1)[1]), timeout=10)
     try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+        status, answer, _ = client.call(method, path, body, token)
+    finally:
+        client.close()
+    return status, answer
 
 
 def test_item9_serve_prints_the_owner_token_that_binds_the_scrambler(tmp_path):

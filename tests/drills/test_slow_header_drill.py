@@ -16,8 +16,7 @@ import time
 
 import pytest
 
-from companion.bench.clients import JsonClient, Listener
-from companion.bench.server import ServerProcess
+from companion.bench.clients import Listener
 from companion.server import front
 
 SLOW_CONNECTIONS = 420
@@ -108,22 +107,9 @@ class SlowGuest(threading.Thread):
                 s.close()
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = ServerProcess(tmp_path / "data").start()
-    yield srv
-    srv.stop()
-
-
 @pytest.mark.slow
-def test_slow_header_flood_phone_command_and_stream_answer_within_a_second(server):
-    phone = JsonClient(server.port, timeout=10)
-    status, created, _ = phone.call("POST", "/api/v1/tables", {"rules": "weg"})
-    assert status == 201, created
-    code, host = created["code"], created["host_token"]
-    status, joined, _ = phone.call("POST", f"/api/v1/tables/{code}/join", {"name": "Lando"})
-    assert status == 201, joined
-    seat = joined["token"]
+def test_slow_header_flood_phone_command_and_stream_answer_within_a_second(server, seated):
+    phone, code, host, seat = seated.phone, seated.code, seated.host, seated.seat
 
     guest = SlowGuest(server.port, SLOW_CONNECTIONS, FLOOD_S)
     guest.start()

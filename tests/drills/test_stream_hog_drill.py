@@ -14,8 +14,7 @@ import time
 
 import pytest
 
-from companion.bench.clients import JsonClient, Listener
-from companion.bench.server import ServerProcess
+from companion.bench.clients import Listener
 from companion.server import events, front
 
 HOG_STREAMS = 100
@@ -65,21 +64,9 @@ def closed_by_server(s: socket.socket, timeout: float) -> bool:
         return True
 
 
-@pytest.fixture
-def server(tmp_path):
-    srv = ServerProcess(tmp_path / "data").start()
-    yield srv
-    srv.stop()
-
-
 @pytest.mark.slow
-def test_stream_hog_a_seats_stream_and_command_answer_within_a_second(server):
-    phone = JsonClient(server.port, timeout=10)
-    status, created, _ = phone.call("POST", "/api/v1/tables", {"rules": "weg"})
-    assert status == 201, created
-    code, host = created["code"], created["host_token"]
-    status, joined, _ = phone.call("POST", f"/api/v1/tables/{code}/join", {"name": "Lando"})
-    seat = joined["token"]
+def test_stream_hog_a_seats_stream_and_command_answer_within_a_second(server, seated):
+    phone, code, host, seat = seated.phone, seated.code, seated.host, seated.seat
 
     hogs = [hog(server.port, f"/api/v1/tables/{code}/events") for _ in range(HOG_STREAMS)]
     try:

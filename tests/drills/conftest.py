@@ -1,0 +1,41 @@
+"""What the network drills share: the real `serve` in its own process, with one table and one
+seated phone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from companion.bench.clients import JsonClient
+from companion.bench.server import ServerProcess
+
+
+@dataclass
+class SeatedTable:
+    """A table on the served companion: its code, the host token and Lando's seat token, and
+    the phone's JSON client that made them."""
+
+    phone: JsonClient
+    code: str
+    host: str
+    seat: str
+
+
+@pytest.fixture
+def server(tmp_path):
+    """`sabacc-companion serve` on a free loopback port, stopped after the test."""
+    srv = ServerProcess(tmp_path / "data").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def seated(server) -> SeatedTable:
+    """A weg table on `server` with Lando seated, made by the phone."""
+    phone = JsonClient(server.port, timeout=10)
+    status, created, _ = phone.call("POST", "/api/v1/tables", {"rules": "weg"})
+    assert status == 201, created
+    status, joined, _ = phone.call("POST", f"/api/v1/tables/{created['code']}/join", {"name": "Lando"})
+    assert status == 201, joined
+    return SeatedTable(phone, created["code"], created["host_token"], joined["token"])
