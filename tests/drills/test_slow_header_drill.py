@@ -18,6 +18,7 @@ import pytest
 
 from companion.bench.clients import Listener
 from companion.server import front
+from served_table import seated, server  # noqa: F401  (fixtures)
 
 SLOW_CONNECTIONS = 420
 FLOOD_S = 12.0

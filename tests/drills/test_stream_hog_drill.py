@@ -16,6 +16,7 @@ import pytest
 
 from companion.bench.clients import Listener
 from companion.server import events, front
+from served_table import seated, server  # noqa: F401  (fixtures)
 
 HOG_STREAMS = 100
 #: Updates (about 2 KB each to a spectator) that fill a non-reading stream's buffers.

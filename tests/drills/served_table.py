@@ -1,5 +1,6 @@
 """What the network drills share: the real `serve` in its own process, with one table and one
-seated phone."""
+seated phone. (A module they import, not a conftest: the tests import the top-level conftest by
+name.)"""
 
 from __future__ import annotations
 
