@@ -18,8 +18,9 @@ from companion.bench.server import ServerProcess
 CHURN = 1000
 WAVE = 40  # streams open at once during the churn (under the spectators' pool)
 HEARTBEAT_S = 0.25  # a dropped client is noticed at the next ping (production: 5 s)
-#: Memory may settle a little higher after a thousand requests (allocator pools, caches).
-RSS_TOLERANCE_MB = 6.0
+#: Memory may settle a little higher after a thousand requests (allocator pools, caches; Python
+#: 3.13's keep about 6 MB). A leak of one stream's state per request would be far more.
+RSS_TOLERANCE_MB = 9.0
 
 
 @pytest.fixture
