@@ -5,8 +5,8 @@
   the latest job stays until the next one or the hand's end;
 - each entry of `view()["hands"]` keeps the hand's `settlement` and the revealed `cards`
   ({seat: [codes] | null});
-- the host's view carries every seat's legal moves (`seat_legal`), so the console can play a
-  seat that has no phone.
+- the host reads one seat's legal moves (`Table.legal`, `GET .../seats/<seat>/legal`), so the
+  console can play a seat that has no phone.
 """
 
 from __future__ import annotations
@@ -73,9 +73,23 @@ def test_a_folded_hand_shows_no_cards_in_the_history_and_a_rim_shift_deals_one_e
     assert entry["settlement"]["status"] == "conceded"
 
 
-def test_the_host_view_carries_every_seats_legal_moves():
+def test_the_console_reads_one_seats_legal_moves():
     t = table()
-    legal = t.view(None, host=True)["seat_legal"]
-    assert set(legal) == {"s1", "s2"}
-    assert {"type": "check"} in legal["s2"] and {"type": "check"} not in legal["s1"]
-    assert "seat_legal" not in t.view("s1") and "seat_legal" not in t.view(None)
+    assert {"type": "check"} in t.legal("s2") and {"type": "check"} not in t.legal("s1")
+    assert t.legal("s2") == t.view("s2")["you"]["legal"]  # what that seat's phone offers
+    # Not in every host view: each seat's moves cost trial moves on every update.
+    assert "seat_legal" not in t.view(None, host=True)
+
+
+def test_only_the_host_reads_a_seats_legal_moves(client):
+    from test_tables_api import Api, flask_call
+
+    a = Api(flask_call(client))
+    a.create({"rules": "weg"})
+    for name in ("Lando", "Han"):
+        a.join(name)
+    status, body = a.call("GET", f"/api/v1/tables/{a.code}/seats/s2/legal", None, a.host)
+    assert status == 200 and body["seat"] == "s2" and {"type": "sit_out"} in body["legal"]
+    assert a.call("GET", f"/api/v1/tables/{a.code}/seats/s2/legal", None, a.tokens["s1"])[0] == 403
+    assert a.call("GET", f"/api/v1/tables/{a.code}/seats/s2/legal", None, None)[0] == 401
+    assert a.call("GET", f"/api/v1/tables/{a.code}/seats/s9/legal", None, a.host)[0] == 404

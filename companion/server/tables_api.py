@@ -225,6 +225,16 @@ def table_state(code: str):
     return jsonify(out)
 
 
+@bp.get("/api/v1/tables/<code>/seats/<seat>/legal")
+def seat_legal(code: str, seat: str):
+    """Host only: one seat's legal moves, for the console playing a seat without a phone."""
+    owner = _owner(code)
+    if viewer(owner, required=True) != HOST:
+        raise Refused(403, "only the host can play for a seat", "token")
+    version, legal = owner.legal(seat[:12])
+    return jsonify({"seat": seat, "version": version, "legal": legal})
+
+
 @bp.post("/api/v1/tables/<code>/join")
 def join(code: str):
     """Take a seat: answers the seat id and its secret token."""

@@ -251,6 +251,22 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                     },
                 }
             },
+            "/api/v1/tables/{code}/seats/{seat}/legal": {
+                "get": {
+                    "summary": "Host only: one seat's legal moves (the console plays a seat without a phone)",
+                    "description": token_desc,
+                    "parameters": [_CODE_PARAM, {"name": "seat", "in": "path", "required": True, "schema": {"type": "string"}}],
+                    "responses": {
+                        "200": _json(
+                            {"type": "object", "required": ["seat", "version", "legal"], "properties": {
+                                "seat": {"type": "string"}, "version": {"type": "integer"},
+                                "legal": {"type": "array", "items": {"type": "object"}}}},
+                            "The seat's legal moves",
+                        ),
+                        **_errors(401, 403, 404, 503),
+                    },
+                }
+            },
             "/api/v1/tables/{code}/seats/{seat}/token": {
                 "post": {
                     "summary": "Host only: a new token for a seat (the old one stops working)",

@@ -272,9 +272,14 @@ class Table:
             out["you"] = self._private(seat)
         if host:
             out["host_legal"] = self._host_legal()
-            # The console plays for a seat without a phone: every seat's legal moves.
-            out["seat_legal"] = {sid: self._legal(sid) for sid in s["order"]}
         return out
+
+    def legal(self, seat: str) -> list[dict[str, Any]]:
+        """The commands `seat` may send now (what its phone offers; the host console asks for
+        the one seat it plays, not every seat on every update: each costs trial moves)."""
+        if seat not in self._s["seats"]:
+            raise Refused(404, f"there is no seat {seat!r} at this table", "seat")
+        return self._legal(seat)
 
     def _seat_view(self, sid: str) -> dict[str, Any]:
         seat = self._s["seats"][sid]

@@ -182,6 +182,11 @@ class TableOwner:
         with self._lock:
             return self.version, self._view(seat, host, history)
 
+    def legal(self, seat: str) -> tuple[int, list[dict[str, Any]]]:
+        """`(version, legal moves)` of one seat, for the host console playing it."""
+        with self._lock:
+            return self.version, self.table.legal(seat)
+
     def _table_view(self, table: Any, seat: str | None, host: bool, history: int | None) -> dict[str, Any]:
         """`table.view` for one viewer, its stack chart cut to `history` rows where the table
         class can (the engine's `view(history=n)`; a plain `view(seat, host=)` otherwise)."""

@@ -443,8 +443,9 @@ function consolePage(root) {
 
   // -- playing for a seat without a phone --
   //
-  // The host view carries every seat's legal moves (state.seat_legal); the console shows the
-  // chosen seat's as the phone's big buttons, marked "for Han", and sends them with `seat`.
+  // The console asks for the chosen seat's legal moves (GET .../seats/<seat>/legal, host only)
+  // at each update, shows them as the phone's big buttons, marked "for Han", and sends them
+  // with `seat`. (One seat's, not every seat's in every host view: each costs trial moves.)
 
   const CONFIRM = new Set(["fold", "all_in", "call_hand"]);
   const GUARD_MS = 400;
@@ -495,11 +496,16 @@ function consolePage(root) {
     return b;
   }
 
-  function renderSeatPlay() {
+  let legalAsked = 0;
+  async function renderSeatPlay() {
     const select = $("play-seat");
     const sid = select.value || (state.seats[0] && state.seats[0].seat);
+    if (!sid) return;
+    const asked = ++legalAsked;
+    const got = await call("GET", `${base}/seats/${encodeURIComponent(sid)}/legal`, undefined, token);
+    if (asked !== legalAsked || !got.ok) return; // a newer update asked again meanwhile
     const seat = state.seats.find((s) => s.seat === sid);
-    const legal = ((state.seat_legal || {})[sid] || []).filter((l) =>
+    const legal = got.data.legal.filter((l) =>
       !["sit_out", "sit_in", "leave", "cash_out", "buy_in", "static_add", "static_remove"].includes(l.type));
     const key = JSON.stringify([sid, legal, Boolean(deck)]);
     if (key === seatPlayKey) return;
