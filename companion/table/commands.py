@@ -106,11 +106,6 @@ HOST_ONLY = {"reorder", "set_dealer", "set_token", "adjust", "stake", "end_sessi
 TABLE_SETTINGS = {"rules", "chip_set", "max_seats"}
 
 
-#: Commands whose fields are hidden from the other players (the cards a player enters):
-#: nothing said to anyone else (the host's refused undo included) may quote their refusal.
-PRIVATE_COMMANDS = frozenset({"reveal", "demise_card"})
-
-
 # The one validator of a command (and of any other JSON body checked against a JSON Schema):
 # the hand engine and the web layer both call it, so a body gets the same answer from both.
 _TYPES = {

@@ -45,7 +45,6 @@ from companion.table.commands import (
     COMMANDS,
     HOST,
     NAME_MAX,
-    PRIVATE_COMMANDS,
     SCRAMBLER,
     TABLE_SETTINGS,
     parse,
@@ -76,10 +75,6 @@ class Game(Seats, Betting, Turns, Shifts, Reveal):
 
 class Table:
     """One table's whole state: plain data, changed only by `apply`. Deterministic."""
-
-    #: Commands whose fields are hidden from the other players (commands.PRIVATE_COMMANDS):
-    #: the owner does not quote their refusal to anyone else.
-    PRIVATE_COMMANDS = PRIVATE_COMMANDS
 
     def __init__(self, state: TableState):
         self._s = state

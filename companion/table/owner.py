@@ -62,7 +62,8 @@ SNAPSHOT_EVERY = 25
 
 #: Entry fields that hold a seat's hidden cards. The audit log shows them only to that seat;
 #: everyone sees the hands in the public `revealed` event once every player has entered.
-#: (The engine's events and views never carry them: docs/table-commands.md.)
+#: (The engine's events and views never carry them: docs/table-commands.md.) A refused undo does
+#: not quote the refusal of an entry of these kinds either: its words may name the cards.
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("cards",), "demise_card": ("card",)}
 
 
@@ -355,7 +356,7 @@ class TableOwner:
                     table.apply(dict(e.body), e.actor)
                 except Exception as exc:
                     why = exc.error if isinstance(exc, Refused) else str(exc)
-                    if e.type in getattr(self.table_class, "PRIVATE_COMMANDS", ()):
+                    if e.type in HIDDEN_FIELDS:
                         # Its words may name the entry's hidden cards ("sa5 would be on the
                         # table 2 times"): the host is not told another player's hand.
                         why = "the cards entered no longer fit the table"
