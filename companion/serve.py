@@ -164,7 +164,7 @@ def print_owner_notes(tables, out: TextIO) -> None:
     table, in words (they are also in the log and on /api/v1/health)."""
     if tables is None:
         return
-    token = getattr(tables, "_owner_token", None)
+    token = tables.owner_secret
     if token:
         out.write(f"Owner token (binds the table's physical scrambler; keep it to yourself): {token}\n"
                   f"  (kept in {tables.data_dir / 'owner-token'})\n")

@@ -23,7 +23,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from companion.server.addresses import phone_base_url
 from companion.refusal import Refused
 from companion.server.errors import read_json
-from companion.server.access import request_token, table_owner, viewer  # noqa: F401  (request_token: re-exported)
+from companion.server.access import request_token, table_owner, viewer
 from companion.server.limits import KEY_MAX, LOG_LIMIT_MAX
 from companion.server.tables_doc import describe_endpoints
 from companion.table import registry as registry_mod
@@ -41,9 +41,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 # -- helpers ---------------------------------------------------------------------------------
 
-
-# Finding a table's owner and who is asking live in `access` (the event stream uses them too).
-_owner = table_owner
 
 
 def _view(owner: TableOwner, who: str | None) -> tuple[int, dict]:
@@ -211,7 +208,7 @@ def create_table():
 @bp.get("/api/v1/tables/<code>")
 def table_state(code: str):
     """The table's state as the asker may see it."""
-    owner = _owner(code)
+    owner = table_owner(code)
     who = viewer(owner)
     version, state = _view(owner, who)
     out = {
@@ -228,7 +225,7 @@ def table_state(code: str):
 @bp.get("/api/v1/tables/<code>/seats/<seat>/legal")
 def seat_legal(code: str, seat: str):
     """Host only: one seat's legal moves, for the console playing a seat without a phone."""
-    owner = _owner(code)
+    owner = table_owner(code)
     if viewer(owner, required=True) != HOST:
         raise Refused(403, "only the host can play for a seat", "token")
     version, legal = owner.legal(seat[:12])
@@ -238,7 +235,7 @@ def seat_legal(code: str, seat: str):
 @bp.post("/api/v1/tables/<code>/join")
 def join(code: str):
     """Take a seat: answers the seat id and its secret token."""
-    owner = _owner(code)
+    owner = table_owner(code)
     body = _body_object()
     _only(body, ("name", "idempotency_key"))
     if "name" not in body:
@@ -261,7 +258,7 @@ def join(code: str):
 @bp.post("/api/v1/tables/<code>/seats/<seat>/token")
 def new_seat_token(code: str, seat: str):
     """Host only: a new token for a seat (moving it to a new phone)."""
-    owner = _owner(code)
+    owner = table_owner(code)
     if viewer(owner, required=True) != HOST:
         raise Refused(403, "only the host can issue a seat's token", "token")
     if request.content_length:  # no body needed; one that is sent must be an empty object
@@ -273,7 +270,7 @@ def new_seat_token(code: str, seat: str):
 @bp.post("/api/v1/tables/<code>/commands")
 def command(code: str):
     """Do something at the table as the token's seat (or as the host)."""
-    owner = _owner(code)
+    owner = table_owner(code)
     who = viewer(owner, required=True)
     body = _body_object()
     version, key = _request_fields(body)
@@ -290,7 +287,7 @@ def command(code: str):
 @bp.post("/api/v1/tables/<code>/undo")
 def undo(code: str):
     """Host only: cancel an entry with a counter-entry."""
-    owner = _owner(code)
+    owner = table_owner(code)
     who = viewer(owner, required=True)
     body = _body_object()
     _only(body, ("seq", "version", "idempotency_key"))
@@ -320,7 +317,7 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 @bp.get("/api/v1/tables/<code>/log")
 def audit_log(code: str):
     """The audit log: every entry (undone ones too) with its events, for every seat."""
-    owner = _owner(code)
+    owner = table_owner(code)
     who = viewer(owner)
     after = _int_arg("after", 0, 0, 2**53)
     limit = _int_arg("limit", 200, 1, LOG_LIMIT_MAX)
@@ -337,7 +334,7 @@ def audit_log(code: str):
 @bp.get("/api/v1/tables/<code>/qr.svg")
 def join_qr(code: str):
     """The QR code of the table's join URL, as SVG."""
-    owner = _owner(code)
+    owner = table_owner(code)
     img = qrcode.make(join_url(owner.code), image_factory=qrcode.image.svg.SvgPathImage, border=2)
     return Response(img.to_string(encoding="unicode"), mimetype="image/svg+xml")
 
@@ -361,7 +358,7 @@ def scrambler_put():
     given = body.get("owner_token")
     if given is not None and not isinstance(given, str):
         raise Refused(400, "owner_token must be a string", "owner_token")
-    owner = _owner(code)
+    owner = table_owner(code)
     reg = registry_for()
     token = request_token()
     if token is None and given is None:

@@ -280,6 +280,12 @@ class Registry:
         code = self.ledger.get_meta(_SCRAMBLER_KEY)
         return code if code in self._owners else None
 
+    @property
+    def owner_secret(self) -> str | None:
+        """The server's owner token (None when the data folder could not keep one): `serve`
+        prints it for whoever started the server."""
+        return self._owner_token
+
     def is_owner_token(self, token: str | None) -> bool:
         """Whether `token` is the server's owner token."""
         return bool(token and self._owner_token) and secrets.compare_digest(
