@@ -7,7 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, h as el, newKey, keepScreenOn, setCardNamer } from "./live.js";
+import { LiveTable, TapGuard, h as el, newKey, keepScreenOn, setCardNamer } from "./live.js";
 import { loadDeck, CardPool, CardPicker, codeNamer } from "./cardpicker.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
@@ -448,9 +448,8 @@ function consolePage(root) {
   // with `seat`. (One seat's, not every seat's in every host view: each costs trial moves.)
 
   const CONFIRM = new Set(["fold", "all_in", "call_hand"]);
-  const GUARD_MS = 400;
   let seatPlayKey = null;
-  let guardUntil = 0;
+  const tapGuard = new TapGuard(() => [$("seat-play")]);
   let armedKey = null;
   let sending = false;
   let deck = null;
@@ -465,23 +464,16 @@ function consolePage(root) {
     return out;
   }
 
-  /** Taps are ignored for GUARD_MS after a change or a tap: a double tap is one action. */
-  function settle() {
-    guardUntil = Date.now() + GUARD_MS;
-    $("seat-play").classList.add("settling");
-    setTimeout(() => { if (Date.now() >= guardUntil) $("seat-play").classList.remove("settling"); }, GUARD_MS + 20);
-  }
-
   function seatButton(sid, label, entry, kind = "") {
     const key = JSON.stringify(entry);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
     b.addEventListener("click", async () => {
-      if (sending || Date.now() < guardUntil) return;
+      if (sending || tapGuard.settling()) return;
       if (CONFIRM.has(entry.type) && armedKey !== key) {
         armedKey = key;
         b.textContent = `Tap again: ${label.toLowerCase()}`;
         b.classList.add("armed");
-        settle();
+        tapGuard.arm();
         return;
       }
       armedKey = null;
@@ -490,7 +482,7 @@ function consolePage(root) {
       const body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
       const done = await send(body, $("seat-play"));
       sending = false;
-      settle();
+      tapGuard.arm();
       if (done) seatPlayKey = null;
     });
     return b;
@@ -531,7 +523,7 @@ function consolePage(root) {
       } else if (l.type === "reveal" || l.type === "demise_card") cards = l;
     }
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
-    settle();
+    tapGuard.arm();
     // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
     $("seat-cards-wrap").hidden = !(cards && deck);
     if (cards && deck) {

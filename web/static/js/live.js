@@ -194,6 +194,34 @@ export function eventWords(ev, names) {
   }
 }
 
+/**
+ * Taps on `panels()` are ignored for `ms` after a tap or a rebuild: a button that appears
+ * where the finger just was must not take a tap meant for the old one, so a double tap is one
+ * action. The panels carry the class "settling" meanwhile (their buttons look untappable).
+ *   const tapGuard = new TapGuard(() => [$("actions-panel")]);
+ *   tapGuard.arm();               // after a tap or a rebuild
+ *   if (tapGuard.settling()) return;
+ */
+export class TapGuard {
+  constructor(panels, ms = 400) {
+    this.panels = panels;
+    this.ms = ms;
+    this.until = 0;
+  }
+
+  arm() {
+    this.until = Date.now() + this.ms;
+    for (const panel of this.panels()) {
+      panel.classList.add("settling");
+      setTimeout(() => { if (!this.settling()) panel.classList.remove("settling"); }, this.ms + 20);
+    }
+  }
+
+  settling() {
+    return Date.now() < this.until;
+  }
+}
+
 /** "a", "a and b", "a, b and c". */
 function listWords(words) {
   if (words.length <= 1) return words.join("");

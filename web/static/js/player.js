@@ -5,7 +5,7 @@
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
 import {
-  LiveTable, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
+  LiveTable, TapGuard, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
@@ -238,23 +238,13 @@ function announceShift(ev, names, state) {
 // The panel is rebuilt only when this seat's legal moves change, never because someone else
 // acted: a typed amount and the focus stay where they are, and what is sent is what was typed.
 // A button that appears where the finger just was must not take a tap meant for the old one:
-// after any tap and after any rebuild the panel ignores taps for GUARD_MS.
+// after any tap and after any rebuild the panel ignores taps for a moment (TapGuard).
 
 // Moves that make it this player's move ("Your move" lights up); a fold out of turn does not.
 const MY_MOVE = new Set(["check", "call", "bet", "raise", "roll", "draw", "no_call"]);
-const GUARD_MS = 400;
-let guardUntil = 0;
+const tapGuard = new TapGuard(() => [$("actions-panel"), $("buyin-panel")]);
 let actionsKey = null;
 const typed = new Map(); // amount form -> the text typed in it (kept across rebuilds)
-
-function guard() {
-  guardUntil = Date.now() + GUARD_MS;
-  for (const id of ["actions-panel", "buyin-panel"]) {
-    const panel = $(id);
-    panel.classList.add("settling");
-    setTimeout(() => { if (Date.now() >= guardUntil) panel.classList.remove("settling"); }, GUARD_MS + 20);
-  }
-}
 
 function niceSteps(min, max, ante = 1, count = 4) {
   // The smallest legal amount, a few round amounts from the ante up, and the largest.
@@ -277,12 +267,12 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
     dataset: { action: entry.type, key: id },
   }, text);
   button.addEventListener("click", async () => {
-    if (busy || Date.now() < guardUntil) return; // a double tap, or a tap meant for the button before
+    if (busy || tapGuard.settling()) return; // a double tap, or a tap meant for the button before
     if (CONFIRM.has(entry.type) && !(armed && armed.key === id && armed.until > Date.now())) {
       armed = { key: id, until: Date.now() + ARM_MS };
       button.textContent = `Tap again: ${label.toLowerCase()}`;
       button.classList.add("armed");
-      guard(); // the second tap is a deliberate one, not the bounce of the first
+      tapGuard.arm(); // the second tap is a deliberate one, not the bounce of the first
       setTimeout(() => {
         if (armed && armed.key === id && armed.until <= Date.now()) {
           armed = null;
@@ -299,11 +289,11 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
 
 async function send(entry, control) {
   busy = true;
-  guard();
+  tapGuard.arm();
   for (const b of document.querySelectorAll("#actions button, #seat-actions button, #buyin button")) b.disabled = true;
   const result = await live.send(entry, control);
   busy = false;
-  guard();
+  tapGuard.arm();
   for (const b of document.querySelectorAll("#actions button, #seat-actions button, #buyin button")) b.disabled = false;
   return result;
 }
@@ -326,7 +316,7 @@ function amountForm(label, type, field, lo, hi, verb) {
     h("p", { class: "field-error", "aria-live": "assertive" }));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    if (busy || Date.now() < guardUntil) return;
+    if (busy || tapGuard.settling()) return;
     const raw = input.value.trim();
     if (!/^\d+$/.test(raw)) {
       form.querySelector(".field-error").textContent = "Type the number of credits first.";
@@ -406,7 +396,7 @@ function renderActions(state) {
     children.push(h("div", { class: "quiet-moves" }, h("span", { class: "muted" }, "Out of turn: "), quiet));
   }
   box.replaceChildren(...children);
-  guard();
+  tapGuard.arm();
   if (focused) {
     const again = box.querySelector(`[data-key="${CSS.escape(focused)}"]`) || box.querySelector("button");
     if (again) again.focus();
@@ -443,7 +433,7 @@ function renderBuyIn(state) {
     out.push(amountForm("Buy in another amount", "buy_in", "amount", 1, 1000000, "Buy in"));
   }
   $("buyin").replaceChildren(...out);
-  guard();
+  tapGuard.arm();
   if (focused) {
     const again = $("buyin").querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
