@@ -26,9 +26,12 @@ def sizes(client, code, tokens) -> dict[str, int]:
         # The latest hands' rows (each with its settlement and cards) vary with how each hand
         # went, not with how many were played: their count is bounded (checked below), their
         # bytes left out here.
-        hands = resp.get_json()["state"]["hands"]
-        assert len(hands) <= VIEW_HISTORY
-        out[who] = len(resp.data) - len(json.dumps(hands, separators=(",", ":"), ensure_ascii=False))
+        state = resp.get_json()["state"]
+        assert len(state["hands"]) <= VIEW_HISTORY
+        # The hand in play is one hand whatever came before it (its rolls and shift words
+        # vary with how it goes): left out as well.
+        varying = {"hands": state["hands"], "hand": state["hand"]}
+        out[who] = len(resp.data) - len(json.dumps(varying, separators=(",", ":"), ensure_ascii=False))
     resp = client.post(f"/api/v1/tables/{code}/commands", json={"type": "adjust", "seat": "s1", "amount": 1, "reason": "tip"},
                        headers={"Authorization": f"Bearer {tokens['host']}"})
     assert resp.status_code == 200
