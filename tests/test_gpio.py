@@ -4,8 +4,10 @@ a long press arms the timer, a result lights and beeps its pattern, no GPIO mean
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from gpiozero import Device
@@ -239,7 +241,8 @@ def test_a_passive_piezo_plays_the_shift_tune(factory):
         g.close()
 
 
-def test_no_gpio_on_this_machine_is_said_once_and_gives_none(monkeypatch, caplog):
+def test_no_gpio_on_this_machine_is_said_once_and_gives_none(monkeypatch, caplog, tmp_path):
+    monkeypatch.setenv("SABACC_PI_MODEL_FILE", str(tmp_path / "no-model"))  # even on a Pi
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-pin-factory")
     monkeypatch.setattr(Device, "pin_factory", None)
     gpio_module._said_no_gpio.clear()
@@ -248,6 +251,38 @@ def test_no_gpio_on_this_machine_is_said_once_and_gives_none(monkeypatch, caplog
         assert open_gpio(GpioPins(), send=print) is None
     said = [r for r in caplog.records if "on-screen scrambler" in r.getMessage()]
     assert len(said) == 1 and "no GPIO" in said[0].getMessage()
+
+
+def test_a_raspberry_pi_without_lgpio_says_in_one_line_why_the_button_is_unused_and_how_to_get_it(
+        monkeypatch, caplog, tmp_path):
+    # Plain Debian on a Pi 5: the model file names the Pi, Python has no lgpio, gpiozero finds
+    # no pin factory. The companion still starts (None: the on-screen scrambler).
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    monkeypatch.setenv("SABACC_PI_MODEL_FILE", str(model))
+    monkeypatch.setitem(sys.modules, "lgpio", None)  # find_spec and import both fail
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-pin-factory")
+    monkeypatch.setattr(Device, "pin_factory", None)
+    gpio_module._said_no_gpio.clear()
+    with caplog.at_level(logging.WARNING, logger="companion.scrambler.gpio"):
+        assert open_gpio(GpioPins(), send=print) is None
+        assert open_gpio(GpioPins(), send=print) is None
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert "\n" not in said
+    assert "Raspberry Pi 5 Model B Rev 1.0" in said and "lgpio" in said
+    assert "sudo apt install python3-lgpio" in said and "hardware/pi/INSTALL.md" in said
+    assert said.endswith("the table uses the on-screen scrambler")
+    # The section the line points at exists.
+    install = (Path(__file__).resolve().parents[1] / "hardware/pi/INSTALL.md").read_text()
+    assert "Plain Debian" in install
+
+
+def test_a_machine_that_is_no_raspberry_pi_has_no_model(tmp_path):
+    other = tmp_path / "model"
+    other.write_bytes(b"Radxa ROCK 5B\0")
+    assert gpio_module.raspberry_pi_model(str(other)) is None
+    other.write_bytes(b"Raspberry Pi Zero 2 W Rev 1.0\0")
+    assert gpio_module.raspberry_pi_model(str(other)) == "Raspberry Pi Zero 2 W Rev 1.0"
 
 
 def test_gpiozero_pin_factory_mock_runs_the_scrambler_on_a_laptop(monkeypatch):

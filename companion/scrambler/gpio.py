@@ -17,7 +17,9 @@ calls ``on_hold()``; the table's owner does the rest.
     >>> g.close()
 
 On a machine without GPIO, `open_gpio` logs that once and returns None, and the table runs
-with the on-screen scrambler; ``GPIOZERO_PIN_FACTORY=mock`` gives mock pins on a laptop.
+with the on-screen scrambler; ``GPIOZERO_PIN_FACTORY=mock`` gives mock pins on a laptop. On a
+Raspberry Pi whose Python lacks lgpio (plain Debian: ``python3-lgpio`` is Raspberry Pi OS's
+package) the line says so, and how to get it.
 
 Debounce is our own (gpiozero's mock does not simulate bounce, so theirs cannot be tested
 here): an edge within `debounce` seconds of the last accepted edge is contact bounce.
@@ -26,7 +28,9 @@ Presses count on *release*, so that a long press never rolls as well.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
+import os
 import threading
 import time
 import warnings
@@ -46,6 +50,11 @@ log = logging.getLogger(__name__)
 ROLL_ENTRY = {"type": "roll"}
 
 _said_no_gpio = threading.Event()  # say "no GPIO" once per process, not once per attempt
+
+#: Where Linux names the board ("Raspberry Pi 5 Model B Rev 1.0"). SABACC_PI_MODEL_FILE points
+#: elsewhere, to try a Pi's paths on another machine (scripts/pi-rootfs-check does, as does
+#: scripts/serve, which reads the same variable).
+MODEL_FILE = "/proc/device-tree/model"
 
 
 @dataclass(frozen=True)
@@ -116,6 +125,28 @@ class Debouncer:
                 return False
             self._held = True
             return True
+
+
+def raspberry_pi_model(path: str | None = None) -> str | None:
+    """The board's model when this machine is a Raspberry Pi, else None.
+
+        >>> raspberry_pi_model("/nonexistent") is None
+        True
+    """
+    path = path or os.environ.get("SABACC_PI_MODEL_FILE") or MODEL_FILE
+    try:
+        with open(path, "rb") as f:
+            model = f.read().decode(errors="replace").strip("\0\n ")
+    except OSError:
+        return None
+    return model if "Raspberry Pi" in model else None
+
+
+def no_lgpio_words(model: str) -> str:
+    """Why a Raspberry Pi's pins are not used when its Python has no lgpio, and the way out."""
+    return (f"the GPIO button, LED and buzzer are not used: gpiozero needs the lgpio library on"
+            f" this {model} and this Python has none (Raspberry Pi OS: sudo apt install"
+            f" python3-lgpio, then scripts/serve again; plain Debian: see hardware/pi/INSTALL.md)")
 
 
 def _say_no_gpio(message: str) -> None:
@@ -231,8 +262,15 @@ def open_gpio(pins: GpioPins, *, send: Callable[[dict], Any],
 
     try:
         return GpioScrambler(pins, send=send, on_hold=on_hold, **kwargs)
-    except BadPinFactory:
-        _say_no_gpio("no GPIO pins on this machine (set GPIOZERO_PIN_FACTORY=mock to try them)")
     except (GPIOZeroError, OSError) as exc:
-        _say_no_gpio(f"the GPIO scrambler could not start ({exc})")
+        model = raspberry_pi_model()
+        if model is not None and importlib.util.find_spec("lgpio") is None:
+            _say_no_gpio(no_lgpio_words(model))  # the Pi's own pin library is what is missing
+        elif model is not None and isinstance(exc, BadPinFactory):
+            _say_no_gpio(f"the GPIO pins of this {model} could not be opened (may this user open"
+                         f" /dev/gpiochip*? the gpio group: see hardware/pi/INSTALL.md)")
+        elif isinstance(exc, BadPinFactory):
+            _say_no_gpio("no GPIO pins on this machine (set GPIOZERO_PIN_FACTORY=mock to try them)")
+        else:
+            _say_no_gpio(f"the GPIO scrambler could not start ({exc})")
     return None
