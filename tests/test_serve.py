@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 from companion.serve import phone_url, print_banner
 
@@ -204,3 +205,27 @@ def test_item1_a_request_whose_headers_never_end_is_dropped_within_the_deadline(
     finally:
         srv.close()
         app.extensions["tables"].close()
+
+
+def test_the_threads_at_rest_are_the_ones_install_md_states_and_the_unit_leaves_room(tmp_path):
+    # hardware/pi/INSTALL.md states the threads of a serve at rest, once (the unit's comment
+    # refers to it): when the server's thread model changes, this says the figure is stale.
+    repo = Path(__file__).resolve().parents[1]
+    install = (repo / "hardware/pi/INSTALL.md").read_text()
+    stated = int(re.search(r"at rest the server runs \*\*(\d+) threads\*\*", install)[1])
+    unit = (repo / "hardware/pi/sabacc-companion.service").read_text()
+    assert int(re.search(r"^TasksMax=(\d+)$", unit, re.M)[1]) >= 2 * stated
+    # As the unit runs it, but without the GPIO scrambler (its threads are stated apart, and a
+    # Pi running the suite has real pins); the USB box is searched for as always.
+    proc, url = start_serve(tmp_path, "--gpio", "off")
+    try:
+        devices(url)  # it answers: at rest from here on
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        threads = int(re.search(r"^Threads:\s+(\d+)$", status, re.M)[1])
+        # Under qemu-user (scripts/pi-rootfs-check) the emulator adds a thread or two of its own.
+        assert stated <= threads <= stated + 2, (
+            f"serve runs {threads} threads at rest; hardware/pi/INSTALL.md says {stated}")
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
