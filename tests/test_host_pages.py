@@ -219,14 +219,20 @@ def test_final_standings_count_items_and_adjustments_apart_from_winnings(client)
     t.do("s1", type="fold")  # Lando wins the hand pot: antes 2, the Falcon's 50, the bet 1
     t.do("host", type="end_session")
     rows = {r["name"]: r for r in client.get(f"/t/{t.code}/standings.json").get_json()["standings"]}
-    assert rows["Han"]["stack"] == 25 - 2 - 1 and rows["Han"]["adjusted"] == 5 and rows["Han"]["net"] == -3
-    assert rows["Lando"]["stack"] == 20 - 2 + 1 + 50 + 1 and rows["Lando"]["items"] == 50
-    assert rows["Lando"]["net"] == 70 - 20 - 50
-    assert rows["Lando"]["chips"]["words"] == "2 aurodium, 4 argentium"
+    # The sabacc pot (antes 1 + 1, the fold fee 1) is split at the end of the session: 1 each,
+    # the odd credit to the dealer's left (the ruling).
+    assert rows["Han"]["sabacc_share"] + rows["Lando"]["sabacc_share"] == 3
+    han, lando = rows["Han"]["sabacc_share"], rows["Lando"]["sabacc_share"]
+    assert rows["Han"]["stack"] == 25 - 2 - 1 + han and rows["Han"]["adjusted"] == 5
+    assert rows["Han"]["net"] == -3 + han
+    assert rows["Lando"]["stack"] == 20 - 2 + 1 + 50 + 1 + lando and rows["Lando"]["items"] == 50
+    assert rows["Lando"]["net"] == 70 + lando - 20 - 50
+    words = rows["Lando"]["chips"]["words"]
     page = t.page("history")
-    assert "Final standings" in page and "2 aurodium, 4 argentium" in page
-    lando = re.search(r'<tr data-seat="s2">(.*?)</tr>', page, re.S).group(1)
-    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', lando) == ["20", "50", "0", "0", "70", "0"]
+    assert "Final standings" in page and words in page
+    lando_row = re.search(r'<tr data-seat="s2">(.*?)</tr>', page, re.S).group(1)
+    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', lando_row) == [
+        "20", "50", "0", "0", str(70 + lando), f"+{lando}", str(lando)]
 
 
 # -- moving a seat to a new phone -------------------------------------------------------------

@@ -35,6 +35,7 @@ from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
 from companion.table.chips import breakdown, chip_set_from
+from companion.table.outcome import KIND_WORDS, game_runs
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
 
@@ -450,16 +451,11 @@ def history(code: str):
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
-        standings=standings(state), showdowns=[showdown_rows(h, names) for h in reversed(state["hands"])
+        standings=standings(state), runs=game_runs(owner.table.session()), showdowns=[showdown_rows(h, names) for h in reversed(state["hands"])
                                                if h.get("settlement")],
     )
 
 
-KIND_WORDS = {
-    "idiots_array": "Idiot's Array", "pure_sabacc": "Pure Sabacc", "fairy_empress": "Fairy Empress",
-    "ordinary": "ordinary", "bomb_out": "bombed out", "folded": "folded",
-    "conceded": "won, everyone else folded",
-}
 
 
 def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
@@ -503,8 +499,17 @@ def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
             "total": "—" if x.get("total") is None else str(x["total"]),
             "kind": KIND_WORDS.get(x["kind"], x["kind"]),
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
+            "net": _net_words((s.get("net") or {}).get(x["name"])),
+            "demise": (f"{display_name(x['demise'])}: {x['demise_total']}, "
+                       f"{KIND_WORDS.get(x['demise_kind'], x['demise_kind'])}") if x.get("demise") else "",
+            "why": x.get("why", ""),
         })
-    return {"hand": entry["hand"], "rows": rows, "pots": pots}
+    return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots}
+
+
+def _net_words(net: int | None) -> str:
+    """A net for the hand as the tables show it ("+12", "−5", "0"; "—" when not known)."""
+    return "—" if net is None else _signed(net)
 
 
 @bp.get("/t/<code>/chart.svg")
@@ -530,6 +535,9 @@ def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
         row["net"] = row["stack"] + row["cashed_out"] - row["bought_in"] - row["items"] - row["adjusted"]
         row["chips"] = breakdown(row["stack"], chips).to_json()
         rows.append(row)
+    shares = {r["seat"]: r.get("sabacc_share", 0) for r in state.get("standings") or []}
+    for row in rows:
+        row["sabacc_share"] = shares.get(row["seat"], 0)
     final = [r["seat"] for r in state.get("standings") or []]
     if final:
         rows.sort(key=lambda r: final.index(r["seat"]) if r["seat"] in final else len(final))

@@ -70,7 +70,7 @@ from companion.table.turns import Turns
 __all__ = ["COMMANDS", "HOST", "NAME_MAX", "SCRAMBLER", "Refused", "Table"]
 
 
-class Game(Seats, Betting, Turns, Shifts, Reveal, Evening):
+class Game(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
 
@@ -268,6 +268,18 @@ class Table:
         if host:
             out["host_legal"] = self._host_legal()
         return out
+
+    def session(self) -> dict[str, Any]:
+        """The whole evening, public parts only (the export): every settled hand's history row
+        and the stacks after it, the seats (departed ones too), the final standings."""
+        s = self._s
+        return {"code": s["code"], "game": game_words(self._rules), "hands": list(s["hands"]),
+                "settings": {"chip_set": s["settings"]["chip_set"]},
+                "stack_history": list(s["stack_history"]),
+                "seats": [self._seat_view(sid) for sid in s["order"]],
+                "departed": [{"seat": sid, **d} for sid, d in s["departed"].items()],
+                "sabacc_pot": s["sabacc_pot"], "ended": s["ended"], "standings": s["standings"],
+                "carried_sabacc_pot": s.get("carried_sabacc_pot", 0)}
 
     def legal(self, seat: str) -> list[dict[str, Any]]:
         """The commands `seat` may send now (what its phone offers; the host console asks for

@@ -85,7 +85,16 @@ def split_sabacc_pot(amount: int, seated: list[str], dealer: str | None) -> dict
 
 
 class Evening(Play):
-    """Dealer's choice and the end of the session (a section of the engine's Game)."""
+    """Dealer's choice and the end of the session (a section of the engine's Game). First among
+    the sections: its `cmd_start_hand` notes the stacks before the hand (for each player's net
+    for the hand, `outcome.explain`) around the turns section's own."""
+
+    def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
+        before = {sid: seat["stack"] for sid, seat in self.s["seats"].items()}
+        super().cmd_start_hand(f, actor)  # type: ignore[misc]  # turns.Turns, later in the MRO
+        h = self.hand
+        if h is not None:
+            h["stacks_start"] = {sid: before[sid] for sid in h["players"]}
 
     def cmd_change_rules(self, f: dict[str, Any], actor: str | None) -> None:
         self.need_not_ended()

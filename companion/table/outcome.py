@@ -64,13 +64,16 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
             name: Callable[[str], str | None]) -> dict[str, Any]:
     """`record` (a settlement's JSON) with, for each hand, its demise card and the total and
     kind after it, and `why` it won or lost; and for the hand, each seat's `committed` and
-    `net` (payout − committed). `played`: seat -> {"cards", "demise", "committed", "static"?,
-    "side"?}. The record itself is not changed."""
+    `net`: the payout less all the player put in this hand (`paid`: the antes to both pots,
+    bets and a fold fee; `committed` when not given). `played`: seat -> {"cards", "demise",
+    "committed", "paid"?, "static"?, "side"?}. The record itself is not changed."""
     out = dict(record)
     payouts = record.get("payouts") or {}
     committed = {sid: int(p.get("committed", 0)) for sid, p in played.items()}
+    paid = {sid: int(p.get("paid", committed[sid])) for sid, p in played.items()}
     out["committed"] = committed
-    out["net"] = {sid: payouts.get(sid, 0) - committed.get(sid, 0) for sid in payouts}
+    out["paid"] = paid
+    out["net"] = {sid: payouts.get(sid, 0) - paid.get(sid, 0) for sid in payouts}
     if record.get("status") != "settled" or "hands" not in record:
         return out
     won: dict[str, list[str]] = {}
@@ -81,7 +84,7 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
             won.setdefault(w, []).append(f"the {label}")
     for w in record.get("sabacc_pot_winners") or []:
         won.setdefault(w, []).append("the sabacc pot")
-    paid = {x["name"]: x for x in record.get("penalties") or []}
+    penalty = {x["name"]: x for x in record.get("penalties") or []}
     live = [sid for sid, p in played.items() if p.get("cards")]
     community = {sid: tuple(c for o in live if o != sid for c in played[o].get("static") or ())
                  for sid in live} if rules.holdem else {}
@@ -113,12 +116,12 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
             best = _beaten_by(record, sid, name)
             if best and x["kind"] != "bomb_out":
                 parts.append(f"lost to {best}")
-        if sid in paid:
-            why = "bombed out" if paid[sid]["reason"] == "bomb_out" else "called the hand and lost"
-            if paid[sid]["reason"] == "bomb_out" and parts and parts[0].startswith("bombed out"):
-                parts[0] = f"{parts[0]}: pays {paid[sid]['amount']}"
+        if sid in penalty:
+            why = "bombed out" if penalty[sid]["reason"] == "bomb_out" else "called the hand and lost"
+            if penalty[sid]["reason"] == "bomb_out" and parts and parts[0].startswith("bombed out"):
+                parts[0] = f"{parts[0]}: pays {penalty[sid]['amount']}"
             else:
-                parts.append(f"{why}: pays {paid[sid]['amount']}")
+                parts.append(f"{why}: pays {penalty[sid]['amount']}")
         x["why"] = "; ".join(parts) or "—"
         hands.append(x)
     out["hands"] = hands
@@ -137,3 +140,15 @@ def _beaten_by(record: dict[str, Any], sid: str, name: Callable[[str], str | Non
             what = KIND_WORDS.get(kind, kind) if kind in SPECIAL else str(total)
             return f"{name(w) or w}'s {what}"
     return None
+
+
+def game_runs(session: dict[str, Any]) -> list[dict[str, Any]]:
+    """Which game each run of hands was: [{"first", "last", "game"}] in order."""
+    runs: list[dict[str, Any]] = []
+    for h in session["hands"]:
+        game = h.get("game", "")
+        if runs and runs[-1]["game"] == game:
+            runs[-1]["last"] = h["hand"]
+        else:
+            runs.append({"first": h["hand"], "last": h["hand"], "game": game})
+    return runs

@@ -204,8 +204,11 @@ class Reveal(Play):
         """The settlement record with the demise cards, totals after them, why each hand won
         or lost, and each player's net (outcome.explain)."""
         h, s = self.hand, self.s
+        start = h.get("stacks_start") or {}
         played = {sid: {"cards": h["p"][sid]["cards"] if not h["p"][sid]["folded"] else None,
                         "demise": h["p"][sid]["demise"], "committed": h["p"][sid]["committed"],
+                        "paid": (start[sid] - s["seats"][sid]["stack"] + record.get("payouts", {}).get(sid, 0)
+                                 if sid in start else h["p"][sid]["committed"]),
                         "static": h["p"][sid]["static"],
                         "side": s["seats"][sid]["side"] if self.rules.force_sabacc else None}
                   for sid in h["players"]}

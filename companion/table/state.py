@@ -128,6 +128,7 @@ class Hand(TypedDict):
     deal: list[DealJob]  # the dealer's latest job, until the next one or the end of the hand
     demise_public: list[str]  # players whose demise card is face up (it stood at a clash)
     reentry: list[str]  # players entering their hand again after a reveal conflict
+    stacks_start: dict[str, int]  # each player's stack before the ante (the net for the hand)
 
 
 class HistoryRow(TypedDict):
@@ -229,7 +230,7 @@ def copy_hand(h: Hand) -> Hand:
 #: hand gets (`migrate`): the call window, the static window after a draw, the dealer's job,
 #: the face-up demise cards and the hands being entered again after a reveal conflict.
 HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
-                               "demise_public": [], "reentry": []}
+                               "demise_public": [], "reentry": [], "stacks_start": {}}
 
 
 def migrate(state: dict[str, Any]) -> dict[str, Any]:
