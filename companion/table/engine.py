@@ -358,8 +358,16 @@ class Table:
         h = s["hand"]
         stack = s["seats"][sid]["stack"]
         betting = h["betting"] if h and h["stage"] == "play" else None
+        bets = h
+        if betting is None and h and Game(s, rules, self._chips).folded_call_window():
+            # The next player's move closes a folded turn player's call window: offer the
+            # betting that move opens (Turns.next_player_acts).
+            closed = Game(working_copy(s), rules, self._chips)
+            closed.advance()
+            bets = closed.hand
+            betting = bets["betting"] if bets["stage"] == "play" else None
         if betting and betting["to_act"] == sid:
-            mine = h["p"][sid]
+            mine = bets["p"][sid]
             cur, limit = betting["current"], rules.bet_limit
             if cur == 0 and (betting["opener"] in (None, sid)) and stack >= 1:
                 out.append({"type": "bet", "min": 1, "max": min(stack, limit or stack)})
