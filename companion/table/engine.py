@@ -418,7 +418,7 @@ class Table:
             if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
                 out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
-            if not (h.get("demise_shown") and h["p"][sid]["demise"]):
+            if sid not in h["demise_public"]:  # a face-up demise card stands
                 out.append({"type": "demise_card"})
         return out
 
