@@ -94,3 +94,90 @@ def test_item1_the_next_players_bet_also_closes_it_and_the_host_may_still_tap_it
     do(t, "s2", "roll", dice=[6])
     do(t, HOST, "no_call")
     assert (hand(t)["turn"], hand(t)["do"]) == ("s3", "bet")
+
+
+# -- 2. a three-way sudden demise -------------------------------------------------------------------
+
+def to_reveal(rules="classic", players=3, **settings) -> Table:
+    """Round 2, Han's call window after his roll: Lando calls; the reveal begins."""
+    t = to_round_2(rules, players=players, **settings)
+    do(t, "s2", "check")
+    do(t, "s2", "roll", dice=quiet_dice(t))
+    do(t, "s1", "call_hand")
+    assert hand(t)["stage"] == "reveal"
+    return t
+
+
+def test_item2_three_way_sudden_demise_offers_and_takes_every_players_card():
+    t = to_reveal("classic", players=3)
+    do(t, "s2", "reveal", cards=["sa10", "co10"])
+    do(t, "s3", "reveal", cards=["st10", "fl10"])
+    do(t, "s1", "reveal", cards=["sa9", "co11"])  # three hands of 20
+    assert hand(t)["demise_players"] == ["s2", "s3", "s1"]
+    do(t, "s2", "demise_card", card="sa1")
+    do(t, "s3", "demise_card", card="sa1")  # Han's card was hidden: taken
+    do(t, "s1", "demise_card", card="co3")
+    h = hand(t)
+    assert h["stage"] == "demise"  # Han and Chewie clash; Lando's card stands face up
+    assert "demise_card" not in legal(t, "s1")  # not offered a card that already stands
+    assert "demise_card" in legal(t, "s2") and "demise_card" in legal(t, "s3")
+    do(t, "s2", "demise_card", card="sa2")
+    do(t, "s3", "demise_card", card="co2")  # the third player's card is not asked again
+    assert hand(t)["stage"] == "settled"
+
+
+def test_item2_an_old_snapshot_with_demise_shown_loads_and_offers_only_the_clashing_players():
+    t = to_reveal("classic", players=3)
+    do(t, "s2", "reveal", cards=["sa10", "co10"])
+    do(t, "s3", "reveal", cards=["st10", "fl10"])
+    do(t, "s1", "reveal", cards=["sa9", "co11"])
+    for sid, card in (("s2", "sa1"), ("s3", "sa1"), ("s1", "co3")):
+        do(t, sid, "demise_card", card=card)
+    old = t.to_json()
+    del old["hand"]["demise_public"]
+    old["hand"]["demise_shown"] = True  # the key of the snapshots written before
+    again = Table.from_json(old)
+    assert "demise_card" not in legal(again, "s1") and "demise_card" in legal(again, "s2")
+    do(again, "s2", "demise_card", card="sa2")
+    do(again, "s3", "demise_card", card="co2")
+    assert hand(again)["stage"] == "settled"
+
+
+# -- 6. the sudden-demise oracle -------------------------------------------------------------------
+
+def demise_tie() -> Table:
+    """Alice (Lando) holds the Queen of Air and Darkness and the Commander of Coins (10), Bob
+    (Han) the 10 of Flasks and the Idiot (10): a tie. One Idiot and one Queen are face up."""
+    t = to_reveal("weg", players=2)
+    do(t, "s2", "reveal", cards=["fl10", "idiot"])
+    do(t, "s1", "reveal", cards=["queen", "co12"])
+    assert hand(t)["stage"] == "demise"
+    return t
+
+
+@pytest.mark.parametrize("alice", ["idiot", "queen", "sa3"])
+@pytest.mark.parametrize("first", ["alice", "bob"])
+def test_item6_demise_entry_never_depends_on_another_players_hidden_card(alice, first):
+    """Bob's Idiot is accepted whatever Alice entered and whoever entered first; a clash is
+    resolved once both are in, and only the clashing cards are entered again."""
+    t = demise_tie()
+    order = [("s1", alice), ("s2", "idiot")]
+    for sid, card in order if first == "alice" else order[::-1]:
+        events = do(t, sid, "demise_card", card=card)  # never refused
+    clash = next((e for e in events if e["type"] == "demise_conflict"), None)
+    if alice == "idiot":  # three Idiots on the table: both enter again
+        assert clash is not None and clash["seats"] == ["s2", "s1"]
+        assert hand(t)["stage"] == "demise"
+        do(t, "s2", "demise_card", card="idiot")
+        do(t, "s1", "demise_card", card="sa3")
+        assert hand(t)["stage"] == "settled"
+    else:
+        assert clash is None and hand(t)["stage"] == "settled"
+
+
+def test_item6_a_demise_refusal_names_only_what_is_face_up():
+    t = demise_tie()
+    do(t, "s1", "demise_card", card="idiot")  # hidden
+    exc = refused(t, "s2", "demise_card", card="co12")  # face up in Alice's hand
+    assert "co12" in exc.error.lower() or "commander" in exc.error.lower()
+    do(t, "s2", "demise_card", card="idiot")
