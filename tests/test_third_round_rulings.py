@@ -181,3 +181,48 @@ def test_item6_a_demise_refusal_names_only_what_is_face_up():
     exc = refused(t, "s2", "demise_card", card="co12")  # face up in Alice's hand
     assert "co12" in exc.error.lower() or "commander" in exc.error.lower()
     do(t, "s2", "demise_card", card="idiot")
+
+
+# -- 3. a non-credit stake is a bet ------------------------------------------------------------------
+
+def test_item3_stake_obeys_the_bet_limit_and_is_refused_in_words():
+    t = table("weg", players=3, stack=50)
+    do(t, HOST, "start_hand")  # Han, Chewie, Lando
+    do(t, "s2", "bet", amount=2)
+    exc = refused(t, HOST, "stake", seat="s3", item="a YT-1300 freighter", value=20)
+    assert exc.status == 422 and exc.field == "value"
+    assert "the bet limit is 3" in exc.error and "raise to 20" in exc.error
+    do(t, HOST, "stake", seat="s3", item="a protocol droid", value=5)  # a raise to 5: limit kept
+    h = hand(t)
+    assert (h["current_bet"], h["to_act"]) == (5, "s1")
+    assert t.view()["items"] == [{"hand": 1, "seat": "s3", "item": "a protocol droid", "value": 5}]
+
+
+def test_item3_stake_obeys_the_order_of_betting():
+    t = table("weg", players=3, stack=50)
+    do(t, HOST, "start_hand")
+    exc = refused(t, HOST, "stake", seat="s3", item="a freighter", value=2)  # before Han opens
+    assert exc.status == 409 and "Han's move" in exc.error
+    do(t, "s2", "check")  # Han's check ends the betting (weg: only he opens)
+    assert refused(t, HOST, "stake", seat="s3", item="a freighter", value=2).status == 409
+    t = table("weg", players=3, stack=50)
+    do(t, HOST, "start_hand")
+    do(t, HOST, "stake", seat="s2", item="a freighter", value=3)  # Han opens with it: a bet of 3
+    assert (hand(t)["current_bet"], hand(t)["to_act"]) == (3, "s3")
+    do(t, HOST, "stake", seat="s3", item="a blaster", value=3)  # Chewie calls with his
+    assert hand(t)["to_act"] == "s1"
+    assert refused(t, HOST, "stake", seat="s1", item="a hat", value=1).field == "value"  # short
+    assert t.credits() == 150 + 6
+
+
+# -- 4. an all-in player cannot fold ----------------------------------------------------------------
+
+def test_item4_all_in_players_fold_is_refused_when_sent_by_hand():
+    t = table("classic", players=3, stack=10)
+    do(t, HOST, "start_hand")  # Han, Chewie, Lando
+    do(t, "s2", "all_in")
+    assert "fold" not in legal(t, "s2")
+    exc = refused(t, "s2", "fold")
+    assert exc.status == 409 and "all-in" in exc.error
+    assert refused(t, HOST, "fold", seat="s2").status == 409  # nor by the host for him
+    do(t, "s3", "fold")  # a player with credits may

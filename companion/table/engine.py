@@ -379,8 +379,6 @@ class Table:
                 out.append({"type": "call", "amount": cur - mine["bet"]})
         in_hand = h is not None and h["stage"] == "play" and sid in h["p"] and not h["p"][sid]["folded"]
         simple = ["check", "all_in", "fold", "call_hand", "no_call"] if in_hand else []
-        if in_hand and stack == 0:
-            simple.remove("fold")  # all-in: nothing to fold for, so it is not offered
         step = current_step(h) if h and h["stage"] == "play" else None
         if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
             simple.append("no_call")  # a turn player who folded in their own turn closes it
