@@ -144,7 +144,8 @@ def test_audit_log_keeps_an_undone_entry_next_to_its_counter_entry(client):
     assert "Lando bets 2" in row.group(2)
     counter = re.search(rf'<tr id="entry-{undone["seq"]}"(.*?)</tr>', page, re.S).group(1)
     assert f'<strong>Undo</strong> of <a href="#entry-{bet["seq"]}">entry {bet["seq"]}</a>' in counter
-    assert f"counter-entry: entry {bet['seq']} (bet) is undone" in counter
+    # what was undone, in words (not only "entry 47")
+    assert f"bet of 2 (entry {bet['seq']}) is undone" in counter and "counter-entry: Lando" in counter
 
 
 def test_audit_rows_after_an_entry_are_served_for_live_updates(client):

@@ -179,8 +179,12 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
             f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}",
         "hand_ended": lambda: f"hand {f('hand')} ends",
         "seed_revealed": lambda: f"the seed of hand {f('hand')} is revealed: {f('seed')}",
-        "session_ended": lambda: "the session ends",
-        "undone": lambda: f"counter-entry: entry {f('seq')} ({f('entry_type')}) is undone",
+        "session_ended": lambda: "the session ends" + (
+            f"; the sabacc pot ({f('carried_sabacc_pot')}) is carried to the next session" if f("carried_sabacc_pot")
+            else "; the sabacc pot is split: " + ", ".join(f"{_who(s, names)} {v}" for s, v in (f("sabacc_shares") or {}).items())
+            if f("sabacc_shares") else ""),
+        "undone": lambda: f"counter-entry: {f('words') or f('entry_type')} (entry {f('seq')}) is undone",
+        "rules_changed": lambda: f"from the next hand the table plays {f('game')}",
     }
     if t in ("step", "betting_done"):
         return None

@@ -35,6 +35,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.scrambler.seed import commitment as seed_commitment_of
+from companion.table.evening import undone_words
 from companion.table.ledger import UNDO, Entry, Ledger, NotWritten
 
 log = logging.getLogger(__name__)
@@ -366,8 +367,11 @@ class TableOwner:
                         f"{target.seq}: {why}",
                         "seq",
                     ) from None
+            names = {sid: seat["name"] for sid, seat in self.table.to_json()["seats"].items()}
             events = [
-                {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor}
+                {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor,
+                 "words": undone_words(target.type, dict(target.body), target.actor,
+                                       lambda sid: names.get(sid, sid))}
             ]
             new_seq = self.version + 1
             entry = Entry(new_seq, UNDO, actor, {"undoes": target.seq}, time.time(),

@@ -26,6 +26,7 @@ class Reveal(Play):
         h["stage"] = "reveal"
         h["betting"] = None
         h["finishing"] = None
+        h["deal"] = []  # the dealer's last job is done: its words must not stay up into the reveal
         self.emit("reveal_started", players=self.live())
 
     def cmd_reveal(self, f: dict[str, Any], actor: str | None) -> None:

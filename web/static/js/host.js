@@ -597,8 +597,9 @@ function consolePage(root) {
       return;
     }
     const ev = result.data.events.find((e) => e.type === "undone") || {};
-    $("undo-result").textContent =
-      `Entry ${result.data.undone} (${String(ev.entry_type || "").replace(/_/g, " ")} by ${who(ev.actor)}) is undone by counter-entry ${result.data.seq}.`;
+    $("undo-result").textContent = ev.words
+      ? `Undone: ${ev.words} (entry ${result.data.undone}).`
+      : `Entry ${result.data.undone} (${String(ev.entry_type || "").replace(/_/g, " ")} by ${who(ev.actor)}) is undone.`;
     render(result.data.state);
     loadRecent();
   }

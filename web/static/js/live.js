@@ -188,25 +188,32 @@ export function eventWords(ev, names) {
       }
     case "conceded": return `${who(ev.seat)} takes ${ev.amount}: everyone else folded`;
     case "hand_ended": return `Hand ${ev.hand} is over`;
-    case "session_ended": return "The session is over";
-    case "undone": return `The host undoes entry ${ev.seq}`;
+    case "session_ended": return "The session is over: see the final standings";
+    case "undone": return ev.words ? `The host undid ${nameCards(ev.words)}` : "The host undid the last entry";
+    case "rules_changed": return `From the next hand the table plays ${ev.game}`;
     default: return null;
   }
 }
 
 /**
- * Taps on `panels()` are ignored for `ms` after a tap or a rebuild: a button that appears
- * where the finger just was must not take a tap meant for the old one, so a double tap is one
- * action. The panels carry the class "settling" meanwhile (their buttons look untappable).
+ * The one tap guard of the phone and the console. A button that appears where the finger just
+ * was must not take a tap meant for the old one: taps on `panels()` are ignored for `ms` after
+ * a tap or a rebuild, and, for `afterRebuildMs` after a rebuild, a tap on a new button that
+ * lies where the last tap before the rebuild landed (a double tap's bounce). An ignored tap is
+ * never silent: the panel says so (".tap-ignored", a polite status), so a deliberate tap is
+ * made again. The panels carry the class "settling" meanwhile (their buttons look untappable).
  *   const tapGuard = new TapGuard(() => [$("actions-panel")]);
- *   tapGuard.arm();               // after a tap or a rebuild
- *   if (tapGuard.settling()) return;
+ *   tapGuard.arm();                      // after a tap or a rebuild
+ *   if (tapGuard.ignores(event)) return; // in a click handler
  */
 export class TapGuard {
-  constructor(panels, ms = 400) {
+  constructor(panels, ms = 400, afterRebuildMs = 900) {
     this.panels = panels;
     this.ms = ms;
+    this.afterRebuildMs = afterRebuildMs;
     this.until = 0;
+    this.rebuiltAt = 0;
+    this.lastTap = null; // {x, y, at}
   }
 
   arm() {
@@ -217,9 +224,128 @@ export class TapGuard {
     }
   }
 
+  /** After the buttons were drawn again: guard them as `arm` does, and against a late bounce. */
+  rebuilt() {
+    this.rebuiltAt = Date.now();
+    this.arm();
+  }
+
   settling() {
     return Date.now() < this.until;
   }
+
+  /** Whether the tap `event` must be ignored (it then says so next to its button). */
+  ignores(event) {
+    const now = Date.now();
+    const target = event && event.currentTarget;
+    const tap = event && typeof event.clientX === "number" && (event.clientX || event.clientY)
+      ? { x: event.clientX, y: event.clientY, at: now } : null;
+    let ignored = this.settling();
+    const last = this.lastTap;
+    if (!ignored && last && target && target.getBoundingClientRect && last.at < this.rebuiltAt
+        && now - this.rebuiltAt < this.afterRebuildMs) {
+      const r = target.getBoundingClientRect();
+      ignored = last.x >= r.left && last.x <= r.right && last.y >= r.top && last.y <= r.bottom;
+    }
+    if (tap) this.lastTap = tap;
+    if (ignored && target) tapIgnored(target);
+    return ignored;
+  }
+}
+
+/** Say next to `button` that its tap was ignored (the buttons had just changed). */
+function tapIgnored(button) {
+  const panel = button.closest("[data-error-slot], section, .panel") || button.parentElement;
+  if (!panel) return;
+  let note = panel.querySelector(":scope > .tap-ignored");
+  if (!note) {
+    note = h("p", { class: "tap-ignored", role: "status" });
+    panel.append(note);
+  }
+  note.textContent = "That tap came just as the buttons changed, so it was ignored: look, then tap again.";
+  clearTimeout(note._timer);
+  note._timer = setTimeout(() => { note.textContent = ""; }, 3000);
+}
+
+/** Clear the words of a stale tap ("The table moved on…") once a new hand has begun. */
+function clearStaleWords(handNo) {
+  for (const slot of document.querySelectorAll("[data-stale-hand]")) {
+    if (slot.dataset.staleHand !== String(handNo)) {
+      slot.textContent = "";
+      delete slot.dataset.staleHand;
+    }
+  }
+}
+
+/**
+ * The amounts a bet or raise offers as buttons, and whether a typed (stepped) amount is
+ * needed for the rest: every amount when there are few (after a bet of 2 with a limit of 3,
+ * "Raise to 3", "to 4" and "to 5"), else the smallest, a few round ones and the largest.
+ *   offeredAmounts(3, 5) -> {buttons: [3, 4, 5], typed: false}
+ */
+export function offeredAmounts(min, max, ante = 1, most = 5) {
+  if (max - min + 1 <= most) {
+    return { buttons: Array.from({ length: max - min + 1 }, (_, i) => min + i), typed: false };
+  }
+  const out = [min];
+  for (const n of [2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]) {
+    if (out.length >= most - 1) break;
+    if (n > min && n < max && n >= ante) out.push(n);
+  }
+  out.push(max);
+  return { buttons: out, typed: true };
+}
+
+/**
+ * A typed amount with − and + steppers, checked against `lo`..`hi` (the bet limit, the
+ * stack) before anything is sent; `onSend(n, button)` sends it. Used by the phone and the
+ * console alike.
+ */
+export function amountField({ id, label, lo, hi, verb, kept = null, onSend, guard = null }) {
+  const input = h("input", {
+    type: "number", id, inputmode: "numeric", min: lo, max: hi, step: 1, placeholder: `${lo}–${hi}`,
+    "aria-describedby": `${id}-hint`, dataset: { key: id },
+  });
+  if (kept && kept.has(id)) input.value = kept.get(id);
+  const remember = () => { if (kept) kept.set(id, input.value); };
+  input.addEventListener("input", remember);
+  const error = h("p", { class: "field-error", "aria-live": "assertive" });
+  const step = (by) => {
+    const now = /^\d+$/.test(input.value.trim()) ? Number(input.value) : lo - by;
+    input.value = String(Math.min(hi, Math.max(lo, now + by)));
+    remember();
+    error.textContent = "";
+  };
+  const minus = h("button", { type: "button", class: "button stepper", "aria-label": `${verb} one less`, dataset: { key: `${id}-minus` } }, "−");
+  const plus = h("button", { type: "button", class: "button stepper", "aria-label": `${verb} one more`, dataset: { key: `${id}-plus` } }, "+");
+  minus.addEventListener("click", () => step(-1));
+  plus.addEventListener("click", () => step(1));
+  const button = h("button", { type: "submit", class: "button", dataset: { key: `${id}-send` } }, verb);
+  const form = h("form", { class: "amount-form", novalidate: true, "data-error-slot": true },
+    h("label", { for: id }, label),
+    h("div", { class: "row" }, minus, input, plus, button),
+    h("p", { class: "hint", id: `${id}-hint` }, `From ${lo} to ${hi}.`),
+    error);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (guard && guard(e)) return;
+    const raw = input.value.trim();
+    // Checked here, before sending: a number outside the limit is never sent.
+    if (!/^\d+$/.test(raw)) {
+      error.textContent = `Type a whole number of credits from ${lo} to ${hi}.`;
+      input.focus();
+      return;
+    }
+    const n = Number(raw);
+    if (n < lo || n > hi) {
+      error.textContent = `${n} is outside what you may ${verb.toLowerCase()} now: from ${lo} to ${hi}.`;
+      input.focus();
+      return;
+    }
+    const ok = await onSend(n, button);
+    if (ok && kept) kept.delete(id);
+  });
+  return form;
 }
 
 /** "a", "a and b", "a, b and c". */
@@ -517,6 +643,7 @@ export class LiveTable {
     this.version = version;
     this.state = state;
     document.body.dataset.version = String(version);
+    clearStaleWords(state && state.hand ? state.hand.no : 0);
     if (this.onState) this.onState(state, events, this);
   }
 
@@ -557,7 +684,13 @@ export class LiveTable {
         const events = await this.eventsAfter(shown);
         words = whatHappened(events, result.data.state, this.seat) || words;
       }
-      if (slot) slot.textContent = words;
+      if (slot) {
+        slot.textContent = words;
+        // Words about a stale tap belong to this hand only: cleared when the next one begins.
+        if (result.data && result.data.field === "version") {
+          slot.dataset.staleHand = String(this.state && this.state.hand ? this.state.hand.no : 0);
+        }
+      }
       result.words = words;
       if ((result.status === 401 || result.status === 403) && result.data && result.data.field === "token") {
         // The token stopped working (the host moved the seat to another phone): say so, stop.
