@@ -255,7 +255,8 @@ def console(code: str):
     """The host console of table `code` (the host token lives in the browser)."""
     owner = _owner_or_404(code)
     _, state = owner.view(None)
-    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules)
+    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules,
+                           presets=PRESETS)
 
 
 def scrambler_devices_words(hub: Any) -> str:
@@ -305,7 +306,8 @@ def scrambler_devices():
 def table_rules(code: str):
     """The rules in plain words for this table's own rule set (its options included)."""
     owner = _owner_or_404(code)
-    return render_template("host/table_rules.html", code=owner.code, ruleset=owner.table.rules)
+    return render_template("host/table_rules.html", code=owner.code, ruleset=owner.table.rules,
+                           runs=game_runs(owner.table.session()))
 
 
 def _verify_command(hand: dict[str, Any]) -> str | None:
