@@ -221,13 +221,13 @@ def test_item5_the_display_result_fits_1080p_with_eight_players(evening):
     display = t.display()
     display.locator("#d-result:not([hidden])").wait_for()
     expect(display.locator("#d-result-hands tbody tr")).to_have_count(8)
+    screenshot(display, "evening-display-eight-players")
     bottom = display.evaluate("() => Math.max(...[...document.querySelectorAll('#d-result, #d-seats, .d-join')]"
                               ".map((e) => e.getBoundingClientRect().bottom))")
     assert bottom <= 1080, bottom
     assert display.evaluate("() => document.documentElement.scrollHeight") <= 1080
     size = display.locator("#d-join-url").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size >= 32, size  # readable from 3 m (it was 16 px)
-    screenshot(display, "evening-display-eight-players")
 
 
 # -- taps, words and flow ---------------------------------------------------------------------
@@ -236,20 +236,31 @@ def test_item5_the_display_result_fits_1080p_with_eight_players(evening):
 def test_item6_a_new_button_under_the_finger_ignores_the_old_tap_and_says_so(evening):
     t = evening("weg")
     t.host.do("start_hand")
+    t.host.do("check", seat="s2")
     han = t.phone("s2")
-    check = han.get_by_role("button", name="Check")
-    box = check.bounding_box()
+    roll = han.get_by_role("button", name="Roll the scrambler")
+    box = roll.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     before = t.owner.version
-    han.mouse.click(x, y)  # Check: the moves are drawn again, another button under the finger
+    han.wait_for_timeout(1000)  # the page has just drawn its moves: let them settle
+    han.mouse.click(x, y)  # Roll: the moves are drawn again, a draw button under the finger
     expect(han.locator("body")).to_have_attribute("data-version", str(before + 1))
-    han.mouse.click(x, y)  # the second tap of a double tap, meant for Check
-    expect(han.locator(".tap-ignored")).to_contain_text("ignored")
+    # Where the finger was: a draw button has taken Roll's place (the part of it that overlaps).
+    spot = han.evaluate("""(r) => {
+        for (const b of document.querySelectorAll('#actions button[data-action="draw"]')) {
+          const n = b.getBoundingClientRect();
+          const top = Math.max(n.top, r.y), bottom = Math.min(n.bottom, r.y + r.height);
+          if (bottom > top) return [n.left + n.width / 2, (top + bottom) / 2];
+        }
+        return null; }""", box)
+    assert spot, "no new button where Roll was"
+    x, y = spot
+    han.mouse.click(x, y)  # the second tap of a double tap, meant for Roll
+    expect(han.locator(".tap-ignored")).to_contain_text("ignored")  # not silent
     han.wait_for_timeout(300)
     assert t.owner.version == before + 1  # the new button did nothing
     han.wait_for_timeout(1000)
-    roll = han.get_by_role("button", name="Roll the scrambler")
-    roll.click()  # a deliberate tap, later: it acts
+    han.get_by_role("button", name="Stand").click()  # a deliberate tap, later: it acts
     expect(han.locator("body")).to_have_attribute("data-version", str(before + 2))
 
 
@@ -364,7 +375,7 @@ def test_item10_the_current_moves_stay_in_view_at_360x640(evening):
 def test_item11_holodex_standings_say_how_to_settle_credits_smaller_than_a_chip(evening):
     t = evening("holodex", names=("Lando", "Han"), stack=500)
     t.host.folded_hand("s2")  # a fold fee of 1 against a smallest chip of 5
-    t.host.do("end_session")
+    t.host.do("end_session", sabacc_pot="carry")
     console = t.console()
     standings = console.locator("#standings")
     expect(standings).to_be_visible()

@@ -472,7 +472,7 @@ function consolePage(root) {
     const key = JSON.stringify(entry);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
     b.addEventListener("click", async (event) => {
-      if (sending || tapGuard.ignores(event)) return;
+      if (tapGuard.ignores(event, sending)) return;
       if (CONFIRM.has(entry.type) && armedKey !== key) {
         armedKey = key;
         b.textContent = `Tap again: ${label.toLowerCase()}`;
@@ -502,7 +502,7 @@ function consolePage(root) {
     if (offer.typed) {
       out.push(amountField({
         id: `seat-amount-${type}`, label: `${verb} another amount for ${name}`, lo, hi, verb,
-        guard: (e) => sending || tapGuard.ignores(e),
+        guard: (e) => tapGuard.ignores(e, sending),
         onSend: async (n) => {
           sending = true;
           const done = await send({ type, [field]: n, seat: sid }, $("seat-play"));

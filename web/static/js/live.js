@@ -234,13 +234,14 @@ export class TapGuard {
     return Date.now() < this.until;
   }
 
-  /** Whether the tap `event` must be ignored (it then says so next to its button). */
-  ignores(event) {
+  /** Whether the tap `event` must be ignored (it then says so next to its button); `busy`:
+   * a command of this page is still on its way, so the tap is ignored too. */
+  ignores(event, busy = false) {
     const now = Date.now();
     const target = event && event.currentTarget;
     const tap = event && typeof event.clientX === "number" && (event.clientX || event.clientY)
       ? { x: event.clientX, y: event.clientY, at: now } : null;
-    let ignored = this.settling();
+    let ignored = busy || this.settling();
     const last = this.lastTap;
     if (!ignored && last && target && target.getBoundingClientRect && last.at < this.rebuiltAt
         && now - this.rebuiltAt < this.afterRebuildMs) {

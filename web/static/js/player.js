@@ -257,7 +257,7 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
     dataset: { action: entry.type, key: id },
   }, text);
   button.addEventListener("click", async (event) => {
-    if (busy || tapGuard.ignores(event)) return; // a double tap, or a tap meant for the button before
+    if (tapGuard.ignores(event, busy)) return; // a double tap, or a tap meant for the button before
     if (CONFIRM.has(entry.type) && !(armed && armed.key === id && armed.until > Date.now())) {
       armed = { key: id, until: Date.now() + ARM_MS };
       button.textContent = `Tap again: ${label.toLowerCase()}`;
@@ -298,7 +298,7 @@ async function send(entry, control) {
 function amountForm(label, type, field, lo, hi, verb) {
   return amountField({
     id: `amount-${type}`, label, lo, hi, verb, kept: typed,
-    guard: (e) => busy || tapGuard.ignores(e),
+    guard: (e) => tapGuard.ignores(e, busy),
     onSend: async (n, button) => (await send({ type, [field]: n }, button)).ok,
   });
 }
