@@ -274,6 +274,7 @@ def test_item7_stale_messages_are_cleared_and_an_undo_says_what_it_undid(evening
         t.host.do("adjust", seat="s3", amount=1, reason="a chip under the table")
         route.continue_()
     han.route("**/commands", move_on_first)
+    han.wait_for_timeout(1000)  # the moves were just drawn: a tap now would be ignored
     han.get_by_role("button", name="Check").click()
     stale = han.locator("[data-stale-hand]")
     expect(stale).to_contain_text("tap once more")
@@ -289,6 +290,7 @@ def test_item7_stale_messages_are_cleared_and_an_undo_says_what_it_undid(evening
     t.host.do("bet", seat="s3", amount=2)  # hand 2: Chewie opens (Han dealt)
     lando = t.phone("s1")
     fold = lando.locator('#actions button[data-action="fold"]')
+    lando.wait_for_timeout(1000)
     fold.click()
     expect(fold).to_have_text("Tap again: fold")
     lando.route("**/commands", lambda r: r.fulfill(status=409, content_type="application/json",
@@ -304,8 +306,9 @@ def test_item7_stale_messages_are_cleared_and_an_undo_says_what_it_undid(evening
 
     # An undo says what it undid.
     console = t.console()
+    bet_seq = t.owner.version
     console.get_by_role("button", name="Undo the last entry").click()
-    expect(console.locator("#undo-result")).to_have_text(f"Undone: Chewie's bet of 2 (entry {t.owner.version - 1}).")
+    expect(console.locator("#undo-result")).to_have_text(f"Undone: Chewie's bet of 2 (entry {bet_seq}).")
     expect(lando.locator("#log li").first).to_have_text("The host undid Chewie's bet of 2")
 
     # The dealer's instructions are gone at the reveal.
@@ -432,7 +435,7 @@ def test_item13_the_cash_out_shows_final_standings_everywhere_and_exports(evenin
     console.locator("#summary-link").click()
     expect(console.locator("h2#final-h")).to_have_text("Final standings")
     screenshot(console, "evening-export-summary-display")
-    got = console.context.request.get(console.locator("#export-csv").get_attribute("href"))
+    got = console.context.request.get(console.locator("#export-csv").evaluate("a => a.href"))
     assert got.status == 200 and got.headers["content-type"].startswith("text/csv")
 
 
@@ -448,7 +451,7 @@ def test_whole_evening_switch_cash_out_and_export_checked_against_the_ledger(eve
     expect(page.locator(".game-runs")).to_contain_text("Hands 1–3: West End Games (1989)")
     expect(page.locator(".game-runs")).to_contain_text("Hands 4–5: Classic Sabacc v1.01")
     screenshot(page, "evening-export-summary-phone")
-    text = page.context.request.get(page.locator("#export-csv").get_attribute("href")).text()
+    text = page.context.request.get(page.locator("#export-csv").evaluate("a => a.href")).text()
     rows = list(csv.DictReader(io.StringIO(text)))
     session = replayed(live_server.app, t.code).session()  # the ledger, applied again
     after = {r["hand"]: r for r in session["stack_history"]}

@@ -220,7 +220,7 @@ def test_dealers_choice_changes_the_rules_between_hands_and_keeps_the_seats():
     assert refused(t, {"type": "change_rules", "rules": "classic"}, "s1").status == 403
     assert refused(t, {"type": "change_rules", "rules": "nope"}, HOST).field == "rules.preset"
     assert refused(t, {"type": "change_rules", "rules": "classic", "bogus": 1}, HOST).field == "bogus"
-    events = do(t, HOST, "change_rules", rules="classic", bet_limit=5)
+    events = do(t, HOST, "change_rules", rules={"preset": "classic", "bet_limit": 5})
     assert events[0]["type"] == "rules_changed" and events[0]["preset"] == "classic"
     v = t.view()
     assert v["rules"]["name"] == "classic" and v["rules"]["bet_limit"] == 5

@@ -71,12 +71,10 @@ COMMANDS: dict[str, dict[str, Any]] = {
                                         "description": "a sabacc pot nobody won: split among the "
                                                        "seated players (default) or carried to "
                                                        "the table's next session"}}),
-    "change_rules": {"type": "object", "required": ["rules"],
-                     "properties": {"rules": {"type": ["string", "object"]},
-                                    "chip_set": {"type": "array", "maxItems": 12}},
-                     "additionalProperties": True,
-                     "description": "dealer's choice between hands: another preset or options "
-                                    "(option names beside rules, as when a table is made)"},
+    "change_rules": _obj({"rules": {"type": ["string", "object"],
+                                    "description": "dealer's choice between hands: a preset name "
+                                                   "or {\"preset\": ..., **options}"},
+                          "chip_set": {"type": "array", "maxItems": 12}}, ("rules",)),
     # the hand
     "start_hand": _obj({"seed_commitment": _HEX}),
     "check": _obj(dict(_FOR_SEAT)),

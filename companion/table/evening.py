@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.rulesets import OPTIONS, InvalidRules, RuleSet, ruleset_from
+from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
 from companion.table.play import Play
 
@@ -127,11 +127,7 @@ class Evening(Play):
     def cmd_change_rules(self, f: dict[str, Any], actor: str | None) -> None:
         self.need_not_ended()
         self.need_between_hands()
-        for k in f:
-            if k not in ("rules", "chip_set") and k not in OPTIONS:
-                raise Refused(422, f"unknown table setting {k!r}", k)
-        options = {k: v for k, v in f.items() if k in OPTIONS}
-        spec = rules_spec(f["rules"], options)
+        spec = rules_spec(f["rules"], {})
         rules, chips = checked_rules(spec, f.get("chip_set"))
         settings = dict(self.s["settings"])
         settings["rules"] = spec

@@ -756,8 +756,9 @@ function consolePage(root) {
     form.querySelector(".form-error").textContent = "";
     const limit = $("rules-bet-limit").value.trim();
     if (limit && !/^\d+$/.test(limit)) { showFieldError(form, "bet_limit", "A bet limit is a whole number of credits."); return; }
-    const entry = { type: "change_rules", rules: $("rules-preset").value };
-    if (limit) entry.bet_limit = Number(limit);
+    const rules = { preset: $("rules-preset").value };
+    if (limit) rules.bet_limit = Number(limit);
+    const entry = { type: "change_rules", rules };
     const result = await live.send(entry);
     if (!result.ok) {
       const field = result.data && result.data.field ? result.data.field.replace(/^rules\./, "") : null;
