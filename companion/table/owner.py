@@ -65,6 +65,9 @@ SNAPSHOT_EVERY = 25
 #: (The engine's events and views never carry them: docs/table-commands.md.) A refused undo does
 #: not quote the refusal of an entry of these kinds either: its words may name the cards.
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("cards",), "demise_card": ("card",)}
+#: The events that put those cards face up: every hand is in (`revealed`), every demise card is
+#: in (`demise_conflict` shows them all; `settled` ends the demise).
+SHOWN_BY: dict[str, tuple[str, ...]] = {"reveal": ("revealed",), "demise_card": ("demise_conflict", "settled")}
 
 
 @dataclass
@@ -77,6 +80,12 @@ class Result:
     seat: str | None = None  # joins: the new seat
     token: str | None = None  # joins: the seat's secret token (only ever returned, never kept)
     undone: int | None = None  # undos: the seq undone
+
+
+def _seeded_roll(e: Entry) -> bool:
+    """Whether entry `e` is a roll that threw dice (each takes the next number of the hand's
+    seed: companion.scrambler.seed)."""
+    return e.type == "roll" and bool(e.body.get("dice"))
 
 
 def token_hash(token: str) -> str:
@@ -347,6 +356,7 @@ class TableOwner:
                 raise Refused(403, "only the host can undo", None)
             self._check_version(version)
             target = self._undo_target(seq)
+            self._check_undo_keeps_secrets(target)
             snap = self.ledger.snapshot(self.code, before=target.seq)
             table = self.table_class.from_json(snap.state)
             for e in self.ledger.entries(self.code, after=snap.seq):
@@ -380,8 +390,52 @@ class TableOwner:
             self.table = table
             self.version = new_seq
             self._since_snapshot = 0
+            if self._commits():
+                self._rewind_roller()
             self._publish(new_seq, events, None)
             return Result(new_seq, events, undone=target.seq)
+
+    def _check_undo_keeps_secrets(self, target: Entry) -> None:
+        """Refuse an undo that would change what is already public, or whose answer would
+        depend on what is still hidden; the refusal depends only on public facts (which
+        entries exist and what has been shown), never on a hidden card.
+
+        - Once a hand's seed is revealed, everyone knows its rolls: its play is settled and
+          corrections are adjustments (the third-round ruling on undo and the dice).
+        - A roll of the hand's seed is undone only from the latest back: the n-th roll of a
+          hand that stands is the seed's n-th roll, so `verify` checks every finished hand.
+        - An undo never replays an entry whose cards are still hidden (a hand entered at the
+          reveal before every hand is in, a demise card before every card is in): whether it
+          would still fit would tell the host that player's cards (issue 15)."""
+        later = [e for e in self.ledger.entries(self.code, after=target.seq) if e.applies]
+        hand = [target] + later
+        for e in hand:
+            if e.type == REVEAL_SEED:
+                raise Refused(409, f"this hand's seed is revealed (entry {e.seq}): everyone knows its "
+                                   f"rolls, so its play can no longer be undone; correct a stack with "
+                                   f"an adjustment instead", "seq")
+        if self._commits() and target.type == "roll" and _seeded_roll(target):
+            rolls = [e.seq for e in later if e.type == "roll" and _seeded_roll(e)]
+            if rolls:
+                raise Refused(409, f"entry {rolls[-1]} is a later roll of this hand: undo the rolls "
+                                   f"from the latest back (the hand's n-th roll is always the "
+                                   f"seed's n-th roll)", "seq")
+        for i, e in enumerate(later):
+            if e.type in SHOWN_BY and not any(ev.get("type") in SHOWN_BY[e.type]
+                                              for x in later[i:] for ev in x.events):
+                raise Refused(409, f"entry {e.seq} ({e.type}) holds cards that are not face up "
+                                   f"yet: undo it first, or wait until every card is in", "seq")
+
+    def _rewind_roller(self) -> None:
+        """After an undo: the seeded roller goes back to the number of this hand's rolls that
+        stand, so that an undone roll rolled again gives the same dice."""
+        start = self._start_entry()
+        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
+            return
+        standing = sum(1 for e in self.ledger.entries(self.code, after=self.hand_start_seq)
+                       if e.applies and e.type == "roll" and _seeded_roll(e))
+        while getattr(self.roller, "index", 0) > standing:
+            self.roller.discard()
 
     def _undo_target(self, seq: int | None) -> Entry:
         if seq is None:
@@ -563,7 +617,7 @@ class TableOwner:
             return  # the stored seed is for the next hand: nothing rolled from it yet
         trigger = self.table.roll_needed({"type": "roll"})
         for e in self.ledger.entries(self.code, after=self.hand_start_seq):
-            if e.type == "roll" and e.body.get("dice"):
+            if e.applies and e.type == "roll" and _seeded_roll(e):
                 self.roller.dice(trigger)  # the same roll number, as before the restart
         if self._owed_reveal():
             self._reveal_seed()  # stopped between the hand's end and the reveal
