@@ -82,6 +82,34 @@ class Result:
     undone: int | None = None  # undos: the seq undone
 
 
+#: The longest idempotency key a request may carry.
+KEY_MAX = 100
+
+
+def check_transport(version: Any, key: Any) -> None:
+    """The one check of a request's transport fields (`version`, `idempotency_key`), for the
+    web layer and the owner alike: a fault gets the same answer, status and field wherever it
+    is caught (400: the request is malformed, as for a command field of the wrong type).
+
+        >>> check_transport(3, "bet-1")
+        >>> try:
+        ...     check_transport("3", None)
+        ... except Refused as exc:
+        ...     print(exc.status, exc.field)
+        400 version
+    """
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+        raise Refused(400, "version must be a whole number ≥ 0", "version")
+    if key is None:
+        return
+    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX:
+        raise Refused(400, f"idempotency_key must be a string of 1 to {KEY_MAX} characters", "idempotency_key")
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused(400, "idempotency_key holds a lone surrogate (not text)", "idempotency_key") from None
+
+
 def _seeded_roll(e: Entry) -> bool:
     """Whether entry `e` is a roll that threw dice (each takes the next number of the hand's
     seed: companion.scrambler.seed)."""
@@ -289,6 +317,7 @@ class TableOwner:
         revealing the hand's seed) meets: a committed entry is never reported as refused.
         """
         entry = dict(entry)
+        check_transport(version, idempotency_key)
         with self._lock:
             done = self._replayed(entry, actor, idempotency_key)
             if done is not None:
@@ -347,6 +376,7 @@ class TableOwner:
         the rest without it; if any of them no longer applies, the undo is refused (409) and
         nothing changes. Only entries of the current hand can be undone, and not joins.
         """
+        check_transport(version, idempotency_key)
         with self._lock:
             body = {"type": UNDO} if seq is None else {"type": UNDO, "seq": seq}
             done = self._replayed(body, actor, idempotency_key)
@@ -462,12 +492,6 @@ class TableOwner:
         """The stored result for a repeated idempotency key, or None for a new key."""
         if key is None:
             return None
-        if not isinstance(key, str) or not 1 <= len(key) <= 100:
-            raise Refused(422, "idempotency_key must be a string of 1 to 100 characters", "idempotency_key")
-        try:
-            key.encode("utf-8")
-        except UnicodeEncodeError:
-            raise Refused(422, "idempotency_key holds a lone surrogate (not text)", "idempotency_key") from None
         old = self.ledger.entry_by_key(self.code, key)
         if old is None:
             return None
@@ -492,8 +516,6 @@ class TableOwner:
     def _check_version(self, version: int | None) -> None:
         if version is None:
             return
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise Refused(422, "version must be a whole number", "version")
         if version != self.version:
             raise Refused(
                 409,
