@@ -94,6 +94,7 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         page.get_by_role("button", name="Undo the last entry").click()
         result = page.locator("#undo-result")
         result.wait_for()
+        counter = bet["seq"] + 1
         # What was undone, in words (issue 18 item 7), not "entry 47".
         assert result.inner_text() == f"Undone: {EVIL}'s bet of 2 (entry {bet['seq']})."
         expect(page.locator("#hand-pot")).to_have_text("2")

@@ -16,25 +16,16 @@ import csv
 import io
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, render_template
 
-from companion.server.host_pages import seat_names, standings
+from companion.server.host_pages import owner_or_404, seat_names, standings
 from companion.table.outcome import game_runs
-from companion.table.owner import TableOwner
-from companion.table.registry import registry_for
 
 bp = Blueprint("evening_pages", __name__)
 
 #: The export's columns, in order.
 CSV_COLUMNS = ("hand", "game", "dealer", "seat", "name", "committed", "payout", "net",
                "stack_after", "sabacc_pot_after", "status", "why")
-
-
-def _owner(code: str) -> TableOwner:
-    owner = registry_for().get(code)
-    if owner is None:
-        abort(404)
-    return owner
 
 
 def hand_rows(session: dict[str, Any]) -> list[dict[str, Any]]:
@@ -69,7 +60,7 @@ def _csv_cell(v: Any) -> Any:
 @bp.get("/t/<code>/export.csv")
 def export_csv(code: str):
     """Every settled hand of the session, one row per player, as CSV."""
-    owner = _owner(code)
+    owner = owner_or_404(code)
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     w.writeheader()
@@ -82,7 +73,7 @@ def export_csv(code: str):
 @bp.get("/t/<code>/summary")
 def summary(code: str):
     """The session on one printable page: final standings, the games, every hand."""
-    owner = _owner(code)
+    owner = owner_or_404(code)
     session = owner.table.session()
     rows = hand_rows(session)
     hands: dict[int, list[dict[str, Any]]] = {}

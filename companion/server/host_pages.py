@@ -101,7 +101,8 @@ SHIFT_WORDS = {
 }
 
 
-def _owner_or_404(code: str) -> TableOwner:
+def owner_or_404(code: str) -> TableOwner:
+    """The owner of table `code`, or a 404 page."""
     owner = registry_for().get(code)
     if owner is None:
         abort(404)
@@ -253,7 +254,7 @@ def start():
 @bp.get("/t/<code>/host")
 def console(code: str):
     """The host console of table `code` (the host token lives in the browser)."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules,
                            presets=PRESETS)
@@ -305,7 +306,7 @@ def scrambler_devices():
 @bp.get("/t/<code>/rules")
 def table_rules(code: str):
     """The rules in plain words for this table's own rule set (its options included)."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     return render_template("host/table_rules.html", code=owner.code, ruleset=owner.table.rules,
                            runs=game_runs(owner.table.session()))
 
@@ -399,7 +400,7 @@ def _seq_arg(name: str) -> int | None:
 def audit(code: str):
     """The audit log, a page at a time (the newest first; `?before=N` for older entries):
     every entry, its counter-entry if undone, dice, seeds."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     version, state = owner.view(None)
     names = seat_names(state)
     after = _seq_arg("after")
@@ -452,7 +453,7 @@ def dice_table() -> dict[str, list[int]]:
 @bp.get("/t/<code>/history")
 def history(code: str):
     """The session so far: standings, the settled hands, and the stack chart."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     names = seat_names(state)
     return render_template(
@@ -522,7 +523,7 @@ def _net_words(net: int | None) -> str:
 @bp.get("/t/<code>/chart.svg")
 def chart(code: str):
     """The stack chart alone, as an SVG image."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     return Response(stack_chart(state["stack_history"], seat_names(state)), mimetype="image/svg+xml")
 
@@ -556,7 +557,7 @@ def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
 @bp.get("/t/<code>/standings.json")
 def standings_json(code: str):
     """The standings with each remaining stack's chip breakdown (final once `ended`)."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     return jsonify({"code": owner.code, "ended": state["ended"], "standings": standings(state)})
 
@@ -565,7 +566,7 @@ def standings_json(code: str):
 def seat_qr(code: str):
     """The QR code of the link that moves a seat to a new phone. Only drawn for a token that
     is valid for that seat, so this is no general QR service."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     seat, token = request.args.get("seat", ""), request.args.get("token", "")
     if not token or len(token) > 200 or owner.seat_for_token(token) != seat:
         abort(404)

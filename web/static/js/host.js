@@ -741,7 +741,10 @@ function consolePage(root) {
     const name = $("add-seat-name").value.trim();
     if (!name) { showFieldError(form, "name", "Type the player's name."); return; }
     const result = await call("POST", `${base}/join`, { name, idempotency_key: newKey() });
-    if (!result.ok) { if (!showFieldError(form, "name", refusal(result))) showFieldError(form, "name", refusal(result)); return; }
+    if (!result.ok) {
+      if (!showFieldError(form, "name", refusal(result))) form.querySelector(".field-error").textContent = refusal(result);
+      return;
+    }
     $("add-seat-name").value = "";
     $("add-seat-done").textContent = `${name} has seat ${result.data.seat}: play it from “Play for a seat”.`;
     // The table's stream brings the new seat: "Play for a seat" then chooses it.
