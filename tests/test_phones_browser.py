@@ -572,7 +572,7 @@ def test_item5_the_host_console_plays_a_turn_for_a_seat_without_a_phone(make_tab
     con.get_by_label("Seat", exact=True).select_option("s2")
     # Han's moves, the phone's big buttons, each marked for him.
     expect(con.locator("#seat-play-for")).to_have_text("Moves for Han")
-    moves = con.locator("#seat-moves button")
+    moves = con.locator("#seat-moves > button")
     expect(moves.first).to_be_visible()
     assert all(label.endswith(" for Han") for label in moves.all_inner_texts())
     expect(con.get_by_role("button", name="Bet 2 for Han")).to_have_class(re.compile("big"))

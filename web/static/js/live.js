@@ -214,11 +214,22 @@ export class TapGuard {
     this.until = 0;
     this.rebuiltAt = 0;
     this.lastTap = null; // {x, y, at}
+    this.watched = new WeakSet();
   }
 
   arm() {
     this.until = Date.now() + this.ms;
     for (const panel of this.panels()) {
+      if (!this.watched.has(panel)) {
+        // A settling button takes no tap (CSS): the tap lands on the panel, and is said to be ignored.
+        this.watched.add(panel);
+        panel.addEventListener("click", (e) => {
+          // A tap on a button itself is its handler's to judge (it may have just armed the guard).
+          if (this.settling() && !(e.target.closest && e.target.closest("button, input, select, textarea, label, a"))) {
+            tapIgnored(panel);
+          }
+        });
+      }
       panel.classList.add("settling");
       setTimeout(() => { if (!this.settling()) panel.classList.remove("settling"); }, this.ms + 20);
     }
@@ -254,9 +265,9 @@ export class TapGuard {
   }
 }
 
-/** Say next to `button` that its tap was ignored (the buttons had just changed). */
+/** Say next to `button` (or in its panel) that its tap was ignored (the buttons had just changed). */
 function tapIgnored(button) {
-  const panel = button.closest("[data-error-slot], section, .panel") || button.parentElement;
+  const panel = button.closest("[data-error-slot], section, .panel") || button.parentElement || button;
   if (!panel) return;
   let note = panel.querySelector(":scope > .tap-ignored");
   if (!note) {
