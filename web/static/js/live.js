@@ -197,48 +197,49 @@ export function eventWords(ev, names) {
 
 /**
  * The one tap guard of the phone and the console. A button that appears where the finger just
- * was must not take a tap meant for the old one: taps on `panels()` are ignored for `ms` after
- * a tap or a rebuild, and, for `afterRebuildMs` after a rebuild, a tap on a new button that
- * lies where the last tap before the rebuild landed (a double tap's bounce). An ignored tap is
- * never silent: the panel says so (".tap-ignored", a polite status), so a deliberate tap is
- * made again. The panels carry the class "settling" meanwhile (their buttons look untappable).
+ * was must not take a tap meant for the old one: after a tap or a rebuild the panels' buttons
+ * take no tap for `ms` (class "settling", CSS), and after a rebuild also until `bounceMs` after
+ * the last tap on them (a double tap's second tap comes about 550 ms after the first, whenever
+ * the new buttons were drawn). An ignored tap is never silent: it lands on the panel, which
+ * says so (".tap-ignored", a status), so a deliberate tap is simply made again.
  *   const tapGuard = new TapGuard(() => [$("actions-panel")]);
- *   tapGuard.arm();                      // after a tap or a rebuild
- *   if (tapGuard.ignores(event)) return; // in a click handler
+ *   tapGuard.arm();                          // after a tap
+ *   tapGuard.rebuilt();                      // after the buttons were drawn again
+ *   if (tapGuard.ignores(event, busy)) return; // in a click handler (keyboard taps, busy page)
  */
 export class TapGuard {
-  constructor(panels, ms = 400, afterRebuildMs = 900) {
+  constructor(panels, ms = 400, bounceMs = 700) {
     this.panels = panels;
     this.ms = ms;
-    this.afterRebuildMs = afterRebuildMs;
+    this.bounceMs = bounceMs;
     this.until = 0;
-    this.rebuiltAt = 0;
-    this.lastTap = null; // {x, y, at}
+    this.lastTapAt = 0;
     this.watched = new WeakSet();
   }
 
-  arm() {
-    this.until = Date.now() + this.ms;
+  arm(until = 0) {
+    const now = Date.now();
+    this.until = Math.max(this.until, now + this.ms, until);
     for (const panel of this.panels()) {
       if (!this.watched.has(panel)) {
-        // A settling button takes no tap (CSS): the tap lands on the panel, and is said to be ignored.
         this.watched.add(panel);
+        panel.addEventListener("pointerdown", () => { this.lastTapAt = Date.now(); }, true);
+        // A settling button takes no tap (CSS): the tap lands on the panel, and is said to be
+        // ignored. A tap on a button itself is its handler's to judge (it may have just armed).
         panel.addEventListener("click", (e) => {
-          // A tap on a button itself is its handler's to judge (it may have just armed the guard).
           if (this.settling() && !(e.target.closest && e.target.closest("button, input, select, textarea, label, a"))) {
             tapIgnored(panel);
           }
         });
       }
       panel.classList.add("settling");
-      setTimeout(() => { if (!this.settling()) panel.classList.remove("settling"); }, this.ms + 20);
+      setTimeout(() => { if (!this.settling()) panel.classList.remove("settling"); }, this.until - now + 20);
     }
   }
 
-  /** After the buttons were drawn again: guard them as `arm` does, and against a late bounce. */
+  /** After the buttons were drawn again: guard them, also against a late second tap. */
   rebuilt() {
-    this.rebuiltAt = Date.now();
-    this.arm();
+    this.arm(this.lastTapAt + this.bounceMs);
   }
 
   settling() {
@@ -248,18 +249,9 @@ export class TapGuard {
   /** Whether the tap `event` must be ignored (it then says so next to its button); `busy`:
    * a command of this page is still on its way, so the tap is ignored too. */
   ignores(event, busy = false) {
-    const now = Date.now();
+    this.lastTapAt = Date.now();
+    const ignored = busy || this.settling();
     const target = event && event.currentTarget;
-    const tap = event && typeof event.clientX === "number" && (event.clientX || event.clientY)
-      ? { x: event.clientX, y: event.clientY, at: now } : null;
-    let ignored = busy || this.settling();
-    const last = this.lastTap;
-    if (!ignored && last && target && target.getBoundingClientRect && last.at < this.rebuiltAt
-        && now - this.rebuiltAt < this.afterRebuildMs) {
-      const r = target.getBoundingClientRect();
-      ignored = last.x >= r.left && last.x <= r.right && last.y >= r.top && last.y <= r.bottom;
-    }
-    if (tap) this.lastTap = tap;
     if (ignored && target) tapIgnored(target);
     return ignored;
   }
