@@ -336,7 +336,7 @@ export function amountField({ id, label, lo, hi, verb, kept = null, onSend, guar
     const raw = input.value.trim();
     // Checked here, before sending: a number outside the limit is never sent.
     if (!/^\d+$/.test(raw)) {
-      error.textContent = `Type a whole number of credits from ${lo} to ${hi}.`;
+      error.textContent = raw ? `Type a whole number of credits from ${lo} to ${hi}.` : "Type the number of credits first.";
       input.focus();
       return;
     }
