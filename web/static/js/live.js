@@ -287,7 +287,7 @@ function clearStaleWords(handNo) {
  * "Raise to 3", "to 4" and "to 5"), else the smallest, a few round ones and the largest.
  *   offeredAmounts(3, 5) -> {buttons: [3, 4, 5], typed: false}
  */
-export function offeredAmounts(min, max, ante = 1, most = 5) {
+export function offeredAmounts(min, max, ante = 1, most = 6) {
   if (max - min + 1 <= most) {
     return { buttons: Array.from({ length: max - min + 1 }, (_, i) => min + i), typed: false };
   }
