@@ -407,7 +407,9 @@ class TableOwner:
                         f"{target.seq}: {why}",
                         "seq",
                     ) from None
-            names = {sid: seat["name"] for sid, seat in self.table.to_json()["seats"].items()}
+            # Seat names for the undo's words (a table class without seats has none to give).
+            seats = self.table.to_json().get("seats") or {}
+            names = {sid: seat.get("name", sid) for sid, seat in seats.items() if isinstance(seat, dict)}
             events = [
                 {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor,
                  "words": undone_words(target.type, dict(target.body), target.actor,
