@@ -532,7 +532,8 @@ async function sendDemise(button) {
 
 function renderResult(state, names) {
   const hand = state.hand;
-  const settled = hand && hand.stage === "settled" && hand.settlement;
+  // Once the session is over, the final standings take the last result's place.
+  const settled = hand && hand.stage === "settled" && hand.settlement && !state.ended;
   $("result-panel").hidden = !settled;
   if (!settled) return;
   let words;
