@@ -92,6 +92,11 @@ UNDO = "undo"
 MIB = 1024 * 1024
 MIN_FREE_COMMAND = 16 * MIB
 MIN_FREE_TABLE = 64 * MIB
+#: The same for a guest's table (one not of the owner's: not bound to the scrambler, not made
+#: with the owner token): refused well before the owner's, so the last part of the disk's
+#: reserve is the owner's tables' alone (docs/SECURITY.md).
+GUEST_MIN_FREE_COMMAND = 96 * MIB
+GUEST_MIN_FREE_TABLE = 128 * MIB
 
 #: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB.
 _DAMAGED_CODES = (11, 26)
@@ -221,6 +226,11 @@ class Ledger:
         #: Free bytes the disk must keep for a command / a new table (tests lower or raise them).
         self.min_free_command = MIN_FREE_COMMAND
         self.min_free_table = MIN_FREE_TABLE
+        self.guest_min_free_command = GUEST_MIN_FREE_COMMAND
+        self.guest_min_free_table = GUEST_MIN_FREE_TABLE
+        #: What the free space is read from (tests give the server a small disk with it);
+        #: None: the data folder's file system.
+        self.free_space_probe: Callable[[], int] | None = None
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -291,13 +301,20 @@ class Ledger:
     # -- room on the disk -------------------------------------------------------------------
 
     def free_bytes(self) -> int:
-        """Free bytes on the data folder's disk (for an unprivileged process)."""
+        """Free bytes on the data folder's disk (for an unprivileged process), or what
+        `free_space_probe` says."""
+        if self.free_space_probe is not None:
+            return int(self.free_space_probe())
         return shutil.disk_usage(self.path.parent).free
 
-    def check_room(self, table: bool = False) -> None:
+    def check_room(self, table: bool = False, guest: bool = False) -> None:
         """Refuse (`NoRoom`, 507) a command, or with `table` a new table, when the disk keeps
-        less free space than it must (`min_free_command`, `min_free_table`)."""
-        need = self.min_free_table if table else self.min_free_command
+        less free space than it must (`min_free_command`, `min_free_table`; for a `guest`'s
+        table the larger `guest_min_free_command`, `guest_min_free_table`)."""
+        if guest:
+            need = self.guest_min_free_table if table else self.guest_min_free_command
+        else:
+            need = self.min_free_table if table else self.min_free_command
         if need <= 0:
             return
         try:

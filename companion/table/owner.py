@@ -139,6 +139,8 @@ class TableOwner:
         self.table: Any = None
         self._seed: str | None = None  # the seed the roller rolls from (committing rollers)
         self._reveal_pending = False  # a hand's seed is owed: its reveal could not be written
+        #: A guest's table (not the owner's): the registry says so; its writes stop earlier.
+        self.guest = False
         self._load()
         if self._commits():
             self._restore_seed()
@@ -285,7 +287,9 @@ class TableOwner:
             if done is not None:
                 return done
             self._check_version(version)
-            self.ledger.check_room()  # 507 while the disk is nearly full: nothing changed
+            # 507 while the disk is nearly full: nothing changed. A guest's table is refused
+            # well before the owner's (the registry sets `guest`; docs/SECURITY.md).
+            self.ledger.check_room(guest=self.guest)
             if self._reveal_pending:
                 self._reveal_seed()  # owed since a full disk refused it: try again first
             if self._commits() and entry.get("type") == START_HAND:
