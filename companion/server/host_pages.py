@@ -29,6 +29,7 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
@@ -193,7 +194,8 @@ def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
     who = _who(ev.get("seat"), names) if ev.get("seat") else "the scrambler"
     what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
     faces = " and ".join(str(d) for d in dice) if dice else "the timer"
-    return f"{who} rolls {faces} ({roll.get('trigger')}): {what}"
+    hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
+    return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
 
 
 def entry_words(entry: dict[str, Any], names: dict[str, str]) -> str:
@@ -310,7 +312,8 @@ def _verify_command(hand: dict[str, Any]) -> str | None:
     parts = ["sabacc-companion verify", f"--seed {hand['seed']}", f"--commitment {hand['commitment']}"]
     for r in hand["rolls"]:
         if r.get("dice"):
-            parts.append(f"--roll {r['trigger']}:{','.join(str(d) for d in r['dice'])}")
+            mark = ":by-hand" if r.get(BY_HAND) else ""
+            parts.append(f"--roll {r['trigger']}:{','.join(str(d) for d in r['dice'])}{mark}")
     return " ".join(parts)
 
 

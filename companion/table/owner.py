@@ -79,6 +79,18 @@ class Result:
     undone: int | None = None  # undos: the seq undone
 
 
+#: Set on a `rolled` event's roll whose dice the host entered by hand (not from the seed): the
+#: ledger keeps it, the audit page and `verify` say "rolled by hand, not from the seed".
+BY_HAND = "by_hand"
+
+
+def mark_by_hand(events: list[dict[str, Any]]) -> None:
+    """Mark the rolls among `events` as entered by hand."""
+    for ev in events:
+        if ev.get("type") == "rolled" and isinstance(ev.get("roll"), dict):
+            ev["roll"] = {**ev["roll"], BY_HAND: True}
+
+
 def token_hash(token: str) -> str:
     """How a token is stored: its SHA-256 (a stolen database does not hand out seats)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -307,6 +319,8 @@ class TableOwner:
                 if trigger is not None and hasattr(self.roller, "discard"):
                     self.roller.discard()  # nobody saw this roll: a seeded roller takes it back
                 raise
+            if trigger is None and entry.get("type") == "roll" and entry.get("dice") is not None:
+                mark_by_hand(events)
             seat_token = None
             result = Result(self.version + 1, events)
             if entry.get("type") == JOIN:
