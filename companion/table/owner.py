@@ -319,7 +319,9 @@ class TableOwner:
                 if trigger is not None and hasattr(self.roller, "discard"):
                     self.roller.discard()  # nobody saw this roll: a seeded roller takes it back
                 raise
-            if trigger is None and entry.get("type") == "roll" and entry.get("dice") is not None:
+            if (trigger is None and entry.get("type") == "roll" and entry.get("dice") is not None
+                    and self._commits()):
+                # The table rolls from its own committed seeds: dice the host typed are not.
                 mark_by_hand(events)
             seat_token = None
             result = Result(self.version + 1, events)
