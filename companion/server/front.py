@@ -83,11 +83,15 @@ ACCEPT_SLACK = 16
 OWN_TABLE, OTHER_TABLE, ANONYMOUS = 0, 1, 2
 #: Requests of clients other than the owner's tables' that run at once (the "guest lanes");
 #: the rest wait their turn. The owner's tables' requests never wait for a lane.
-GUEST_LANES = 6
+GUEST_LANES = 3
 #: Bytes answered but not yet taken by their clients, over every connection not of the owner's
 #: tables: past this, the connection holding the most is dropped. (Kept in memory: nothing a
 #: client has not read is written to disk, see `OUTBUF_OVERFLOW`.)
 GUEST_UNSENT_BYTES = 12 * 1024 * 1024
+#: Requests one connection may have waiting (pipelined, sent before their answers were read):
+#: browsers send one at a time; a client with more waiting is dropped, so a burst of pipelined
+#: requests costs the server at most this many parsed requests per connection.
+PIPELINE_MAX = 8
 #: waitress blocks a response's thread once this many bytes wait on its connection. Above any
 #: response the companion makes (the largest, a 500-entry log page, is about 1 MB); an event
 #: stream is cut long before (`companion.server.events.STREAM_BEHIND_BYTES`).
@@ -216,12 +220,46 @@ class TableChannel(HTTPChannel):
         self.lane_held = False
 
     def received(self, data: bytes) -> bool:
-        """Note when a new request starts, then let waitress parse it."""
+        """Note when a new request starts, then let waitress parse it; a connection with more
+        than `PIPELINE_MAX` requests waiting is dropped."""
         if data and self.request is None:
             self.request_started = time.time()
         if data:
             self.received_any = True
-        return super().received(data)
+        taken = super().received(data)
+        if len(self.requests) > PIPELINE_MAX:
+            self.server.drop(self, f"it pipelined more than {PIPELINE_MAX} requests")
+        return taken
+
+    #: A request is waiting for this connection's client to take the answer before it.
+    deferred = False
+
+    def next_request(self) -> bool:
+        """Whether the connection's next request may run now: only once its client has taken
+        every byte of the answers before it (else it waits: `deferred`). Called with the
+        next request queued."""
+        with self.outbuf_lock:
+            if self.total_outbufs_len and self.connected:
+                self.deferred = True
+                return False
+            self.deferred = False
+            return True
+
+    def resume(self) -> None:
+        """Run the deferred request once the answers before it are all taken."""
+        if not self.deferred:
+            return
+        with self.outbuf_lock:
+            ready = self.deferred and not self.total_outbufs_len and self.connected and bool(self.requests)
+            if ready:
+                self.deferred = False
+        if ready:
+            self.server.task_dispatcher.add_task(self)
+
+    def handle_write(self) -> None:
+        """waitress's flush; then a deferred request runs if its turn has come."""
+        super().handle_write()
+        self.resume()
 
     def write_soon(self, data) -> int:
         """Queue a response's bytes; if nothing was waiting, the send clock starts now. A
@@ -407,9 +445,32 @@ class TableServer(TcpWSGIServer):
             if len(self._known) > self.KNOWN_TOKENS:
                 self._known.pop(next(iter(self._known)))
 
+    #: Asked about a token not yet seen (`knows`): whether it is one of the owner's tables'
+    #: (`serve` sets the registry's `is_priority_token`). None: only tokens seen count.
+    classifier: Any = None
+
     def knows(self, token: str) -> bool:
-        """Whether `token` was seen as one of the owner's tables'."""
-        return token[:200] in self._known
+        """Whether `token` is one of the owner's tables' (seen before, or said so by the
+        `classifier`: a restarted server's display, a phone's first request)."""
+        token = token[:200]
+        if token in self._known:
+            return True
+        if self.classifier is not None and token:
+            try:
+                if self.classifier(token):
+                    self.remember(token)
+                    return True
+            except Exception:  # a question about scheduling must never stop the loop
+                log.exception("the token classifier failed")
+        return False
+
+    def add_task(self, channel) -> None:
+        """Queue a connection's request, unless the answer before it still waits for its client
+        (then it runs once that is taken: one request at a time, bounded output per connection)."""
+        if isinstance(channel, TableChannel) and not channel.next_request():
+            self.pull_trigger()
+            return
+        super().add_task(channel)
 
     def handle_accept(self) -> None:
         """Accept a connection unless its address already holds its share. With the server at
@@ -496,6 +557,8 @@ class TableServer(TcpWSGIServer):
         """waitress's idle timeout, then the companion's deadlines."""
         super().maintenance(now)
         for channel in list(self.active_channels.values()):
+            if channel.deferred:
+                channel.resume()
             why = channel.overdue(now) if channel.drop_reason is None else None
             if why is not None:
                 self.drop(channel, why)
@@ -534,4 +597,8 @@ def make_server(app, host: str, port: int, threads: int) -> TableServer:
     adj.socket_options = list(SOCKET_OPTIONS)  # not a keyword of Adjustments
     dispatcher = LaneDispatcher()
     dispatcher.set_thread_count(threads)
-    return TableServer(app, map={}, adj=adj, sockinfo=adj.listen[0], dispatcher=dispatcher)
+    server = TableServer(app, map={}, adj=adj, sockinfo=adj.listen[0], dispatcher=dispatcher)
+    tables = getattr(app, "extensions", {}).get("tables")
+    if tables is not None:
+        server.classifier = tables.is_priority_token
+    return server

@@ -319,6 +319,14 @@ class Registry:
         and the disk (docs/SECURITY.md)."""
         return code == self._bound or bool(self._origins.get(code, {}).get("owner"))
 
+    def is_priority_token(self, token: str) -> bool:
+        """Whether `token` is a seat's or the host's token of one of the owner's tables, or
+        (as `display:KEY`) its display's key: the server serves those first."""
+        owners = [o for c, o in list(self._owners.items()) if self.is_priority(c)]
+        if token.startswith("display:"):
+            return any(o.is_display_key(token[8:]) for o in owners)
+        return any(o.seat_for_token(token) is not None for o in owners)
+
     def party(self, code: str) -> str:
         """Whose table `code` is, for sharing the stream places: `OWNER_PARTY` for the owner's
         tables, else the address that made it (its own code when that is not known)."""

@@ -235,7 +235,7 @@ class Pipeliner:
 def test_48_pipelining_connections_from_one_address(server):
     table = real_table(server)
     memory = Memory(server)
-    guest = Pipeliner(server.port, GUEST_ADDRESSES[0], front.PER_ADDRESS_CONNECTIONS, 200)
+    guest = Pipeliner(server.port, GUEST_ADDRESSES[0], front.PER_ADDRESS_CONNECTIONS, front.PIPELINE_MAX)
     phone = Phone(table)
     try:
         guest.run_for(1.0)
