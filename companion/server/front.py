@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -83,11 +84,14 @@ ACCEPT_SLACK = 16
 OWN_TABLE, OTHER_TABLE, ANONYMOUS = 0, 1, 2
 #: Requests of clients other than the owner's tables' that run at once (the "guest lanes");
 #: the rest wait their turn. The owner's tables' requests never wait for a lane.
-GUEST_LANES = 3
+GUEST_LANES = 2
 #: Bytes answered but not yet taken by their clients, over every connection not of the owner's
 #: tables: past this, the connection holding the most is dropped. (Kept in memory: nothing a
 #: client has not read is written to disk, see `OUTBUF_OVERFLOW`.)
 GUEST_UNSENT_BYTES = 12 * 1024 * 1024
+#: The interpreter's thread switch interval under `serve` (Python's default is 5 ms): a request
+#: of the owner's tables waiting for the interpreter behind the guests' lanes gets it sooner.
+SWITCH_INTERVAL_S = 0.002
 #: Requests one connection may have waiting (pipelined, sent before their answers were read):
 #: browsers send one at a time; a client with more waiting is dropped, so a burst of pipelined
 #: requests costs the server at most this many parsed requests per connection.
@@ -597,6 +601,7 @@ def make_server(app, host: str, port: int, threads: int) -> TableServer:
     adj.socket_options = list(SOCKET_OPTIONS)  # not a keyword of Adjustments
     dispatcher = LaneDispatcher()
     dispatcher.set_thread_count(threads)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     server = TableServer(app, map={}, adj=adj, sockinfo=adj.listen[0], dispatcher=dispatcher)
     tables = getattr(app, "extensions", {}).get("tables")
     if tables is not None:
