@@ -90,13 +90,13 @@ UNDO = "undo"
 #: room to finish their hands (and reveal their seeds) after new tables are refused, and the
 #: disk never fills to the last byte, where SQLite can no longer even roll back cleanly.
 MIB = 1024 * 1024
-MIN_FREE_COMMAND = 16 * MIB
-MIN_FREE_TABLE = 64 * MIB
+MIN_FREE_COMMAND = 8 * MIB
+MIN_FREE_TABLE = 20 * MIB
 #: The same for a guest's table (one not of the owner's: not bound to the scrambler, not made
 #: with the owner token): refused well before the owner's, so the last part of the disk's
 #: reserve is the owner's tables' alone (docs/SECURITY.md).
-GUEST_MIN_FREE_COMMAND = 96 * MIB
-GUEST_MIN_FREE_TABLE = 128 * MIB
+GUEST_MIN_FREE_COMMAND = 64 * MIB
+GUEST_MIN_FREE_TABLE = 96 * MIB
 
 #: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB.
 _DAMAGED_CODES = (11, 26)
@@ -311,10 +311,9 @@ class Ledger:
         """Refuse (`NoRoom`, 507) a command, or with `table` a new table, when the disk keeps
         less free space than it must (`min_free_command`, `min_free_table`; for a `guest`'s
         table the larger `guest_min_free_command`, `guest_min_free_table`)."""
-        if guest:
-            need = self.guest_min_free_table if table else self.guest_min_free_command
-        else:
-            need = self.min_free_table if table else self.min_free_command
+        need = self.min_free_table if table else self.min_free_command
+        if guest:  # never less than the owner's
+            need = max(need, self.guest_min_free_table if table else self.guest_min_free_command)
         if need <= 0:
             return
         try:
