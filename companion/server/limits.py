@@ -23,6 +23,7 @@ from flask import Flask, current_app, request
 
 from companion.refusal import Refused
 from companion.server.access import client_address, request_token
+from companion.table.owner import KEY_MAX as OWNER_KEY_MAX
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,8 @@ class Limits:
 
 PRODUCTION = Limits()
 
-#: Longest idempotency key a request may carry.
-KEY_MAX = 100
+#: Longest idempotency key a request may carry (the owner's one check of it).
+KEY_MAX = OWNER_KEY_MAX
 #: Largest body of a command, undo, join or new seat token (`413` beyond): the largest real
 #: command (a reveal of a full hand, a 200-character adjustment reason) is well under 1 KiB.
 COMMAND_BODY_MAX = 4 * 1024
