@@ -8,15 +8,18 @@ connection fails, the stream is closed and its `close()` unsubscribes (FIELD-NOT
 that stops reading is dropped by the server's send deadline (`companion.server.front`).
 
 Each open stream holds one waitress thread, so streams are counted in two pools (`StreamGate`):
-- the **seats' pool** (`MAX_STREAMS`): streams with a seat's or the host's token. One token holds
-  at most `STREAMS_PER_TOKEN` streams: one more (a reloaded page) takes the place of its oldest,
-  which is told goodbye, so a seat's own phone always gets through; one address holds at most
-  `TOKEN_STREAMS_PER_ADDRESS` of the pool.
+- the **seats' pool** (`MAX_STREAMS`): streams with a seat's, the host's or the display's token.
+  One token holds at most `STREAMS_PER_TOKEN` streams: one more (a reloaded page) takes the
+  place of its oldest, which is told goodbye, so a seat's own phone always gets through; one
+  address holds at most `TOKEN_STREAMS_PER_ADDRESS` of the pool. With the pool full, the owner's
+  tables' first stream per token still gets in, and other tables share by party (issue 15; see
+  `StreamGate`).
 - the **spectators' pool** (`MAX_SPECTATOR_STREAMS`): token-less streams (guests watching, the
   table display, the audit page). One address holds at most `SPECTATOR_STREAMS_PER_ADDRESS`.
 A stream over its address's share is answered `429`, one beyond a full pool `503`, both with
 `Retry-After`. `companion.serve` sizes its thread pool above both pools together, so action
-requests always find a free thread.
+requests always find a free thread. A stream more than `STREAM_BEHIND_BYTES` behind its client
+is cut (its connection closed); the phone reconnects to a fresh snapshot, as after sleep.
 """
 
 from __future__ import annotations
