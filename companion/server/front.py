@@ -82,9 +82,11 @@ ACCEPT_SLACK = 16
 #: the seats, host or display of one of the owner's tables (bound to the scrambler, or made
 #: with the owner token); a seat, host or display of another table; anyone else.
 OWN_TABLE, OTHER_TABLE, ANONYMOUS = 0, 1, 2
-#: Requests of clients other than the owner's tables' that run at once (the "guest lanes");
-#: the rest wait their turn. The owner's tables' requests never wait for a lane.
-GUEST_LANES = 2
+#: Requests of clients other than the owner's tables' that run at once (the "guest lanes"),
+#: for other tables' clients and for anonymous ones apart (so a spectators' crowd does not hold
+#: up another table's phones); the rest wait their turn. The owner's tables' requests never
+#: wait for a lane.
+GUEST_LANES = {OTHER_TABLE: 2, ANONYMOUS: 2}
 #: Bytes answered but not yet taken by their clients, over every connection not of the owner's
 #: tables: past this, the connection holding the most is dropped. (Kept in memory: nothing a
 #: client has not read is written to disk, see `OUTBUF_OVERFLOW`.)
@@ -176,8 +178,8 @@ def mark(environ: dict, rank: int, token: str | None = None) -> None:
         return
     if rank < channel.rank:
         channel.rank = rank
-    if rank == OWN_TABLE and token:
-        channel.server.remember(token)
+    if rank != ANONYMOUS and token:
+        channel.server.remember(token, rank)
 
 
 def streaming(environ: dict) -> None:
@@ -221,7 +223,8 @@ class TableChannel(HTTPChannel):
         self.received_any = False
         self.rank = ANONYMOUS
         self.streaming = False
-        self.lane_held = False
+        #: The guests' lane (a rank) this connection's running request holds, or None.
+        self.lane_held: int | None = None
 
     def received(self, data: bytes) -> bool:
         """Note when a new request starts, then let waitress parse it; a connection with more
@@ -320,15 +323,16 @@ class TableChannel(HTTPChannel):
         return (self.rank != OWN_TABLE and not self.requests and not self.streaming
                 and self.drop_reason is None)
 
-    def priority(self) -> bool:
-        """Whether the request about to run is of the owner's tables (its connection, or its
-        token, is known as theirs)."""
-        if self.rank == OWN_TABLE:
-            return True
+    def request_rank(self) -> int:
+        """Who the request about to run is from: the connection's rank, or better when its
+        token is known (`TableServer.rank_of`)."""
+        rank = self.rank
         request = self.requests[0] if self.requests else None
-        if request is None or request.error:
-            return False
-        return any(self.server.knows(t) for t in _request_tokens(request))
+        if rank == OWN_TABLE or request is None or request.error:
+            return rank
+        for token in _request_tokens(request):
+            rank = min(rank, self.server.rank_of(token))
+        return rank
 
     def overdue(self, now: float) -> str | None:
         """Why this connection must go now, or None."""
@@ -366,21 +370,28 @@ class LaneDispatcher(ThreadedTaskDispatcher):
     waiting, not working, and the stream pools bound those threads
     (`companion.server.events`)."""
 
-    def __init__(self, guest_lanes: int = GUEST_LANES):
+    def __init__(self, guest_lanes: dict[int, int] | None = None):
         super().__init__()
-        self.guest_lanes = guest_lanes
-        self.guest_queue: deque = deque()
-        self.guests_running = 0
+        self.guest_lanes = dict(guest_lanes or GUEST_LANES)
+        self.guest_queues: dict[int, deque] = {rank: deque() for rank in self.guest_lanes}
+        self.guests_running = {rank: 0 for rank in self.guest_lanes}
 
     def add_task(self, task) -> None:
-        """Queue a connection's next request: in the owner's queue or the guests'."""
-        guest = isinstance(task, TableChannel) and not task.priority()
+        """Queue a connection's next request: in the owner's queue or its class's."""
+        rank = task.request_rank() if isinstance(task, TableChannel) else OWN_TABLE
         with self.lock:
-            (self.guest_queue if guest else self.queue).append(task)
+            (self.guest_queues[rank] if rank in self.guest_queues else self.queue).append(task)
             self.queue_cv.notify()
 
+    def _lane(self) -> int | None:
+        """A class of guests with a request waiting and a free lane, or None."""
+        for rank, waiting in self.guest_queues.items():
+            if waiting and self.guests_running[rank] < self.guest_lanes[rank]:
+                return rank
+        return None
+
     def _ready(self) -> bool:
-        return bool(self.queue) or (bool(self.guest_queue) and self.guests_running < self.guest_lanes)
+        return bool(self.queue) or self._lane() is not None
 
     def handler_thread(self, thread_no: int) -> None:
         """waitress's worker loop, taking the owner's requests first."""
@@ -399,9 +410,10 @@ class LaneDispatcher(ThreadedTaskDispatcher):
                 if self.queue:
                     task = self.queue.popleft()
                 else:
-                    task = self.guest_queue.popleft()
-                    self.guests_running += 1
-                    task.lane_held = True
+                    rank = self._lane()
+                    task = self.guest_queues[rank].popleft()
+                    self.guests_running[rank] += 1
+                    task.lane_held = rank
             try:
                 task.service()
             except BaseException:
@@ -411,19 +423,20 @@ class LaneDispatcher(ThreadedTaskDispatcher):
 
     def release(self, task) -> None:
         """Give back the guest lane `task` holds, if it holds one."""
-        if not getattr(task, "lane_held", False):
+        if getattr(task, "lane_held", None) is None:
             return
         with self.lock:
-            if task.lane_held:
-                task.lane_held = False
-                self.guests_running -= 1
+            if task.lane_held is not None:
+                self.guests_running[task.lane_held] -= 1
+                task.lane_held = None
                 self.queue_cv.notify()
 
     def shutdown(self, cancel_pending: bool = True, timeout: float = 5) -> bool:
         """waitress's shutdown, the guests' queue included."""
         with self.lock:
-            self.queue.extend(self.guest_queue)
-            self.guest_queue.clear()
+            for waiting in self.guest_queues.values():
+                self.queue.extend(waiting)
+                waiting.clear()
         return super().shutdown(cancel_pending, timeout)
 
 
@@ -435,38 +448,41 @@ class TableServer(TcpWSGIServer):
 
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
-        self._known: dict[str, None] = {}
+        self._known: dict[str, int] = {}
         self._known_lock = threading.Lock()
 
-    #: Tokens of the owner's tables remembered for scheduling (not for access: the application
-    #: checks every token itself); the oldest are forgotten past this many.
+    #: Tokens remembered for scheduling with their rank (not for access: the application checks
+    #: every token itself); the oldest are forgotten past this many.
     KNOWN_TOKENS = 4096
 
-    def remember(self, token: str) -> None:
-        """Remember `token` as one of the owner's tables' (`mark`)."""
+    def remember(self, token: str, rank: int = OWN_TABLE) -> None:
+        """Remember `token`'s rank (`mark`)."""
         with self._known_lock:
-            self._known[token[:200]] = None
+            self._known[token[:200]] = rank
             if len(self._known) > self.KNOWN_TOKENS:
                 self._known.pop(next(iter(self._known)))
 
-    #: Asked about a token not yet seen (`knows`): whether it is one of the owner's tables'
-    #: (`serve` sets the registry's `is_priority_token`). None: only tokens seen count.
+    #: Asked about a token not yet seen (`rank_of`): its rank (`make_server` sets the
+    #: registry's `token_rank`). None: only tokens seen count.
     classifier: Any = None
 
-    def knows(self, token: str) -> bool:
-        """Whether `token` is one of the owner's tables' (seen before, or said so by the
-        `classifier`: a restarted server's display, a phone's first request)."""
+    def rank_of(self, token: str) -> int:
+        """`token`'s rank: seen before, or said by the `classifier` (a restarted server's
+        display, a phone's first request on a new connection); unknown: `ANONYMOUS`."""
         token = token[:200]
-        if token in self._known:
-            return True
+        rank = self._known.get(token)
+        if rank is not None:
+            return rank
         if self.classifier is not None and token:
             try:
-                if self.classifier(token):
-                    self.remember(token)
-                    return True
+                rank = self.classifier(token)
             except Exception:  # a question about scheduling must never stop the loop
                 log.exception("the token classifier failed")
-        return False
+                return ANONYMOUS
+            if rank != ANONYMOUS:
+                self.remember(token, rank)
+            return rank
+        return ANONYMOUS
 
     def add_task(self, channel) -> None:
         """Queue a connection's request, unless the answer before it still waits for its client
@@ -605,5 +621,6 @@ def make_server(app, host: str, port: int, threads: int) -> TableServer:
     server = TableServer(app, map={}, adj=adj, sockinfo=adj.listen[0], dispatcher=dispatcher)
     tables = getattr(app, "extensions", {}).get("tables")
     if tables is not None:
-        server.classifier = tables.is_priority_token
+        server.classifier = lambda token: {True: OWN_TABLE, False: OTHER_TABLE, None: ANONYMOUS}[
+            tables.token_is_priority(token)]
     return server

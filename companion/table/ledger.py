@@ -517,6 +517,13 @@ class Ledger:
 
     # -- server settings ------------------------------------------------------------------
 
+    def table_of_token(self, token_hash: str) -> str | None:
+        """The table a seat's or host token (by its hash) belongs to, or None."""
+        rows = self._query("SELECT table_code FROM tokens WHERE token_hash=? "
+                           "UNION ALL SELECT code FROM tables WHERE host_token_hash=? LIMIT 1",
+                           (token_hash, token_hash))
+        return rows[0][0] if rows else None
+
     def get_meta(self, key: str) -> str | None:
         """A server-wide setting (e.g. which table the scrambler serves), or None."""
         rows = self._query("SELECT value FROM meta WHERE key=?", (key,))

@@ -31,7 +31,7 @@ from flask import Flask, current_app
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.table.ledger import Ledger, is_damaged
 from companion.refusal import Refused
-from companion.table.owner import HOST, SCRAMBLER, TableOwner
+from companion.table.owner import HOST, SCRAMBLER, TableOwner, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -319,13 +319,16 @@ class Registry:
         and the disk (docs/SECURITY.md)."""
         return code == self._bound or bool(self._origins.get(code, {}).get("owner"))
 
-    def is_priority_token(self, token: str) -> bool:
-        """Whether `token` is a seat's or the host's token of one of the owner's tables, or
-        (as `display:KEY`) its display's key: the server serves those first."""
-        owners = [o for c, o in list(self._owners.items()) if self.is_priority(c)]
+    def token_is_priority(self, token: str) -> bool | None:
+        """Whose `token` is (a seat's or the host's token, or `display:KEY`, a display's key):
+        True for one of the owner's tables (the server serves those first), False for another
+        table, None for no table's."""
         if token.startswith("display:"):
-            return any(o.is_display_key(token[8:]) for o in owners)
-        return any(o.seat_for_token(token) is not None for o in owners)
+            key = token[8:]
+            found = next((c for c, o in list(self._owners.items()) if o.is_display_key(key)), None)
+        else:
+            found = self.ledger.table_of_token(token_hash(token))
+        return None if found is None else self.is_priority(found)
 
     def party(self, code: str) -> str:
         """Whose table `code` is, for sharing the stream places: `OWNER_PARTY` for the owner's
