@@ -71,3 +71,41 @@ def test_a_command_body_is_bounded_and_the_free_space_probe_stands_in_for_a_smal
         assert big.status_code == 413 and big.get_json()["field"] == "body"
     finally:
         reg.close()
+
+
+def test_a_stream_too_far_behind_its_client_is_cut_and_its_place_freed(tmp_path):
+    """Issue 22: a stream whose client has not taken `STREAM_BEHIND_BYTES` of it is cut (its
+    connection dropped, nothing more queued for it); the phone reconnects to a snapshot."""
+    from companion.server import events, front
+    from companion.table.registry import Registry
+
+    class Server:
+        dropped: list[str] = []
+
+        def drop(self, channel, why):
+            self.dropped.append(why)
+
+    channel = object.__new__(front.TableChannel)  # no socket: only what the stream reads
+    channel.server = Server()
+    channel.total_outbufs_len = 0
+    environ = {"companion.channel": channel}
+    reg = Registry(tmp_path)
+    try:
+        owner, _ = reg.create({"rules": "weg"})
+        gate = StreamGate(seats=4, spectators=4)
+        place = gate.enter("127.0.0.2", None)
+        sub, version, _ = owner.subscribe()
+        stream = events.EventStream(owner, sub, place, ["retry: 2000\n\n"], 5.0, None, environ)
+        out = iter(stream)
+        assert next(out).startswith(b"retry")
+        owner.join("Lando")
+        owner._drain()
+        assert next(out).startswith(b"id: 1")  # kept up: the update goes out
+        channel.total_outbufs_len = events.STREAM_BEHIND_BYTES + 1  # the client stopped taking it
+        owner.join("Han")
+        owner._drain()
+        assert list(out) == []  # cut: nothing more is written
+        assert channel.server.dropped == ["its event stream fell too far behind"]
+        assert place.left and gate.spectators.open == 0 and owner.subscriber_count == 0
+    finally:
+        reg.close()
