@@ -109,3 +109,41 @@ def test_a_stream_too_far_behind_its_client_is_cut_and_its_place_freed(tmp_path)
         assert place.left and gate.spectators.open == 0 and owner.subscriber_count == 0
     finally:
         reg.close()
+
+
+def test_guest_lanes_are_given_back_whatever_order_the_requests_end_in():
+    """A lane belongs to the thread running a request: a connection whose next request is
+    queued (and runs on another thread) before this one ends must not keep or lose one."""
+    import threading
+    import time
+
+    from companion.server import front
+
+    dispatcher = front.LaneDispatcher({front.OTHER_TABLE: 1, front.ANONYMOUS: 1})
+    done = threading.Semaphore(0)
+    most = {"running": 0}
+
+    class Conn(front.TableChannel):
+        def __init__(self, rank, again):
+            self.rank, self.requests, self.again = rank, [], again
+
+        def service(self):
+            most["running"] = max(most["running"], sum(dispatcher.guests_running.values()))
+            if self.again:
+                self.again -= 1
+                dispatcher.add_task(self)  # its next request, queued before this one ends
+            time.sleep(0.001)
+            done.release()
+
+    dispatcher.set_thread_count(4)
+    try:
+        conns = [Conn(rank, 3) for rank in (front.OTHER_TABLE, front.ANONYMOUS, front.OWN_TABLE) * 5]
+        for c in conns:
+            dispatcher.add_task(c)
+        for _ in range(len(conns) * 4):
+            assert done.acquire(timeout=10)
+        time.sleep(0.05)
+        assert dispatcher.guests_running == {front.OTHER_TABLE: 0, front.ANONYMOUS: 0}
+        assert most["running"] <= 2  # never more than the lanes
+    finally:
+        dispatcher.shutdown()

@@ -188,7 +188,9 @@ def streaming(environ: dict) -> None:
     channel = _channel(environ)
     if channel is not None:
         channel.streaming = True
-        channel.server.task_dispatcher.release(channel)
+        dispatcher = channel.server.task_dispatcher
+        if isinstance(dispatcher, LaneDispatcher):
+            dispatcher.release()
 
 
 def unsent(environ: dict) -> int:
@@ -223,8 +225,6 @@ class TableChannel(HTTPChannel):
         self.received_any = False
         self.rank = ANONYMOUS
         self.streaming = False
-        #: The guests' lane (a rank) this connection's running request holds, or None.
-        self.lane_held: int | None = None
 
     def received(self, data: bytes) -> bool:
         """Note when a new request starts, then let waitress parse it; a connection with more
@@ -375,6 +375,10 @@ class LaneDispatcher(ThreadedTaskDispatcher):
         self.guest_lanes = dict(guest_lanes or GUEST_LANES)
         self.guest_queues: dict[int, deque] = {rank: deque() for rank in self.guest_lanes}
         self.guests_running = {rank: 0 for rank in self.guest_lanes}
+        # The lane (a rank) the current worker thread holds: a lane belongs to the thread
+        # running the request, not to its connection, whose next request may already run on
+        # another thread by the time this one ends.
+        self._held = threading.local()
 
     def add_task(self, task) -> None:
         """Queue a connection's next request: in the owner's queue or its class's."""
@@ -409,27 +413,28 @@ class LaneDispatcher(ThreadedTaskDispatcher):
                     break
                 if self.queue:
                     task = self.queue.popleft()
+                    self._held.lane = None
                 else:
                     rank = self._lane()
                     task = self.guest_queues[rank].popleft()
                     self.guests_running[rank] += 1
-                    task.lane_held = rank
+                    self._held.lane = rank
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
-                self.release(task)
+                self.release()
 
-    def release(self, task) -> None:
-        """Give back the guest lane `task` holds, if it holds one."""
-        if getattr(task, "lane_held", None) is None:
+    def release(self) -> None:
+        """Give back the guest lane the current thread holds, if it holds one."""
+        rank = getattr(self._held, "lane", None)
+        if rank is None:
             return
         with self.lock:
-            if task.lane_held is not None:
-                self.guests_running[task.lane_held] -= 1
-                task.lane_held = None
-                self.queue_cv.notify()
+            self._held.lane = None
+            self.guests_running[rank] -= 1
+            self.queue_cv.notify()
 
     def shutdown(self, cancel_pending: bool = True, timeout: float = 5) -> bool:
         """waitress's shutdown, the guests' queue included."""
