@@ -16,6 +16,14 @@ command):
 - a **fair share per address**: one client address holds at most `PER_ADDRESS_CONNECTIONS`
   open connections; one more is answered `429` and closed at once, so the server's
   `CONNECTION_LIMIT` can only be reached by many addresses together.
+- **the owner's tables first** (issue 15, 22): the application marks who each connection's
+  client is (`mark`: a seat, host or display of one of the owner's tables, of another table, or
+  anonymous). At `CONNECTION_LIMIT` the longest-idle connection not of the owner's tables is
+  shed for a newcomer; requests not of the owner's tables run in a few guest lanes
+  (`LaneDispatcher`); one request at a time per connection, the next once the client has taken
+  the answer before it; the guests' unsent answers are bounded in memory
+  (`GUEST_UNSENT_BYTES`) and nothing unsent ever goes to a temporary file. docs/SECURITY.md
+  says how each resource is shared.
 - refusals made by waitress itself (a body over `max_request_body_size`, read as soon as its
   `Content-Length` header arrives and, for a chunked body, as it grows) get the API's JSON body
   in words instead of waitress's plain text.
