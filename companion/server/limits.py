@@ -56,8 +56,9 @@ PRODUCTION = Limits()
 #: Longest idempotency key a request may carry (the owner's one check of it).
 KEY_MAX = OWNER_KEY_MAX
 #: Largest body of a command, undo, join or new seat token (`413` beyond): the largest real
-#: command (a reveal of a full hand, a 200-character adjustment reason) is well under 1 KiB.
-COMMAND_BODY_MAX = 4 * 1024
+#: command (a reveal of a full hand, a 200-character adjustment reason) is well under 1 KiB,
+#: 2 KiB with every character escaped.
+COMMAND_BODY_MAX = 8 * 1024
 #: Most entries one `GET .../log` answers.
 LOG_LIMIT_MAX = 500
 
