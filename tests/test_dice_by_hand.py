@@ -54,6 +54,9 @@ def test_the_host_enters_dice_by_hand_for_every_roll_and_every_record_says_so(tm
         client = app.test_client()
         audit = client.get(f"/t/{owner.code}/audit").get_data(as_text=True)
         assert "rolled by hand, not from the seed" in audit and 'data-by-hand="1"' in audit
+        # The hand's history says so for hand 2, not for hand 1.
+        history = client.get(f"/t/{owner.code}/history").get_data(as_text=True)
+        assert HAND_WORDS in history and history.count('class="by-hand"') == 1
         # The hand's entries in words (the audit log's rows, the host console's recent entries).
         from companion.server.host_pages import event_words
         words = [event_words(ev, {}) for e in log for ev in e["events"] if ev.get("type") == "rolled"]

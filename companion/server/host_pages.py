@@ -451,12 +451,30 @@ def history(code: str):
     owner = _owner_or_404(code)
     _, state = owner.view(None)
     names = seat_names(state)
+    showdowns = [showdown_rows(h, names) for h in reversed(state["hands"]) if h.get("settlement")]
+    by_hand = dice_by_hand(owner)
+    for sd in showdowns:
+        sd["by_hand"] = by_hand.get(sd["hand"], 0)
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
-        standings=standings(state), showdowns=[showdown_rows(h, names) for h in reversed(state["hands"])
-                                               if h.get("settlement")],
+        standings=standings(state), showdowns=showdowns,
     )
+
+
+def dice_by_hand(owner: TableOwner) -> dict[int, int]:
+    """Per hand number, how many of its standing rolls the host entered by hand (issue 15: the
+    hand's history says so, as the audit page and `verify` do)."""
+    counts: dict[int, int] = {}
+    hand = None
+    for e in owner.ledger.entries_of_type(owner.code, ("start_hand", "roll")):
+        for ev in e.events:
+            if ev.get("type") == "hand_started":
+                hand = ev.get("hand")
+            elif (ev.get("type") == "rolled" and e.applies and hand is not None
+                  and (ev.get("roll") or {}).get(BY_HAND)):
+                counts[hand] = counts.get(hand, 0) + 1
+    return counts
 
 
 KIND_WORDS = {

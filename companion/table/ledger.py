@@ -442,6 +442,13 @@ class Ledger:
 
     _COLUMNS = "seq, type, actor, body, ts, idempotency_key, undone_by, events"
 
+    def entries_of_type(self, code: str, types: tuple[str, ...]) -> list[Entry]:
+        """Table `code`'s entries of the given `types`, in order."""
+        marks = ",".join("?" * len(types))
+        sql = (f"SELECT {self._COLUMNS} FROM entries WHERE table_code=? AND type IN ({marks}) "
+               "ORDER BY seq")
+        return [self._row_entry(r) for r in self._query(sql, (code, *types))]
+
     def entries(self, code: str, after: int = 0, limit: int | None = None) -> list[Entry]:
         """Table `code`'s entries with seq > `after`, in order (at most `limit`)."""
         sql = f"SELECT {self._COLUMNS} FROM entries WHERE table_code=? AND seq>? ORDER BY seq"
