@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Mapping
 
+from companion.rules.decks import SABACC, Deck
+from companion.rules.spike import SPIKE_DECK
+
 
 class Ranking(StrEnum):
     """How ordinary hands compare (RULES.md "Hands")."""
@@ -231,6 +234,8 @@ class RuleSet:
     # weg/classic (seed 003, "the player whose turn it is must ask each player if they wish to
     # fold"): folding stays open after the betting of a turn ends, until that turn's roll.
     fold_until_roll: bool = False
+    # What makes the game a game, as values (PokerKit's State holds its deck the same way).
+    deck: Deck = SABACC  # the cards, the picker's groups, what may be set aside
 
     def phase_name(self, phase: Phase) -> str:
         """A phase named as this order of play names it, from its `PhaseRule` words: "draw
@@ -246,11 +251,16 @@ class RuleSet:
 
     def to_json(self) -> dict[str, Any]:
         """The rule set as plain JSON values (for the API, the rules page and the ledger)."""
-        out = dataclasses.asdict(self)
+        # The game's values are named, not spelt out (a deck is served by GET /api/v1/cards).
+        out = dataclasses.asdict(dataclasses.replace(self, **{n: None for n in GAME_VALUES}))
+        out.update({n: getattr(self, n).name for n in GAME_VALUES})
         out["pot_building_rounds"] = self.pot_building_rounds
         out["overrides"] = list(self.overrides)
         return out
 
+
+#: The fields of a rule set that are values of their own, named in its JSON by their `name`.
+GAME_VALUES = ("deck",)
 
 _TURNS = (BET, ROLL, CALL, DRAW)
 
@@ -501,6 +511,10 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
                                              for k in overrides) + ".")
     _check_consistent(rs, field)
     return rs
+
+
+#: Every deck, by its name (the card picker asks for one by it): the presets' decks.
+DECKS: dict[str, Deck] = {d.name: d for d in (SABACC, SPIKE_DECK, *(rs.deck for rs in PRESETS.values()))}
 
 
 def _worth(chips: tuple[Chip, ...]) -> int:

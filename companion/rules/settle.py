@@ -81,7 +81,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.rules.cards import CORELLIA_SET_ASIDE, UnknownCard, card
+from companion.rules.cards import UnknownCard
 from companion.rules.hands import Hand, InvalidHand, Kind, evaluate
 from companion.rules.rulesets import HAND_POT, RuleSet, Side
 
@@ -276,7 +276,7 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
         for kind, codes in (("cards", p.cards), ("demise", p.demise)):
             for k, code in enumerate(codes):
                 try:
-                    c = card(code)
+                    c = rules.deck.card(code)
                 except UnknownCard as exc:
                     raise InvalidReveal(str(exc), f"{at}.{kind}[{k}]") from None
                 copies[c.code] += 1
@@ -285,17 +285,15 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
                         f"more copies of {c.code} on the table than the deck has ({c.copies})",
                         f"{at}.{kind}[{k}]",
                     )
-                if rules.corellia_run and c.code in CORELLIA_SET_ASIDE:
-                    raise InvalidReveal(
-                        f"{c.name} is set aside in Corellia Run: it cannot be in a hand",
-                        f"{at}.{kind}[{k}]",
-                    )
+                aside = rules.deck.set_aside_reason(c.code, rules)
+                if aside is not None:
+                    raise InvalidReveal(f"{aside}: it cannot be in a hand", f"{at}.{kind}[{k}]")
         if p.static and not rules.holdem:
             raise InvalidReveal("static is only used in Hold 'Em", f"{at}.static")
-        held = Counter(card(c).code for c in p.cards)
+        held = Counter(rules.deck.card(c).code for c in p.cards)
         for k, code in enumerate(p.static):
             try:
-                c = card(code).code
+                c = rules.deck.card(code).code
             except UnknownCard as exc:
                 raise InvalidReveal(str(exc), f"{at}.static[{k}]") from None
             if held[c] <= 0:

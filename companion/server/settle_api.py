@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from companion.rules.cards import CARDS
 from companion.rules.hands import Kind
 from companion.rules.request import MAX_CARDS, MAX_CREDITS, InvalidRequest, parse_settle_request
-from companion.rules.rulesets import OPTIONS, PRESETS, Ranking
+from companion.rules.rulesets import DECKS, OPTIONS, PRESETS, Ranking
 from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, settle
 from companion.refusal import Refused
 from companion.server.errors import read_json
@@ -36,7 +35,8 @@ def settle_hand():
 _CREDITS = {"type": "integer", "minimum": 0, "maximum": MAX_CREDITS}
 _CARD = {
     "type": "string",
-    "description": "A card code, case-insensitive: " + ", ".join(CARDS) + ".",
+    "description": "A card code of the rule set's deck, case-insensitive. "
+    + " ".join(f"{d.title[0].upper()}{d.title[1:]} ({d.name}): {', '.join(d.cards)}." for d in DECKS.values()),
     "examples": ["co7", "sa11", "idiot", "evil-one"],
 }
 _NAMES = {"type": "array", "items": {"type": "string"}}
