@@ -49,7 +49,8 @@ MAX_CREDITS = 1_000_000_000
 MAX_CARDS = 30
 
 TOP_FIELDS = ("rules", "players", "sabacc_pot")
-PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called", "demise", "static", "side")
+PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called", "demise", "static", "side",
+                 "blind_draw")
 
 
 class InvalidRequest(InvalidReveal):
@@ -124,6 +125,9 @@ def _player(deck: Deck, value: Any, at: str) -> PlayerReveal:
     demise = _cards(deck, raw.get("demise", []), f"{at}.demise", most=1)
     if "demise" in raw and not demise:
         raise InvalidRequest("a demise is one card, as a one-card list", f"{at}.demise")
+    blind_draw = _cards(deck, raw.get("blind_draw", []), f"{at}.blind_draw")
+    if "blind_draw" in raw and not blind_draw:
+        raise InvalidRequest("a blind draw is one card a draw, as a list", f"{at}.blind_draw")
     return PlayerReveal(
         name=name,
         cards=_cards(deck, raw["cards"], f"{at}.cards"),
@@ -134,6 +138,7 @@ def _player(deck: Deck, value: Any, at: str) -> PlayerReveal:
         demise=demise,
         static=_cards(deck, raw.get("static", []), f"{at}.static"),
         side=side,
+        blind_draw=blind_draw,
     )
 
 
