@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from companion.rules.decks import SABACC, Deck
 from companion.rules.game import BY_CALL, CLASSIC_HANDS, Ending, HandRanking
-from companion.rules.spike import SPIKE_DECK
+from companion.rules.spike import SPIKE_DECK, SPIKE_HANDS, THREE_ROUNDS
 
 
 class Ranking(StrEnum):
@@ -413,8 +413,53 @@ PRESETS["pagat-d6"] = dataclasses.replace(
 )
 
 
+_SPIKE = RuleSet(
+    name="spike",
+    title="Corellian Spike (Black Spire Outpost)",
+    summary="The Galaxy's Edge deck and spike dice: three rounds of turn, betting and spike "
+    "dice; antes of 1 to the game pot and 2 to the sabacc pot; a 1-credit fee to keep a gained "
+    "card and discard another, 2 to swap; Prime Sabacc.",
+    source="RULES-SPIKE.md (the printed rule book; the Black Spire Outpost table rules)",
+    ranking=Ranking.CLOSEST_POSITIVE,  # not read: Spike's hands are judged by `hands`
+    negative_pure=False,
+    fairy_empress=False,
+    ante=1,
+    ante_rule=AnteRule.GAME_AND_SABACC,
+    fold_fee=0,
+    bet_limit=None,
+    bomb_out_penalty=0,
+    buy_in=0,
+    chip_set=DEFAULT_CHIPS,
+    order_of_play=OrderOfPlay.PHASES,
+    turn_phases=(TURN, BETTING, SPIKE_DICE),
+    calling=CallingRule(Phase.BETTING, 0, False, (AfterCall.REVEAL,)),  # not read: no calls
+    scrambler_trigger=Trigger.TWO_D6_DOUBLES,  # matching symbols: 1 in 6
+    shift_kind=ShiftKind.SABACC,
+    static_field=StaticField.NONE,
+    deck=SPIKE_DECK,
+    hands=SPIKE_HANDS,
+    ending=THREE_ROUNDS,
+    ante_sabacc=2,
+    fee_gain_discard=1,
+    fee_swap=2,
+    prime_sabacc=True,
+)
+#: Corellian Spike's presets (RULES-SPIKE.md "Presets"). `PRESETS` keeps the classic game's.
+SPIKE_PRESETS: dict[str, RuleSet] = {_SPIKE.name: _SPIKE}
+# spike-book: the printed hierarchy (no Prime Sabacc) with BSO's antes and betting, no fees.
+SPIKE_PRESETS["spike-book"] = dataclasses.replace(
+    _SPIKE,
+    name="spike-book",
+    title="Corellian Spike (the printed rule book)",
+    summary="The printed hand hierarchy (no Prime Sabacc) with Black Spire Outpost's antes and "
+    "betting; no fees.",
+    fee_gain_discard=0,
+    fee_swap=0,
+    prime_sabacc=False,
+)
+
 #: Every preset of every game, by name: what a table and the payout calculator start from.
-RULE_SETS: dict[str, RuleSet] = {**PRESETS}
+RULE_SETS: dict[str, RuleSet] = {**PRESETS, **SPIKE_PRESETS}
 
 
 class InvalidRules(ValueError):
@@ -501,10 +546,19 @@ OPTIONS: dict[str, Any] = {
     "timer_mean_s": _seconds,
     "timer_min_s": _seconds,
     "timer_max_s": _seconds,
+    # Corellian Spike's table options (RULES-SPIKE.md); only a Spike rule set takes them.
+    "ante_game": _whole(0),
+    "ante_sabacc": _whole(0),
+    "fee_gain_discard": _whole(0),
+    "fee_swap": _whole(0),
+    "prime_sabacc": _bool,
+    "phase_order": _choice("turn-bet-spike", "turn-spike-bet"),
+    "junk_penalty": _whole(0),
+    "dealer_rotates": _choice("game", "round"),
 }
 
-#: Options whose rule-set attribute has another name.
-_ATTRIBUTE: dict[str, str] = {}
+#: Options whose rule-set attribute has another name (Spike's game ante is the rule set's ante).
+_ATTRIBUTE = {"ante_game": "ante"}
 
 
 def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
@@ -557,7 +611,7 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
 _GAME_OPTIONS = frozenset(o for rs in RULE_SETS.values() for o in rs.hands.options)
 
 #: Every deck, by its name (the card picker asks for one by it): the presets' decks.
-DECKS: dict[str, Deck] = {d.name: d for d in (SABACC, SPIKE_DECK, *(rs.deck for rs in RULE_SETS.values()))}
+DECKS: dict[str, Deck] = {rs.deck.name: rs.deck for rs in RULE_SETS.values()}
 
 
 def _worth(chips: tuple[Chip, ...]) -> int:
