@@ -276,6 +276,7 @@ class RuleSet:
         # The game's values are named, not spelt out (a deck is served by GET /api/v1/cards).
         out = dataclasses.asdict(dataclasses.replace(self, **{n: None for n in GAME_VALUES}))
         out.update({n: getattr(self, n).name for n in GAME_VALUES})
+        out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
         out["pot_building_rounds"] = self.pot_building_rounds
         out["overrides"] = list(self.overrides)
         return out

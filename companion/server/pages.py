@@ -19,7 +19,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from companion.rules.explain import explain
 from companion.refusal import Refused
 from companion.rules.decks import SABACC
-from companion.rules.rulesets import DECKS, PRESETS, InvalidRules, ruleset_from
+from companion.rules.rulesets import DECKS, PRESETS, RULE_SETS, InvalidRules, ruleset_from
 from companion.server.openapi import describe
 
 bp = Blueprint("pages", __name__)
@@ -59,7 +59,12 @@ def join_by_code():
 @bp.get("/calculator")
 def calculator():
     """The payout calculator: type in a reveal, get who wins what."""
-    return render_template("calculator.html", default_preset="classic")
+    foreign = {o for rs in RULE_SETS.values() for o in rs.hands.options}
+    games = {name: {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
+                    "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
+                    "foreign": sorted(foreign - rs.hands.options)}
+             for name, rs in RULE_SETS.items()}
+    return render_template("calculator.html", default_preset="classic", rule_sets=RULE_SETS, games=games)
 
 
 @bp.get("/rules")

@@ -34,7 +34,7 @@
 //
 // Each change also sets document.body.dataset.version to the version shown (tests wait on it).
 
-import { describeSettlement, handWords } from "./settlement.js";
+import { describeSettlement, handWords, setKindWords } from "./settlement.js";
 
 const STORE_PREFIX = "sabacc.seat.";
 const RETRY_MS = [1000, 2000, 4000, 8000];
@@ -516,6 +516,7 @@ export class LiveTable {
     if (!force && version === this.version) events = [];
     this.version = version;
     this.state = state;
+    if (state && state.rules) setKindWords(state.rules.kind_words);
     document.body.dataset.version = String(version);
     if (this.onState) this.onState(state, events, this);
   }
