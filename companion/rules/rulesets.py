@@ -18,7 +18,7 @@ from enum import StrEnum
 from typing import Any, Mapping
 
 from companion.rules.decks import SABACC, Deck
-from companion.rules.game import BY_CALL, CLASSIC_HANDS, Ending, HandRanking
+from companion.rules.game import BY_CALL, CLASSIC_ACTIONS, CLASSIC_HANDS, Ending, HandRanking, TurnAction
 from companion.rules.spike import SPIKE_DECK, SPIKE_HANDS, THREE_ROUNDS
 
 
@@ -250,6 +250,7 @@ class RuleSet:
     deck: Deck = SABACC  # the cards, the picker's groups, what may be set aside
     hands: HandRanking = CLASSIC_HANDS  # the kinds and their words, the comparison, the tie rule
     ending: Ending = BY_CALL  # how a hand ends: by a call, or after a fixed number of rounds
+    actions: tuple[TurnAction, ...] = CLASSIC_ACTIONS  # what a player may do in a turn to draw
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another

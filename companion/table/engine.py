@@ -404,9 +404,9 @@ class Table:
                     item["amount"] = rules.buy_in or None
                 out.append(item)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
-            for action in ("gain", "trade", "stand"):
-                if self._try({"type": "draw", "action": action}, sid):
-                    out.append({"type": "draw", "action": action})
+            for taken in rules.actions:
+                if self._try({"type": "draw", "action": taken.action}, sid):
+                    out.append({"type": "draw", "action": taken.action})
         if h and h["stage"] in ("play", "final_roll") and roller_of(h, step) == sid:
             count = DICE.get(rules.scrambler_trigger, (0, 0))[0]
             if self._try({"type": "roll", "dice": [1] * count}, sid):

@@ -333,16 +333,18 @@ class Turns(Play):
             raise Refused(409, f"it is {self.name(st['seat'])}'s turn to draw", None)
         p = self.in_play(sid)
         action = f["action"]
-        if action in ("gain", "trade") and deck_left(h, self.rules) < 1:
+        taken = next((a for a in self.rules.actions if a.action == action), None)
+        if taken is None:
+            raise Refused(422, f"{action!r} is no move of these rules; the moves are "
+                               + ", ".join(a.action for a in self.rules.actions), "action")
+        if taken.dealt and deck_left(h, self.rules) < taken.dealt:
             raise Refused(409, "the draw pile is empty: stand", "action")
-        if action == "trade" and p["hand_size"] - len(p["static"]) < 1:
-            raise Refused(409, "every card is in your static field: nothing to trade", "action")
-        if action == "gain":
-            p["hand_size"] += 1
-        elif action == "trade":
-            h["junk"] += 1
-        if action != "stand":
-            self.deal_job({sid: 1})
+        if taken.discards and p["hand_size"] - len(p["static"]) < taken.discards:
+            raise Refused(409, f"every card is in your static field: nothing to {action}", "action")
+        p["hand_size"] += taken.cards
+        h["junk"] += taken.discards
+        if taken.dealt:
+            self.deal_job({sid: taken.dealt})
         self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"])
         h["drew_last"] = {"seat": sid, "turn": h["turn_no"], "phase": st["phase"]}
         self.advance()

@@ -123,7 +123,18 @@ export function seatNames(state) {
   return names;
 }
 
-const DRAW_WORDS = { gain: "gains a card", trade: "trades a card", stand: "stands" };
+let turnActions = new Map(); // action -> {button, done, primary}: the game's words, from the view
+
+/** The words of a turn action of the game in play ({button, done}), from the server's rules. */
+export function actionWords(action) {
+  return turnActions.get(action) || { button: action, done: action, primary: false };
+}
+
+/** Take the game's words from a view's rules: its kinds of hand and its turn actions. */
+function setGameWords(rules) {
+  setKindWords(rules.kind_words);
+  if (rules.actions) turnActions = new Map(rules.actions.map((a) => [a.action, a]));
+}
 
 /** One event in words for the "last actions" list, or null for bookkeeping events. */
 /** A table's settlement with seat ids replaced by names: the engine settles by seat id, and
@@ -166,7 +177,7 @@ export function eventWords(ev, names) {
     case "hand_called": return `${who(ev.seat)} calls the hand`;
     case "no_call": return "Nobody calls";
     case "passed": return `${who(ev.seat)} does not call`;
-    case "drew": return `${who(ev.seat)} ${DRAW_WORDS[ev.action] || ev.action}`;
+    case "drew": return `${who(ev.seat)} ${actionWords(ev.action).done}`;
     case "static_added": return `${who(ev.seat)} puts a card in the static field`;
     case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
     case "reveal_started": return "The reveal: enter your cards";
@@ -516,7 +527,7 @@ export class LiveTable {
     if (!force && version === this.version) events = [];
     this.version = version;
     this.state = state;
-    if (state && state.rules) setKindWords(state.rules.kind_words);
+    if (state && state.rules) setGameWords(state.rules);
     document.body.dataset.version = String(version);
     if (this.onState) this.onState(state, events, this);
   }
