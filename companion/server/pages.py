@@ -75,7 +75,7 @@ def rules():
         ruleset = ruleset_from(name)
     except InvalidRules:
         abort(404)
-    return render_template("rules.html", ruleset=ruleset)
+    return render_template("rules.html", ruleset=ruleset, rule_sets=RULE_SETS)
 
 
 @bp.get("/api/v1/cards")
