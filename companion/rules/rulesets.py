@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from companion.rules.decks import SABACC, Deck
 from companion.rules.game import BY_CALL, CLASSIC_ACTIONS, CLASSIC_HANDS, Ending, HandRanking, TurnAction
-from companion.rules.spike import SPIKE_DECK, SPIKE_HANDS, THREE_ROUNDS
+from companion.rules.spike import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_HANDS, THREE_ROUNDS
 
 
 class Ranking(StrEnum):
@@ -441,6 +441,7 @@ _SPIKE = RuleSet(
     deck=SPIKE_DECK,
     hands=SPIKE_HANDS,
     ending=THREE_ROUNDS,
+    actions=SPIKE_ACTIONS,
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,
