@@ -7,7 +7,9 @@ PokerKit's `State` holds its deck and hand types as values; a rule set here hold
   card into the hand; Corellian Spike: a blind draw, cards compared on their own);
 - `TurnAction`: each action a player may take when it is their turn to draw: its card count
   change, the cards dealt and discarded, its fee, its words;
-- `Ending`: how a hand ends (by a call, or after a fixed number of rounds).
+- `Ending`: how a hand ends (by a call, or after a fixed number of rounds);
+- `Dice`: how a roll of the scrambler is shown (each face's symbol) and what makes a shift
+  in words (which faces shift is the rule set's `scrambler_trigger`, judged by the scrambler).
 
 The settlement, the table and the pages read these values; none of them names a game::
 
@@ -144,3 +146,26 @@ class Ending:
 
 #: Classic: a hand ends when a player calls (RULES.md "Calling").
 BY_CALL = Ending(by_call=True)
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The dice as the table sees them: what they are called, each face's symbol (none: the
+    number is shown), and what makes a shift, in words.
+
+    >>> SCRAMBLER_DICE.show([4, 4])
+    '4 and 4'
+    """
+
+    name: str  # "the scrambler", "the spike dice"
+    faces: tuple[str, ...] = ()  # face n's symbol is faces[n - 1]
+    shift_words: str = ""  # "matching symbols" (the rules page and the phones say it)
+
+    def show(self, dice: list[int] | tuple[int, ...]) -> str:
+        """A roll in the table's words: "4 and 2", "Spike and Spike"."""
+        faces = [self.faces[d - 1] if 0 < d <= len(self.faces) else str(d) for d in dice]
+        return " and ".join(faces)
+
+
+#: The classic scrambler: numbered dice (which faces shift is the rule set's trigger).
+SCRAMBLER_DICE = Dice("the scrambler")

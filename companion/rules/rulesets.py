@@ -18,8 +18,17 @@ from enum import StrEnum
 from typing import Any, Mapping
 
 from companion.rules.decks import SABACC, Deck
-from companion.rules.game import BY_CALL, CLASSIC_ACTIONS, CLASSIC_HANDS, Ending, HandRanking, TurnAction
-from companion.rules.spike import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_HANDS, THREE_ROUNDS
+from companion.rules.game import (
+    BY_CALL,
+    CLASSIC_ACTIONS,
+    CLASSIC_HANDS,
+    SCRAMBLER_DICE,
+    Dice,
+    Ending,
+    HandRanking,
+    TurnAction,
+)
+from companion.rules.spike import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, THREE_ROUNDS
 
 
 class Ranking(StrEnum):
@@ -99,10 +108,10 @@ TRADE = PhaseRule(Phase.TRADE, ("draw",), Who.EACH_PLAYER, "trade")
 DICE = PhaseRule(Phase.DICE, ("roll",), Who.DEALER, "dice")
 PLAY = PhaseRule(Phase.PLAY, ("draw", "roll"), Who.EACH_PLAYER, "play")
 TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
-SPIKE_DICE = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
+SPIKE_ROLL = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
 #: Every phase by its name (the rules page names the calling phase by it).
 PHASES: dict[Phase, PhaseRule] = {
-    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY, TURN, SPIKE_DICE)
+    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY, TURN, SPIKE_ROLL)
 }
 
 
@@ -251,6 +260,7 @@ class RuleSet:
     hands: HandRanking = CLASSIC_HANDS  # the kinds and their words, the comparison, the tie rule
     ending: Ending = BY_CALL  # how a hand ends: by a call, or after a fixed number of rounds
     actions: tuple[TurnAction, ...] = CLASSIC_ACTIONS  # what a player may do in a turn to draw
+    dice: Dice = SCRAMBLER_DICE  # how a roll is shown; what makes a shift, in words
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
@@ -433,7 +443,7 @@ _SPIKE = RuleSet(
     buy_in=0,
     chip_set=DEFAULT_CHIPS,
     order_of_play=OrderOfPlay.PHASES,
-    turn_phases=(TURN, BETTING, SPIKE_DICE),
+    turn_phases=(TURN, BETTING, SPIKE_ROLL),
     calling=CallingRule(Phase.BETTING, 0, False, (AfterCall.REVEAL,)),  # not read: no calls
     scrambler_trigger=Trigger.TWO_D6_DOUBLES,  # matching symbols: 1 in 6
     shift_kind=ShiftKind.SABACC,
@@ -442,6 +452,7 @@ _SPIKE = RuleSet(
     hands=SPIKE_HANDS,
     ending=THREE_ROUNDS,
     actions=SPIKE_ACTIONS,
+    dice=SPIKE_DICE,
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from companion.rules.cards import Card
 from companion.rules.decks import Deck, Group
-from companion.rules.game import BLIND_DRAW, Ending, HandRanking, TurnAction
+from companion.rules.game import BLIND_DRAW, Dice, Ending, HandRanking, TurnAction
 
 #: The printed marks telling the three copies of a value apart (they never matter).
 STAVES = ("circle", "triangle", "square")
@@ -235,3 +235,9 @@ SPIKE_ACTIONS: tuple[TurnAction, ...] = (
                fee="fee_swap", takes_discard=True),
     TurnAction("junk", "Junk", "junks", leaves=True),
 )
+
+
+#: The two spike dice: six symbols each, the spike on face 1 (the scrambler's trigger is any
+#: double: matching symbols, 1 roll in 6). The other symbols are named by their place.
+SPIKE_DICE = Dice("the spike dice", ("Spike", "Symbol 2", "Symbol 3", "Symbol 4", "Symbol 5", "Symbol 6"),
+                  "matching symbols")

@@ -130,10 +130,18 @@ export function actionWords(action) {
   return turnActions.get(action) || { button: action, done: action, primary: false };
 }
 
-/** Take the game's words from a view's rules: its kinds of hand and its turn actions. */
+let diceFaces = []; // face n's symbol is diceFaces[n - 1] (none: the number is shown)
+
+/** A roll in the table's words: "4 and 2", or the spike dice's symbols. */
+export function diceWords(dice) {
+  return (dice || []).map((d) => diceFaces[d - 1] || String(d)).join(" and ");
+}
+
+/** Take the game's words from a view's rules: its kinds of hand, turn actions and dice. */
 function setGameWords(rules) {
   setKindWords(rules.kind_words);
   if (rules.actions) turnActions = new Map(rules.actions.map((a) => [a.action, a]));
+  if (rules.dice) diceFaces = rules.dice.faces || [];
 }
 
 /** One event in words for the "last actions" list, or null for bookkeeping events. */
@@ -171,7 +179,7 @@ export function eventWords(ev, names) {
     case "folded": return `${who(ev.seat)} folds${ev.fee ? ` (pays ${ev.fee} to the sabacc pot)` : ""}`;
     case "rolled": {
       const r = ev.roll || {};
-      const dice = (r.dice || []).join(" and ");
+      const dice = diceWords(r.dice);
       return `${ev.seat ? who(ev.seat) : "The scrambler"} rolls ${dice}${r.shift ? ": a shift!" : ": no shift"}`;
     }
     case "hand_called": return `${who(ev.seat)} calls the hand`;
