@@ -226,3 +226,47 @@ def test_item4_all_in_players_fold_is_refused_when_sent_by_hand():
     assert exc.status == 409 and "all-in" in exc.error
     assert refused(t, HOST, "fold", seat="s2").status == 409  # nor by the host for him
     do(t, "s3", "fold")  # a player with credits may
+
+
+# -- 8. transport fields: one check, one status ------------------------------------------------------
+
+BAD_TRANSPORT = [({"version": "1"}, "version"), ({"version": True}, "version"),
+                 ({"version": -1}, "version"), ({"idempotency_key": ""}, "idempotency_key"),
+                 ({"idempotency_key": 7}, "idempotency_key"),
+                 ({"idempotency_key": "k" * 101}, "idempotency_key"),
+                 ({"idempotency_key": "\ud800"}, "idempotency_key")]
+
+
+@pytest.mark.parametrize(("fields", "field"), BAD_TRANSPORT)
+def test_item8_transport_fields_validated_in_one_place_with_one_status(tmp_path, fields, field):
+    """The same faulty `version` or `idempotency_key` gets the same status and field from the
+    owner (what the GPIO button, the box or a test calls) as from the web layer."""
+    from companion.table.ledger import Ledger
+    from companion.table.owner import TableOwner, check_transport
+
+    with pytest.raises(Refused) as web:
+        check_transport(fields.get("version"), fields.get("idempotency_key"))
+    ledger = Ledger(tmp_path / "t.sqlite3")
+    try:
+        owner, _ = TableOwner.create("TRANS", {"rules": "weg"}, ledger, Table)
+        owner.join("Lando")
+        for call in (lambda: owner.submit({"type": "buy_in", "amount": 5}, "s1", **_kw(fields)),
+                     lambda: owner.undo(HOST, **_kw(fields))):
+            with pytest.raises(Refused) as info:
+                call()
+            assert (info.value.status, info.value.field) == (web.value.status, field) == (400, field)
+    finally:
+        ledger.close()
+
+
+def _kw(fields):
+    return {"version": fields.get("version"), "idempotency_key": fields.get("idempotency_key")}
+
+
+@pytest.mark.parametrize(("fields", "field"), BAD_TRANSPORT[:-1])
+def test_item8_the_web_layer_answers_the_same(client, fields, field):
+    made = client.post("/api/v1/tables", json={"rules": "weg"}).get_json()
+    host = {"Authorization": "Bearer " + made["host_token"]}
+    for path, body in (("commands", {"type": "start_hand", **fields}), ("undo", dict(fields))):
+        got = client.post(f"/api/v1/tables/{made['code']}/{path}", json=body, headers=host)
+        assert (got.status_code, got.get_json()["field"]) == (400, field)
