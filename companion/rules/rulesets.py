@@ -261,6 +261,9 @@ class RuleSet:
     ending: Ending = BY_CALL  # how a hand ends: by a call, or after a fixed number of rounds
     actions: tuple[TurnAction, ...] = CLASSIC_ACTIONS  # what a player may do in a turn to draw
     dice: Dice = SCRAMBLER_DICE  # how a roll is shown; what makes a shift, in words
+    # Whether the live table plays this rule set's game in full (else only the payout
+    # calculator settles it). Corellian Spike: not yet (see the Spike presets).
+    live_table: bool = True
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
@@ -453,6 +456,10 @@ _SPIKE = RuleSet(
     ending=THREE_ROUNDS,
     actions=SPIKE_ACTIONS,
     dice=SPIKE_DICE,
+    # The table plays Spike's rounds, turn actions and fees, antes, junk and the Sabacc Shift;
+    # the discard pile's top card, the blind draw at the table and the survivor's shown hand
+    # are still to come, so a host cannot start a Spike table yet.
+    live_table=False,
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,

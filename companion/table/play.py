@@ -169,6 +169,10 @@ class Play:
         """A bet or raise: everyone else acts again (betting.Betting)."""
         raise NotImplementedError
 
+    def concede(self, winner: str) -> None:
+        """Everyone else folded: the last player takes the pots (betting.Betting)."""
+        raise NotImplementedError
+
     def start_reveal(self) -> None:
         """Begin the reveal (reveal.Reveal)."""
         raise NotImplementedError
