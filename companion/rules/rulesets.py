@@ -264,6 +264,9 @@ class RuleSet:
     # Whether the live table plays this rule set's game in full (else only the payout
     # calculator settles it). Corellian Spike: not yet (see the Spike presets).
     live_table: bool = True
+    # The discarded cards lie face up and the pile's top card is public (Spike): every discard
+    # is entered, and the companion shows the top card on every screen.
+    discard_pile_public: bool = False
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another

@@ -335,6 +335,7 @@ class Table:
             "pots": pots_of(h),
             "deck": deck_left(h, self.rules),
             "junk": h["junk"],
+            "discard_top": h.get("discard_top"),
             "last_roll": h["last_roll"],
             "rolls": h["rolls"],
             "shift": h["shift"],
@@ -403,8 +404,12 @@ class Table:
                 out.append(item)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
             for taken in rules.actions:
-                if self._try({"type": "draw", "action": taken.action}, sid):
-                    out.append({"type": "draw", "action": taken.action})
+                # Where the discard pile is face up, a discarding move names its card: tried
+                # with any card, offered with "card": true (the phone asks which).
+                asks = rules.discard_pile_public and taken.discards > 0
+                entry = {"type": "draw", "action": taken.action}
+                if self._try({**entry, **({"card": next(iter(rules.deck.cards))} if asks else {})}, sid):
+                    out.append({**entry, **({"card": True} if asks else {})})
         if h and h["stage"] in ("play", "final_roll") and roller_of(h, step) == sid:
             count = DICE.get(rules.scrambler_trigger, (0, 0))[0]
             if self._try({"type": "roll", "dice": [1] * count}, sid):

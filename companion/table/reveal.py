@@ -10,7 +10,8 @@ from typing import Any
 from companion.refusal import Refused
 from companion.rules import cards as deck
 from companion.rules.rulesets import Side
-from companion.rules.settle import InvalidReveal, PlayerReveal, settle
+from companion.rules.game import BLIND_DRAW
+from companion.rules.settle import BLIND_DRAW_STATUS, SUDDEN_DEMISE, InvalidReveal, PlayerReveal, settle
 from companion.table.commands import HOST, SCRAMBLER
 from companion.table.play import Play
 from companion.table.state import plain
@@ -161,6 +162,13 @@ class Reveal(Play):
     def settle_hand(self) -> None:
         """Settle with the rules engine and move the stacks and the sabacc pot."""
         h, s, rules = self.hand, self.s, self.rules
+        blind = rules.hands.tie == BLIND_DRAW
+        if blind and h["stage"] == "demise":
+            # A blind draw's cards add up, one a draw: each drawn card joins the player's draws
+            # (face up on the discard pile) and the tied players may be asked to draw again.
+            for x in h["demise_players"]:
+                h["p"][x]["blind_draw"] = [*h["p"][x].get("blind_draw", []), h["p"][x]["demise"]]
+                h["p"][x]["demise"] = None
         reveals = []
         for sid in h["players"]:
             p = h["p"][sid]
@@ -175,12 +183,20 @@ class Reveal(Play):
                 demise=(p["demise"],) if p["demise"] else (),
                 static=tuple(p["static"]) if rules.holdem and not p["folded"] else (),
                 side=Side(side) if rules.force_sabacc and side else None,
+                blind_draw=tuple(p.get("blind_draw", ())),
             ))
         try:
             result = settle(rules, reveals, s["sabacc_pot"])
         except InvalidReveal as exc:
             raise Refused(422, exc.message, "cards") from None
-        if result.status == "sudden_demise":
+        if result.status == BLIND_DRAW_STATUS:
+            h["stage"] = "demise"  # the same stage: each asked player enters one card
+            h["demise_players"], h["demise_public"] = list(result.demise_players), []
+            names = ", ".join(self.name(x) for x in result.demise_players)
+            self.emit("blind_draw", players=list(result.demise_players),
+                      message=f"Blind draw: {names} each draw a card from the draw pile and enter it.")
+            return
+        if result.status == SUDDEN_DEMISE:
             if h["stage"] == "demise":
                 raise Refused(409, "the settlement asked for a second sudden demise", None)
             h["stage"] = "demise"

@@ -228,7 +228,7 @@ def copy_hand(h: Hand) -> Hand:
 #: hand gets (`migrate`): the call window, the static window after a draw, the dealer's job,
 #: the face-up demise cards and the hands being entered again after a reveal conflict.
 HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
-                               "demise_public": [], "reentry": []}
+                               "demise_public": [], "reentry": [], "discard_top": None}
 
 
 def migrate(state: dict[str, Any]) -> dict[str, Any]:

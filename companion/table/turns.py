@@ -347,8 +347,11 @@ class Turns(Play):
         if taken is None:
             raise Refused(422, f"{action!r} is no move of these rules; the moves are "
                                + ", ".join(a.action for a in self.rules.actions), "action")
+        top = self.discarded_card(f, needed=bool(taken.discards))
         if taken.leaves:
             self.leave_hand(sid)  # junk: the whole hand onto the discard pile
+            if top is not None:
+                self.put_on_discard_pile(top)
             return
         fee = getattr(self.rules, taken.fee) if taken.fee else 0
         if fee > self.stack(sid):
@@ -370,8 +373,43 @@ class Turns(Play):
         if taken.dealt:
             self.deal_job({sid: taken.dealt})
         self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"], **({"fee": fee} if fee else {}))
+        if top is not None:
+            self.put_on_discard_pile(top)
         h["drew_last"] = {"seat": sid, "turn": h["turn_no"], "phase": st["phase"]}
         self.advance()
+
+    def discarded_card(self, f: dict[str, Any], needed: bool) -> str | None:
+        """The card a move puts face up on the discard pile, where the pile is face up: it
+        must be entered for a move that discards (it is public). None where the pile is face
+        down, or when a move that needs none names none."""
+        if not self.rules.discard_pile_public:
+            if "card" in f:
+                raise Refused(422, "the discard pile is face down in these rules: enter no card", "card")
+            return None
+        if "card" not in f:
+            if needed:
+                raise Refused(422, "enter the card you discard: it lies face up on the discard pile", "card")
+            return None
+        try:
+            return self.rules.deck.normalize(f["card"])
+        except deck.UnknownCard as exc:
+            raise Refused(422, str(exc), "card") from None
+
+    def put_on_discard_pile(self, code: str) -> None:
+        """A card is now the discard pile's top card: every screen shows it."""
+        self.hand["discard_top"] = code
+        self.emit("discard_top", card=code)
+
+    def cmd_discard_top(self, f: dict[str, Any], actor: str | None) -> None:
+        """Whoever turns up a card on the discard pile (after the deal, after a shift) enters it."""
+        h = self.need_play()
+        if not self.rules.discard_pile_public:
+            raise Refused(409, "the discard pile is face down in these rules", None)
+        if actor != HOST:
+            self.in_play(self.who(f, actor))
+        top = self.discarded_card(f, needed=True)
+        if top is not None:
+            self.put_on_discard_pile(top)
 
     def leave_hand(self, sid: str) -> None:
         """A turn action that leaves the hand (Spike's junk): the whole hand goes onto the
