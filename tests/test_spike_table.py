@@ -86,8 +86,8 @@ def test_spike_turn_actions_fees_into_the_game_pot_and_hand_limits(spike):
     h = t.to_json()["hand"]
     first, second, third = h["players"]
     do(t, first, "draw", action="gain_keep")  # 3 cards, free
-    do(t, second, "draw", action="swap")  # fee_swap 2
-    do(t, third, "draw", action="gain_keep_discard")  # fee_gain_discard 1
+    do(t, second, "draw", action="swap", card="+2")  # fee_swap 2
+    do(t, third, "draw", action="gain_keep_discard", card="-6")  # fee_gain_discard 1
     s = t.to_json()
     p = s["hand"]["p"]
     assert (p[first]["hand_size"], p[second]["hand_size"], p[third]["hand_size"]) == (3, 2, 2)
@@ -166,3 +166,59 @@ def test_spike_reveal_is_settled_by_spikes_ranking(spike):
     assert kinds == {first: "sabacc_pair", second: "nulrhek", third: "nulrhek"}
     assert row["settlement"]["sabacc_pot_winners"] == [first]
     assert s["seats"][first]["stack"] == 27 + 3 + 6 and s["sabacc_pot"] == 0
+
+
+def test_spike_the_discard_pile_top_card_is_public_and_every_discard_is_entered(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, "host", "discard_top", card="-3")  # the dealer turns up the first card
+    assert t.view(second)["hand"]["discard_top"] == "-3"
+    with pytest.raises(Refused) as exc:
+        do(t, first, "draw", action="gain_discard")
+    assert exc.value.field == "card"
+    legal = {x["action"]: x for x in t.legal(first) if x["type"] == "draw"}
+    assert legal["gain_discard"]["card"] is True and "card" not in legal["stand"]
+    do(t, first, "draw", action="gain_discard", card="+9")
+    do(t, second, "draw", action="swap", card="sylop")  # takes the -3, discards a sylop
+    for viewer in (None, first, second, third):
+        assert t.view(viewer)["hand"]["discard_top"] == "sylop"
+
+
+def test_spike_a_true_tie_at_the_table_is_a_blind_draw(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    for _ in range(3):
+        play_round(t, {})
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, first, "reveal", cards=["+1", "+4"])
+    do(t, second, "reveal", cards=["+4", "+1"])
+    events = do(t, third, "reveal", cards=["+9", "+1"])
+    assert any(e["type"] == "blind_draw" for e in events)
+    assert t.to_json()["hand"]["demise_players"] == [first, second]
+    do(t, first, "demise_card", card="-2")
+    do(t, second, "demise_card", card="+2")  # a positive card beats its negative
+    s = t.to_json()
+    row = s["hands"][-1]
+    assert row["settlement"]["pots"][0]["winners"] == [second]
+    assert row["settlement"]["sabacc_pot_winners"] == []  # a Nulrhek: the sabacc pot carries
+    assert s["sabacc_pot"] == 6
+
+
+def test_spike_a_blind_draw_still_tied_draws_again(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    for _ in range(3):
+        play_round(t, {})
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, first, "reveal", cards=["+3", "-3"])
+    do(t, second, "reveal", cards=["-3", "+3"])
+    do(t, third, "reveal", cards=["+9", "+1"])
+    do(t, first, "demise_card", card="+5")
+    events = do(t, second, "demise_card", card="+5")
+    assert any(e["type"] == "blind_draw" for e in events)
+    do(t, first, "demise_card", card="sylop")
+    do(t, second, "demise_card", card="+1")
+    s = t.to_json()
+    assert s["hands"][-1]["settlement"]["sabacc_pot_winners"] == [first]  # a Sabacc with a pair
+    assert s["sabacc_pot"] == 0

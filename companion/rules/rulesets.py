@@ -463,6 +463,7 @@ _SPIKE = RuleSet(
     # the discard pile's top card, the blind draw at the table and the survivor's shown hand
     # are still to come, so a host cannot start a Spike table yet.
     live_table=False,
+    discard_pile_public=True,
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,
