@@ -267,14 +267,18 @@ class RuleSet:
     # The discarded cards lie face up and the pile's top card is public (Spike): every discard
     # is entered, and the companion shows the top card on every screen.
     discard_pile_public: bool = False
+    # The fold fee goes into the hand's pot (Spike's junk penalty, into the game pot) instead
+    # of the sabacc pot.
+    fold_fee_into_pot: bool = False
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
     fee_swap: int = 0  # the fee to swap with the discard pile's top card
     prime_sabacc: bool = False  # sylop, +10, -10 is Prime Sabacc (else a Yee-Haa of tens)
     phase_order: str = "turn-bet-spike"  # or "turn-spike-bet"
-    junk_penalty: int = 0  # credits into the game pot for junking
     dealer_rotates: str = "game"  # or "round"
+    # The dealer's part passes left after each round, not each hand (Spike's dealer_rotates).
+    dealer_rotates_each_round: bool = False
 
     def phase_name(self, phase: Phase) -> str:
         """A phase named as this order of play names it, from its `PhaseRule` words: "draw
@@ -449,7 +453,7 @@ _SPIKE = RuleSet(
     buy_in=0,
     chip_set=DEFAULT_CHIPS,
     order_of_play=OrderOfPlay.PHASES,
-    turn_phases=(TURN, BETTING, SPIKE_ROLL),
+    turn_phases=(TURN, BETTING, SPIKE_ROLL),  # PHASE_ORDERS["turn-bet-spike"]
     calling=CallingRule(Phase.BETTING, 0, False, (AfterCall.REVEAL,)),  # not read: no calls
     scrambler_trigger=Trigger.TWO_D6_DOUBLES,  # matching symbols: 1 in 6
     shift_kind=ShiftKind.SABACC,
@@ -464,11 +468,19 @@ _SPIKE = RuleSet(
     # are still to come, so a host cannot start a Spike table yet.
     live_table=False,
     discard_pile_public=True,
+    fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,
     prime_sabacc=True,
 )
+#: Spike's phase orders by the option `phase_order`: BSO's, and the tournaments' (you bet on
+#: the hand you will reveal).
+PHASE_ORDERS: dict[str, tuple[PhaseRule, ...]] = {
+    "turn-bet-spike": (TURN, BETTING, SPIKE_ROLL),
+    "turn-spike-bet": (TURN, SPIKE_ROLL, BETTING),
+}
+
 #: Corellian Spike's presets (RULES-SPIKE.md "Presets"). `PRESETS` keeps the classic game's.
 SPIKE_PRESETS: dict[str, RuleSet] = {_SPIKE.name: _SPIKE}
 # spike-book: the printed hierarchy (no Prime Sabacc) with BSO's antes and betting, no fees.
@@ -583,7 +595,7 @@ OPTIONS: dict[str, Any] = {
 }
 
 #: Options whose rule-set attribute has another name (Spike's game ante is the rule set's ante).
-_ATTRIBUTE = {"ante_game": "ante"}
+_ATTRIBUTE = {"ante_game": "ante", "junk_penalty": "fold_fee"}
 
 
 def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
@@ -617,6 +629,13 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
     rounds = changes.pop("pot_building_rounds", None)
     if rounds is not None:
         changes["calling"] = dataclasses.replace(base.calling, rounds_before_call=rounds)
+    if "phase_order" in changes:
+        changes["turn_phases"] = PHASE_ORDERS[changes["phase_order"]]
+    if "dealer_rotates" in changes:
+        # The dealer passes left after each round: the round's dealer rolls, and the player on
+        # their left starts each phase.
+        each_round = changes["dealer_rotates"] == "round"
+        changes["dealer_rotates_each_round"] = changes["starter_rotates_each_round"] = each_round
     # A holodex buy-in of 1000 is a tournament: its chips add up to 1000, not the lay set's 500.
     if "buy_in" in changes and _worth(base.chip_set) != changes["buy_in"]:
         changes["chip_set"] = _CHIPS_FOR_BUY_IN.get(changes["buy_in"], base.chip_set)

@@ -426,6 +426,9 @@ class Table:
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
             if sid not in h["demise_public"]:  # a face-up demise card stands
                 out.append({"type": "demise_card"})
+        if h and h["stage"] == "show" and h["settlement"]["winner"] == sid:
+            out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
+            out.append({"type": "no_show"})
         return out
 
     def _host_legal(self) -> list[str]:

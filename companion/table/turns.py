@@ -134,10 +134,18 @@ class Turns(Play):
                         add(pr.phase, sid, do, sid)
             else:
                 for do in pr.does:
-                    add(pr.phase, h["dealer"] if pr.by is Who.DEALER else None, do, None)
+                    add(pr.phase, self.round_dealer() if pr.by is Who.DEALER else None, do, None)
             if pr.phase in rules.dealer_rolls_after:
                 add(pr.phase, h["dealer"], "roll", None)
         return steps
+
+    def round_dealer(self) -> str:
+        """Who deals (and rolls) this round: the hand's dealer, or, where the dealer's part
+        passes left each round, the player before this round's first."""
+        h = self.hand
+        if not self.rules.dealer_rotates_each_round:
+            return h["dealer"]
+        return self.round_order()[-1]
 
     def round_order(self) -> list[str]:
         """The hand's players in the order they play this round (who starts rotates if the
@@ -410,6 +418,50 @@ class Turns(Play):
         top = self.discarded_card(f, needed=True)
         if top is not None:
             self.put_on_discard_pile(top)
+
+    def survivor(self, f: dict[str, Any], actor: str | None) -> str:
+        """The last player left, who may show a hand for the sabacc pot now."""
+        h = self.hand
+        if h is None or h["stage"] != "show":
+            raise Refused(409, "nobody is showing a hand now", None)
+        sid = self.who(f, actor)
+        if sid != h["settlement"]["winner"]:
+            raise Refused(409, f"only {self.name(h['settlement']['winner'])} may show a hand", None)
+        return sid
+
+    def cmd_show(self, f: dict[str, Any], actor: str | None) -> None:
+        """The survivor shows their hand: one that takes the sabacc pot (Spike: totalling 0)
+        takes it too; any other leaves it to carry over."""
+        sid = self.survivor(f, actor)
+        h, rules = self.hand, self.rules
+        codes = []
+        for i, c in enumerate(f["cards"]):
+            try:
+                codes.append(rules.deck.normalize(c))
+            except deck.UnknownCard as exc:
+                raise Refused(422, str(exc), f"cards[{i}]") from None
+        n = h["p"][sid]["hand_size"]
+        if len(codes) != n:
+            raise Refused(422, f"the table counts {n} cards in your hand; you entered {len(codes)}", "cards")
+        try:
+            rules.deck.check_copies(codes + ([h["discard_top"]] if h.get("discard_top") else []))
+        except deck.TooManyCopies as exc:
+            raise Refused(422, f"{exc}: check your cards", "cards") from None
+        shown = rules.hands.evaluate(rules, codes)
+        amount = self.s["sabacc_pot"] if shown.kind in rules.hands.sabacc_pot_kinds else 0
+        self.s["seats"][sid]["stack"] += amount
+        self.s["sabacc_pot"] -= amount
+        record = h["settlement"]
+        record["shown"] = {"cards": codes, "kind": shown.kind, "total": shown.total, "sabacc_pot": amount}
+        if amount:
+            record["payouts"] = {**record["payouts"], sid: record["payouts"][sid] + amount}
+        self.emit("shown", seat=sid, cards=codes, kind=shown.kind, total=shown.total, sabacc_pot=amount)
+        self.end_hand()
+
+    def cmd_no_show(self, f: dict[str, Any], actor: str | None) -> None:
+        """The survivor keeps their hand hidden: the sabacc pot carries over."""
+        self.survivor(f, actor)
+        self.end_hand()
 
     def leave_hand(self, sid: str) -> None:
         """A turn action that leaves the hand (Spike's junk): the whole hand goes onto the
