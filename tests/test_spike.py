@@ -188,7 +188,7 @@ def test_spike_presets_and_their_options():
     assert SPIKE.ending.rounds == 3 and not SPIKE.ending.by_call
     rs = ruleset_from({"preset": "spike", "ante_game": 2, "ante_sabacc": 4, "junk_penalty": 1,
                        "phase_order": "turn-spike-bet", "bet_limit": 10, "dealer_rotates": "round"})
-    assert (rs.ante, rs.ante_sabacc, rs.junk_penalty, rs.phase_order, rs.bet_limit, rs.dealer_rotates) == (
+    assert (rs.ante, rs.ante_sabacc, rs.fold_fee, rs.phase_order, rs.bet_limit, rs.dealer_rotates) == (
         2, 4, 1, "turn-spike-bet", 10, "round")
     with pytest.raises(InvalidRules) as exc:
         ruleset_from({"preset": "spike", "phase_order": "bet-first"})

@@ -222,3 +222,102 @@ def test_spike_a_blind_draw_still_tied_draws_again(spike):
     s = t.to_json()
     assert s["hands"][-1]["settlement"]["sabacc_pot_winners"] == [first]  # a Sabacc with a pair
     assert s["sabacc_pot"] == 0
+
+
+def test_spike_the_sole_survivor_may_show_a_sabacc_for_the_sabacc_pot(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, first, "draw", action="junk")
+    do(t, second, "draw", action="junk")
+    assert t.to_json()["hand"]["stage"] == "show"
+    assert [x["type"] for x in t.legal(third)][-2:] == ["show", "no_show"]
+    with pytest.raises(Refused):
+        do(t, first, "show", cards=["+1", "-1"])
+    do(t, third, "show", cards=["+7", "-7"])
+    s = t.to_json()
+    assert s["seats"][third]["stack"] == 27 + 3 + 6 and s["sabacc_pot"] == 0
+    assert s["hands"][-1]["settlement"]["shown"]["kind"] == "sabacc_pair"
+
+
+def test_spike_the_sole_survivor_who_does_not_show_leaves_the_sabacc_pot_to_carry(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, first, "draw", action="junk")
+    do(t, second, "draw", action="junk")
+    do(t, third, "no_show")
+    s = t.to_json()
+    assert s["seats"][third]["stack"] == 30 and s["sabacc_pot"] == 6
+    # a shown Nulrhek leaves it too
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, first, "draw", action="junk")
+    do(t, second, "draw", action="junk")
+    do(t, third, "show", cards=["+7", "-6"])
+    assert t.to_json()["sabacc_pot"] == 12
+
+
+def test_spike_junk_penalty_goes_into_the_game_pot(spike, monkeypatch):
+    t = Table.create("SPIKE", {"rules": {"preset": "spike", "junk_penalty": 2}})
+    for i, name in enumerate(NAMES):
+        t.apply({"type": "join", "name": name}, None)
+        t.apply({"type": "buy_in", "amount": 30}, f"s{i + 1}")
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    for sid in (first, second, third):
+        do(t, sid, "draw", action="stand")
+    do(t, first, "bet", amount=2)
+    do(t, second, "fold")  # junk in the betting phase
+    s = t.to_json()
+    assert s["hand"]["p"][second]["committed"] == 1 + 2 and s["sabacc_pot"] == 6
+
+
+def test_spike_bso_raise_rule_a_player_never_raises_their_own_raise(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    for sid in (first, second, third):
+        do(t, sid, "draw", action="stand")
+    do(t, first, "bet", amount=2)  # the opener
+    do(t, second, "call")
+    do(t, third, "call")  # everyone matched: the opener is not asked again
+    assert t.to_json()["hand"]["betting"] is None
+
+
+def test_spike_phase_order_option_bets_after_the_spike_dice(spike):
+    from companion.rules.rulesets import ruleset_from
+
+    rs = ruleset_from({"preset": "spike", "phase_order": "turn-spike-bet"})
+    assert [p.phase.value for p in rs.turn_phases] == ["turn", "spike", "betting"]
+    t = Table.create("SPIKE", {"rules": {"preset": "spike", "phase_order": "turn-spike-bet"}})
+    for i, name in enumerate(NAMES):
+        t.apply({"type": "join", "name": name}, None)
+        t.apply({"type": "buy_in", "amount": 30}, f"s{i + 1}")
+    do(t, "host", "start_hand")
+    h = t.to_json()["hand"]
+    for sid in h["players"]:
+        do(t, sid, "draw", action="stand")
+    assert t.view(None)["hand"]["do"] == "roll"
+
+
+def test_spike_dealer_rotates_each_round_option(spike):
+    t = Table.create("SPIKE", {"rules": {"preset": "spike", "dealer_rotates": "round"}})
+    for i, name in enumerate(NAMES):
+        t.apply({"type": "join", "name": name}, None)
+        t.apply({"type": "buy_in", "amount": 30}, f"s{i + 1}")
+    do(t, "host", "start_hand")
+    rollers = []
+    for _ in range(2):
+        h = t.to_json()["hand"]
+        order = [s["seat"] for s in h["steps"] if s["do"] == "draw"]
+        for sid in order:
+            do(t, sid, "draw", action="stand")
+        for sid in order:
+            do(t, sid, "check")
+        roller = t.view(None)["hand"]["roller"]
+        rollers.append((order[0], roller))
+        do(t, roller, "roll", dice=[1, 2])
+    (first1, roll1), (first2, roll2) = rollers
+    assert roll1 != roll2 and first1 != first2
+    assert t.to_json()["order"].index(first2) == (t.to_json()["order"].index(first1) + 1) % 3

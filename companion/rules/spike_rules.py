@@ -79,7 +79,7 @@ def _turn(rs: RuleSet) -> Section:
         fee = getattr(rs, a.fee) if a.fee else 0
         cost = f" Fee: {credits(fee)} into the game pot." if fee else ""
         points.append(f"{a.button}.{cost}")
-    penalty = (f" Junking costs {credits(rs.junk_penalty)} into the game pot." if rs.junk_penalty else "")
+    penalty = (f" Junking costs {credits(rs.fold_fee)} into the game pot." if rs.fold_fee else "")
     return Section("turn", "Turn phase: one action each", (
         "Every discard puts a new card face up on top of the discard pile (its value is entered: "
         "it is public). A hand of 5 cannot keep a gained card, and no action shrinks a hand below "
@@ -136,7 +136,7 @@ def _options(rs: RuleSet) -> Section:
             f"game ante {credits(rs.ante)}", f"sabacc ante {credits(rs.ante_sabacc)}",
             f"fee to keep a gained card and discard another {credits(rs.fee_gain_discard)}",
             f"fee to swap {credits(rs.fee_swap)}", "Prime Sabacc " + ("on" if rs.prime_sabacc else "off"),
-            f"phases {rs.phase_order}", f"junk penalty {credits(rs.junk_penalty)}",
+            f"phases {rs.phase_order}", f"junk penalty {credits(rs.fold_fee)}",
             "bet limit " + (credits(rs.bet_limit) if rs.bet_limit else "none"),
             f"the dealer passes after each {rs.dealer_rotates}")) + ".",
     ]
