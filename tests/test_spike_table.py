@@ -321,3 +321,32 @@ def test_spike_dealer_rotates_each_round_option(spike):
     (first1, roll1), (first2, roll2) = rollers
     assert roll1 != roll2 and first1 != first2
     assert t.to_json()["order"].index(first2) == (t.to_json()["order"].index(first1) + 1) % 3
+
+
+def test_spike_session_end_shares_the_sabacc_pot_odd_credits_from_the_dealers_left(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, first, "draw", action="junk")
+    do(t, second, "draw", action="junk")
+    do(t, third, "no_show")
+    t._s["sabacc_pot"] = 7  # 6 carried, and one more for an odd credit
+    dealer = t.to_json()["dealer"]
+    order = t.to_json()["order"]
+    left = order[(order.index(dealer) + 1) % 3]
+    before = {sid: seat["stack"] for sid, seat in t.to_json()["seats"].items()}
+    do(t, "host", "end_session")
+    after = {sid: seat["stack"] for sid, seat in t.to_json()["seats"].items()}
+    gained = {sid: after[sid] - before[sid] for sid in after}
+    assert gained[left] == 3 and sorted(gained.values()) == [2, 2, 3] and t.to_json()["sabacc_pot"] == 0
+
+
+def test_spike_the_host_may_keep_the_sabacc_pot_for_the_next_session(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, first, "draw", action="junk")
+    do(t, second, "draw", action="junk")
+    do(t, third, "no_show")
+    do(t, "host", "end_session", keep_sabacc_pot=True)
+    assert t.to_json()["sabacc_pot"] == 6

@@ -270,6 +270,9 @@ class RuleSet:
     # The fold fee goes into the hand's pot (Spike's junk penalty, into the game pot) instead
     # of the sabacc pot.
     fold_fee_into_pot: bool = False
+    # At the end of the session a sabacc pot nobody won is shared among the seated players
+    # (unless the host keeps it for the next session).
+    split_sabacc_pot_at_end: bool = False
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
@@ -469,6 +472,7 @@ _SPIKE = RuleSet(
     live_table=False,
     discard_pile_public=True,
     fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
+    split_sabacc_pot_at_end=True,
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,

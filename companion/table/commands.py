@@ -68,7 +68,9 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "stake": _obj({"seat": {"type": "string"},
                    "item": {"type": "string", "minLength": 1, "maxLength": 60},
                    "value": {"type": "integer", "minimum": 1}}, ("seat", "item", "value")),
-    "end_session": _obj({}),
+    # keep_sabacc_pot: where the rules share an unwon sabacc pot at the end, the host keeps it
+    # for the next session instead.
+    "end_session": _obj({"keep_sabacc_pot": {"type": "boolean"}}),
     # the hand
     "start_hand": _obj({"seed_commitment": _HEX}),
     "check": _obj(dict(_FOR_SEAT)),

@@ -190,9 +190,27 @@ class Seats(Play):
         self.emit("staked", seat=sid, item=item, value=value, committed=p["committed"])
         self.after_bet_action(sid)
 
+    def split_sabacc_pot(self) -> None:
+        """A sabacc pot nobody won is shared equally among the seated players at the end of
+        the session, the odd credits one at a time from the dealer's left (RULES-SPIKE.md)."""
+        s = self.s
+        order = s["order"]
+        if not order or s["sabacc_pot"] == 0:
+            return
+        start = (order.index(s["dealer"]) + 1) % len(order) if s["dealer"] in order else 0
+        seats = order[start:] + order[:start]
+        share, odd = divmod(s["sabacc_pot"], len(seats))
+        shares = {sid: share + (1 if i < odd else 0) for i, sid in enumerate(seats)}
+        for sid, amount in shares.items():
+            s["seats"][sid]["stack"] += amount
+        s["sabacc_pot"] = 0
+        self.emit("sabacc_pot_split", shares=shares)
+
     def cmd_end_session(self, f: dict[str, Any], actor: str | None) -> None:
         self.need_between_hands()
         self.need_not_ended()
+        if self.rules.split_sabacc_pot_at_end and not f.get("keep_sabacc_pot"):
+            self.split_sabacc_pot()
         rows = []
         every = [(sid, self.s["seats"][sid]) for sid in self.s["order"]]
         every += list(self.s["departed"].items())
