@@ -126,12 +126,18 @@ class TurnAction:
     takes_discard: bool = False  # takes the discard pile's top card instead of a dealt one
     leaves: bool = False  # the player leaves the hand (puts the whole hand on the discard pile)
     primary: bool = False  # the phone shows it as the main button
+    offer: str = ""  # how the turn line offers it ("trade one"); empty: its button, in lower case
+
+    @property
+    def offered(self) -> str:
+        """How the turn line offers the action: "gain a card", "trade one", "swap"."""
+        return self.offer or self.button.lower()
 
 
 #: Classic (RULES.md "Drawing"): gain a card, trade one (discard one, be dealt one), or stand.
 CLASSIC_ACTIONS: tuple[TurnAction, ...] = (
     TurnAction("gain", "Gain a card", "gains a card", cards=1, dealt=1),
-    TurnAction("trade", "Trade a card", "trades a card", dealt=1, discards=1),
+    TurnAction("trade", "Trade a card", "trades a card", dealt=1, discards=1, offer="trade one"),
     TurnAction("stand", "Stand", "stands", primary=True),
 )
 

@@ -301,6 +301,7 @@ class RuleSet:
         out = dataclasses.asdict(dataclasses.replace(self, **{n: None for n in GAME_VALUES}))
         out.update({n: getattr(self, n).name for n in GAME_VALUES})
         out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
+        out["tie"] = self.hands.tie  # the pages name the tie's exchange (a sudden demise, a blind draw)
         out["pot_building_rounds"] = self.pot_building_rounds
         out["overrides"] = list(self.overrides)
         return out

@@ -227,10 +227,11 @@ THREE_ROUNDS = Ending(by_call=False, rounds=3)
 #: The turn phase's actions (RULES-SPIKE.md "Turn phase"), as the engine and the pages read them.
 SPIKE_ACTIONS: tuple[TurnAction, ...] = (
     TurnAction("stand", "Stand", "stands", primary=True),
-    TurnAction("gain_keep", "Gain and keep", "gains a card and keeps it", cards=1, dealt=1),
-    TurnAction("gain_discard", "Gain and discard it", "gains a card and discards it", dealt=1, discards=1),
+    TurnAction("gain_keep", "Gain and keep", "gains a card and keeps it", cards=1, dealt=1, offer="gain a card"),
+    TurnAction("gain_discard", "Gain and discard it", "gains a card and discards it", dealt=1, discards=1,
+               offer="gain a card"),
     TurnAction("gain_keep_discard", "Gain, keep and discard another", "gains a card and discards another",
-               dealt=1, discards=1, fee="fee_gain_discard"),
+               dealt=1, discards=1, fee="fee_gain_discard", offer="gain a card"),
     TurnAction("swap", "Swap with the discard pile", "swaps with the discard pile", discards=1,
                fee="fee_swap", takes_discard=True),
     TurnAction("junk", "Junk", "junks", leaves=True),

@@ -556,12 +556,13 @@ class Turns(Play):
         """What the step asks of whom (the turn line after its phase's name)."""
         h = self.hand
         if st["do"] == "roll":
-            return f"{who(roller_of(h, st))}: roll the scrambler."
+            return f"{who(roller_of(h, st))}: roll {self.rules.dice.name}."
         if st["do"] == "call" and st["seat"] is None:
             return f"Call window: {join_words([who(x) for x in self.call_window()])} may call the hand or pass."
         if st["do"] == "call":
             return f"{who(st['seat'])}'s turn is done: the others may call the hand now."
         if st["do"] == "draw":
             then = " The others may call the hand until then." if h["call_open"] else ""
-            return f"{who(st['seat'])}: gain a card, trade one or stand.{then}"
+            offers = list(dict.fromkeys(a.offered for a in self.rules.actions))
+            return f"{who(st['seat'])}: {', '.join(offers[:-1])} or {offers[-1]}.{then}"
         return f"{who(st['seat'])}: {st['do']}."
