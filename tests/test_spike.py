@@ -199,15 +199,6 @@ def test_spike_presets_and_their_options():
         ruleset_from({"preset": "classic", "fee_swap": 1})  # a Spike option
 
 
-def test_a_spike_table_is_refused_until_the_table_plays_rounds(app):
-    from companion.refusal import Refused
-    from companion.table.engine import Table
-
-    with pytest.raises(Refused) as exc:
-        Table.create("SPIKE", {"rules": "spike"})
-    assert exc.value.status == 422 and "payout calculator" in str(exc.value)
-
-
 # -- settlement through POST /api/v1/settle -------------------------------------------------
 
 

@@ -1,26 +1,20 @@
-"""Corellian Spike on the table engine (RULES-SPIKE.md "A game"): the parts the table plays
-today — antes per game, three rounds of turn, betting and spike dice, no calls, the turn
-actions with their fees and the hand-size limits, junk, the Sabacc Shift and the reveal
-settled by Spike's ranking. The presets are not yet open to hosts (`live_table`); these tests
-open them for themselves."""
+"""Corellian Spike on the table engine (RULES-SPIKE.md "A game"): antes per game, three rounds
+of turn, betting and spike dice, no calls, the turn actions with their fees and the hand-size
+limits, the face-up discard pile, junk, the Sabacc Shift, the reveal settled by Spike's
+ranking, the blind draw, the survivor's shown hand, the table options and the session's end."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
-from companion.rules import rulesets
 from companion.table.engine import Refused, Table
 
 NAMES = ["Lando", "Han", "Chewie"]
 
 
 @pytest.fixture
-def spike(monkeypatch):
-    """Open the spike preset to the table engine for one test."""
-    opened = dataclasses.replace(rulesets.RULE_SETS["spike"], live_table=True)
-    monkeypatch.setitem(rulesets.RULE_SETS, "spike", opened)
+def spike():
+    """A maker of Spike tables with three seats (Lando, Han, Chewie), each bought in."""
 
     def make(stack=30) -> Table:
         t = Table.create("SPIKE", {"rules": "spike"})
@@ -41,10 +35,17 @@ def do(t, actor, type_, **fields):
     return t.apply({"type": type_, **fields}, actor)
 
 
-def test_spike_table_is_refused_to_hosts_until_the_table_plays_all_of_spike():
+def test_a_rule_set_the_table_does_not_play_is_refused_to_hosts(monkeypatch):
+    import dataclasses
+
+    from companion.rules import rulesets
+
+    closed = dataclasses.replace(rulesets.RULE_SETS["spike-book"], live_table=False)
+    monkeypatch.setitem(rulesets.RULE_SETS, "spike-book", closed)
     with pytest.raises(Refused) as exc:
-        Table.create("SPIKE", {"rules": "spike"})
+        Table.create("SPIKE", {"rules": "spike-book"})
     assert exc.value.field == "rules"
+    assert Table.create("SPIKE", {"rules": "spike"}).rules.name == "spike"
 
 
 def test_spike_antes_once_a_game_into_the_game_pot_and_the_sabacc_pot(spike):

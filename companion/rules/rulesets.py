@@ -273,6 +273,7 @@ class RuleSet:
     # At the end of the session a sabacc pot nobody won is shared among the seated players
     # (unless the host keeps it for the next session).
     split_sabacc_pot_at_end: bool = False
+    pot_words: str = "hand pot"  # what the pot a hand is played for is called ("game pot")
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
@@ -467,13 +468,10 @@ _SPIKE = RuleSet(
     ending=THREE_ROUNDS,
     actions=SPIKE_ACTIONS,
     dice=SPIKE_DICE,
-    # The table plays Spike's rounds, turn actions and fees, antes, junk and the Sabacc Shift;
-    # the discard pile's top card, the blind draw at the table and the survivor's shown hand
-    # are still to come, so a host cannot start a Spike table yet.
-    live_table=False,
     discard_pile_public=True,
     fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
     split_sabacc_pot_at_end=True,
+    pot_words="game pot",
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,

@@ -203,7 +203,8 @@ class Table:
         s = self._s
         total = sum(seat["stack"] for seat in s["seats"].values()) + s["sabacc_pot"]
         hand = s["hand"]
-        if hand is not None and hand["stage"] != "settled":
+        # In the survivor's "show" the pots are already paid: only the sabacc pot is still open.
+        if hand is not None and hand["stage"] not in ("settled", "show"):
             total += sum(p["committed"] for p in hand["p"].values())
         return total
 

@@ -30,6 +30,12 @@ function settlementWords(settlement, names) {
   return describeSettlement(namedSettlement(settlement, names));
 }
 
+/** "2", or "2 of 3" where a hand lasts a fixed number of rounds. */
+function roundWords(state, hand) {
+  const rounds = state.rules.ending && state.rules.ending.rounds;
+  return rounds ? `${hand.round} of ${rounds}` : String(hand.round);
+}
+
 function render(state, events) {
   const names = seatNames(state);
   const hand = state.hand;
@@ -42,7 +48,7 @@ function render(state, events) {
     ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"}: ${p.amount}`).join(" · ")
     : "";
   $("d-hand-title").textContent = hand
-    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${hand.round}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
+    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${roundWords(state, hand)}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
     : "Waiting for the first hand";
   $("d-turn").textContent = turnWords(state, names);
   // The dealer's job, in words: "Deal Han 1 card".
@@ -51,6 +57,8 @@ function render(state, events) {
   $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
   $("d-roll").textContent = roll ? `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}` : "";
+  $("d-discard").hidden = !(live && live.discard_top);
+  $("d-discard").textContent = live && live.discard_top ? `Discard pile: ${cardWords(live.discard_top)}` : "";
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
   $("d-last-shift").textContent = shift ? `Last shift: ${(KIND[shift.kind] || shift.kind).toLowerCase()} in round ${shift.round}` : "";

@@ -286,6 +286,7 @@ function consolePage(root) {
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
+    renderDiscardPile(hand);
     $("sabacc-pot").textContent = String(state.sabacc_pot);
     const legal = new Set(state.host_legal || []);
     for (const id of ["start-hand", "host-roll", "host-no-call"]) {
@@ -464,7 +465,30 @@ function consolePage(root) {
     return out;
   }
 
-  function seatButton(sid, label, entry, kind = "") {
+  let topPicker = null;
+
+  /** Where the discard pile lies face up: its top card, and the host's entry of a card turned up. */
+  function renderDiscardPile(hand) {
+    if (!$("discard-panel")) return;
+    $("discard-top").textContent = hand && hand.discard_top ? cardWords(hand.discard_top) : "none entered yet";
+    $("discard-top-send").disabled = !(hand && hand.stage === "play");
+    if (!topPicker && deck) topPicker = new CardPicker($("discard-top-picker"), { deck, max: 1, label: "The card turned up" });
+  }
+
+  function cardWords(code) {
+    const c = deck && deck.byCode.get(code);
+    return c ? c.name : code;
+  }
+
+  if ($("discard-top-send")) {
+    $("discard-top-send").addEventListener("click", async () => {
+      const card = topPicker && topPicker.cards[0];
+      if (!card) { $("discard-panel").querySelector(".field-error").textContent = "Pick the card first."; return; }
+      if (await send({ type: "discard_top", card }, $("discard-panel"))) topPicker.setCards([]);
+    });
+  }
+
+  function seatButton(sid, label, entry, kind = "", fill = null) {
     const key = JSON.stringify(entry);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
     b.addEventListener("click", async () => {
@@ -479,7 +503,11 @@ function consolePage(root) {
       armedKey = null;
       sending = true;
       // The host rolls and closes the call window as the host: those commands name no seat.
-      const body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      let body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      if (fill) {
+        body = fill(body); // a move that discards names its card (the face-up discard pile)
+        if (!body) { sending = false; return; }
+      }
       const done = await send(body, $("seat-play"));
       sending = false;
       tapGuard.arm();
@@ -519,8 +547,11 @@ function consolePage(root) {
       else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));
       else if (l.type === "draw") {
         const words = actionWords(l.action);
-        out.push(seatButton(sid, `${words.button} for ${name}`, { type: "draw", action: l.action }, words.primary ? "primary" : ""));
-      } else if (l.type === "reveal" || l.type === "demise_card") cards = l;
+        if (l.card && !cards) cards = { type: "discard", action: l.action };
+        out.push(seatButton(sid, `${words.button} for ${name}`, { type: "draw", action: l.action }, words.primary ? "primary" : "",
+          l.card ? withDiscard : null));
+      } else if (l.type === "no_show") out.push(seatButton(sid, `Keep ${name}'s hand hidden`, { type: "no_show" }));
+      else if (l.type === "reveal" || l.type === "demise_card" || l.type === "show") cards = l;
     }
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
     tapGuard.arm();
@@ -530,16 +561,28 @@ function consolePage(root) {
       const job = `${sid}:${cards.type}:${state.hand && state.hand.no}`;
       if (cardsFor !== job) {
         if (cardsPicker) cardsPicker.destroy();
-        const max = cards.type === "reveal" ? cards.hand_size : 1;
+        const whole = cards.type === "reveal" || cards.type === "show";
+        const max = whole ? cards.hand_size : 1;
+        const blind = state.rules.tie === "blind_draw";
         cardsPicker = new CardPicker($("seat-cards"), {
           deck, pool: new CardPool(deck), max, locked: cards.static || [], cards: cards.static || [],
-          label: cards.type === "reveal" ? `${name}'s hand` : `${name}'s sudden-demise card`,
+          label: whole ? `${name}'s hand` : cards.type === "discard" ? `The card ${name} discards`
+            : blind ? `${name}'s blind-draw card` : `${name}'s sudden-demise card`,
         });
         cardsFor = job;
       }
-      $("seat-cards-send").textContent = cards.type === "reveal" ? `Enter ${name}'s hand` : `Enter ${name}'s card`;
+      // A discarding move takes its card from this picker when its button is tapped.
+      $("seat-cards-send").hidden = cards.type === "discard";
+      $("seat-cards-send").textContent = cards.type === "reveal" || cards.type === "show" ? `Enter ${name}'s hand` : `Enter ${name}'s card`;
       $("seat-cards-send").dataset.type = cards.type;
     }
+  }
+
+  /** A discarding move played for a seat, with the card picked for it (or null: pick one). */
+  function withDiscard(entry) {
+    const card = cardsPicker && cardsPicker.cards[0];
+    if (!card) { $("seat-play").querySelector(".field-error").textContent = "Pick the card the seat discards first."; return null; }
+    return { ...entry, card };
   }
 
   $("play-seat").addEventListener("change", () => { seatPlayKey = null; renderSeatPlay(); });
@@ -547,7 +590,7 @@ function consolePage(root) {
     if (!cardsPicker) return;
     const sid = $("play-seat").value;
     const type = $("seat-cards-send").dataset.type;
-    const entry = type === "reveal" ? { type, cards: cardsPicker.cards, seat: sid } : { type, card: cardsPicker.cards[0], seat: sid };
+    const entry = type === "reveal" || type === "show" ? { type, cards: cardsPicker.cards, seat: sid } : { type, card: cardsPicker.cards[0], seat: sid };
     if (await send(entry, $("seat-play"))) { seatPlayKey = null; }
   });
   keepScreenOn();

@@ -127,7 +127,7 @@ function seatPage() {
     $("shift").hidden = true;
     $("actions-title").focus(); // back to the moves, for a screen reader too
   });
-  $("reveal-send").addEventListener("click", (e) => sendCards("reveal", pickers.reveal, e.currentTarget));
+  $("reveal-send").addEventListener("click", (e) => sendCards(e.currentTarget.dataset.type || "reveal", pickers.reveal, e.currentTarget));
   $("demise-send").addEventListener("click", (e) => sendDemise(e.currentTarget));
   $("static-add").addEventListener("click", (e) => addStatic(e.currentTarget));
   keepScreenOn();
@@ -190,7 +190,11 @@ function render(state, events) {
     ? `Main pot ${contested[0].amount}; ${contested.slice(1).map((p, i) => `side pot ${i + 1}: ${p.amount} (${p.eligible.map((s) => names.get(s)).join(", ")})`).join("; ")}`
     : "";
   const turn = turnWords(state, names, live.seat);
-  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}. ` : "";
+  const rounds = state.rules.ending && state.rules.ending.rounds;
+  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}${rounds ? ` of ${rounds}` : ""}. ` : "";
+  const top = hand && hand.stage !== "settled" ? hand.discard_top : null;
+  $("discard-top").hidden = !top;
+  $("discard-top").textContent = top ? `Discard pile: ${cardWords(top)}` : "";
   $("turn").textContent = lead + turn;
   $("turn").classList.toggle("is-mine", turn.startsWith("You"));
 
@@ -258,7 +262,31 @@ function niceSteps(min, max, ante = 1, count = 4) {
   return out;
 }
 
-function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false } = {}) {
+let discardRoot = null;
+let discardPicker = null;
+
+/** The card picker for the card a move discards onto the face-up discard pile (made once). */
+function discardBlock() {
+  if (!discardRoot) {
+    const root = h("div", { id: "discard-picker" });
+    discardRoot = h("div", { class: "discard-entry" },
+      h("p", { class: "label" }, "The card you discard (face up on the discard pile):"), root);
+    discardPicker = new CardPicker(root, { deck, max: 1, label: "The card you discard" });
+  }
+  return discardRoot;
+}
+
+/** A discarding move with its card, or null (and a word why) when none is picked. */
+function withDiscard(entry) {
+  const card = discardPicker && discardPicker.cards[0];
+  if (!card) {
+    $("actions-error").textContent = "Pick the card you discard first.";
+    return null;
+  }
+  return { ...entry, card };
+}
+
+function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false, fill = null } = {}) {
   const id = key || entry.type;
   const isArmed = armed && armed.key === id && armed.until > Date.now();
   const text = isArmed ? `Tap again: ${label.toLowerCase()}` : label;
@@ -283,7 +311,10 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
       return;
     }
     armed = null;
-    await send(entry, button);
+    const body = fill ? fill(entry) : entry;
+    if (!body) return;
+    const result = await send(body, button);
+    if (result && result.ok && fill && discardPicker) discardPicker.setCards([]);
   });
   return button;
 }
@@ -385,9 +416,13 @@ function renderActions(state) {
       case "no_call": out.push(actionButton("No call: play on", { type: "no_call" })); break;
       case "draw": {
         const words = actionWords(l.action);
-        out.push(actionButton(words.button, { type: "draw", action: l.action }, { key: `draw-${l.action}`, primary: words.primary }));
+        // A move that discards where the discard pile lies face up: the card is entered too.
+        if (l.card && deck && !out.includes(discardBlock())) out.unshift(discardBlock());
+        out.push(actionButton(words.button, { type: "draw", action: l.action },
+          { key: `draw-${l.action}`, primary: words.primary, fill: l.card ? withDiscard : null }));
         break;
       }
+      case "no_show": out.push(actionButton("Keep my hand hidden", { type: "no_show" })); break;
       default: break;
     }
   }
@@ -486,7 +521,8 @@ async function addStatic(button) {
 
 function renderReveal(state, mine) {
   const hand = state.hand;
-  const reveal = legalOf(state, "reveal")[0];
+  // The survivor's show (everyone else junked) is entered as a reveal is.
+  const reveal = legalOf(state, "reveal")[0] || legalOf(state, "show")[0];
   const demise = legalOf(state, "demise_card")[0];
   const handKey = hand ? `${hand.no}` : null;
   if (handKey !== pickerHand) {
@@ -504,9 +540,9 @@ function renderReveal(state, mine) {
       let kept = null;
       try { kept = JSON.parse(sessionStorage.getItem(saved) || "null"); } catch (err) { kept = null; }
       // After a reload the cards picked but not sent are still there.
-      const yours = state.you.cards || (kept && kept.length ? kept : reveal.static);
+      const yours = state.you.cards || (kept && kept.length ? kept : reveal.static || []);
       pickers.reveal = new CardPicker($("reveal-picker"), {
-        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: reveal.static,
+        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: reveal.static || [],
         onChange: (cards) => {
           try { sessionStorage.setItem(saved, JSON.stringify(cards)); } catch (err) { /* private mode */ }
           countCards(reveal.hand_size);
@@ -518,12 +554,20 @@ function renderReveal(state, mine) {
     $("reveal-hint").textContent = clash ? `${clash}`
       : mine && mine.entered
       ? "Your cards are in; you can still change them until everyone has entered theirs."
-      : `Enter all ${reveal.hand_size} cards of your hand.${reveal.static.length ? " Your static field is already in." : ""}`;
+      : reveal.type === "show"
+      ? `Everyone else is out: show your ${reveal.hand_size} cards for the sabacc pot, or keep them hidden (Moves).`
+      : `Enter all ${reveal.hand_size} cards of your hand.${(reveal.static || []).length ? " Your static field is already in." : ""}`;
     $("reveal-hint").classList.toggle("clash", Boolean(clash));
     $("reveal-send").textContent = mine && mine.entered ? "Change my hand" : "Show my hand";
+    $("reveal-send").dataset.type = reveal.type;
     countCards(reveal.hand_size);
   }
   $("demise-panel").hidden = !demise || !deck;
+  const blind = state.rules.tie === "blind_draw";
+  $("demise-title").textContent = blind ? "Blind draw" : "Sudden demise";
+  if (demise && !clash) {
+    $("demise-hint").textContent = blind ? "Draw a card from the draw pile. Enter it:" : "The dealer deals you one more card. Enter it:";
+  }
   if (demise && clash) $("demise-hint").textContent = clash;
   if (demise && deck && !pickers.demise) {
     pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: "Your sudden-demise card" });
