@@ -30,7 +30,7 @@ import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from companion.paths import STATIC_DIR
-from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RuleSet, ShiftKind, Trigger
+from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
@@ -97,6 +97,7 @@ SHIFT_WORDS = {
     ShiftKind.RIM: "rim: one card each, picked at random by the player on the right, is replaced",
     ShiftKind.WILD: "wild: as core, with the junk pile shuffled back in",
     ShiftKind.BY_SYMBOL: "by symbol: the doubled face picks core (1-2), rim (3-4) or wild (5-6)",
+    ShiftKind.SABACC: "Sabacc Shift: every player still in discards all and is dealt as many again",
 }
 
 
@@ -234,7 +235,7 @@ def _preset_defaults(rs) -> dict[str, Any]:
 @bp.get("/host")
 def start():
     """Start a table: pick a rule set, change its options, then show the join QR code."""
-    defaults = {name: _preset_defaults(rs) for name, rs in PRESETS.items()}
+    defaults = {name: _preset_defaults(rs) for name, rs in RULE_SETS.items()}
     return render_template(
         "host/start.html",
         defaults=defaults,
@@ -242,6 +243,7 @@ def start():
         triggers=TRIGGER_WORDS,
         shifts=SHIFT_WORDS,
         hand_pot=HAND_POT,
+        rule_sets=RULE_SETS,
     )
 
 
