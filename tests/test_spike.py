@@ -403,3 +403,15 @@ def test_spike_dice_show_their_symbols():
     assert SPIKE.dice.show([3, 5]) == "Symbol 3 and Symbol 5"
     assert RULE_SETS["classic"].dice.show([3, 5]) == "3 and 5"
     assert SPIKE.to_json()["dice"]["shift_words"] == "matching symbols"
+
+
+def test_settle_fees_belong_to_the_main_pot_whoever_wins_it(client):
+    # Han paid 3 in fees (a swap and a keep-and-discard) and loses: they are no bet to be
+    # returned, they go with the game pot to Lando.
+    code, body = settle(client, [
+        {"name": "Lando", "cards": ["+2", "-2"], "committed": 1},
+        {"name": "Han", "cards": ["+5", "+1"], "committed": 1, "fees": 3},
+    ])
+    assert code == 200, body
+    assert body["pots"] == [{"amount": 5, "eligible": ["Lando", "Han"], "winners": ["Lando"], "to_sabacc_pot": False}]
+    assert body["payouts"] == {"Lando": 15, "Han": 0}

@@ -92,7 +92,9 @@ def test_spike_turn_actions_fees_into_the_game_pot_and_hand_limits(spike):
     s = t.to_json()
     p = s["hand"]["p"]
     assert (p[first]["hand_size"], p[second]["hand_size"], p[third]["hand_size"]) == (3, 2, 2)
-    assert (p[first]["committed"], p[second]["committed"], p[third]["committed"]) == (1, 3, 2)
+    assert (p[first]["committed"], p[second]["committed"], p[third]["committed"]) == (1, 1, 1)
+    assert (p[second]["fees"], p[third]["fees"]) == (2, 1)  # into the game pot: no bet
+    assert t.view(None)["hand"]["hand_pot"] == 3 + 3 and t.view(None)["hand"]["pots"][0]["amount"] == 6
     assert s["seats"][second]["stack"] == 27 - 2
 
 
@@ -271,7 +273,7 @@ def test_spike_junk_penalty_goes_into_the_game_pot(spike, monkeypatch):
     do(t, first, "bet", amount=2)
     do(t, second, "fold")  # junk in the betting phase
     s = t.to_json()
-    assert s["hand"]["p"][second]["committed"] == 1 + 2 and s["sabacc_pot"] == 6
+    assert s["hand"]["p"][second]["fees"] == 2 and s["sabacc_pot"] == 6
 
 
 def test_spike_bso_raise_rule_a_player_never_raises_their_own_raise(spike):

@@ -50,7 +50,7 @@ MAX_CARDS = 30
 
 TOP_FIELDS = ("rules", "players", "sabacc_pot")
 PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called", "demise", "static", "side",
-                 "blind_draw")
+                 "blind_draw", "fees")
 
 
 class InvalidRequest(InvalidReveal):
@@ -139,6 +139,7 @@ def _player(deck: Deck, value: Any, at: str) -> PlayerReveal:
         static=_cards(deck, raw.get("static", []), f"{at}.static"),
         side=side,
         blind_draw=blind_draw,
+        fees=_credits(raw.get("fees", 0), f"{at}.fees"),
     )
 
 

@@ -124,6 +124,9 @@ class PlayerReveal:
     static: tuple[str, ...] = ()  # Hold 'Em: which of `cards` are community cards
     side: Side | None = None  # Force Sabacc
     blind_draw: tuple[str, ...] = ()  # a blind draw's cards, one a draw in order, once asked for
+    # Fees and penalties paid into the pot during the hand (Spike): no commitment level of
+    # their own, they belong to the main pot whoever wins it.
+    fees: int = 0
 
 
 @dataclass(frozen=True)
@@ -210,7 +213,7 @@ class Settlement:
         }
 
 
-def build_pots(committed: Mapping[str, int], folded: Iterable[str] = ()) -> tuple[Pot, ...]:
+def build_pots(committed: Mapping[str, int], folded: Iterable[str] = (), dead: int = 0) -> tuple[Pot, ...]:
     """The hand pot and side pots, derived from what each player committed this hand.
 
     `committed` maps each player's name to their commitment, in seat order; `folded` names the
@@ -222,7 +225,8 @@ def build_pots(committed: Mapping[str, int], folded: Iterable[str] = ()) -> tupl
     >>> build_pots({"Han": 50, "Lando": 20, "Leia": 50, "Chewie": 10}, folded={"Chewie"})
     (Pot(amount=70, eligible=('Han', 'Lando', 'Leia')), Pot(amount=60, eligible=('Han', 'Leia')))
 
-    The table engine calls this during a hand to show the live pots.
+    The table engine calls this during a hand to show the live pots. `dead` credits (fees
+    paid into the pot) join the main pot without a level of their own.
     """
     out = set(folded)
     pots: list[Pot] = []
@@ -234,6 +238,11 @@ def build_pots(committed: Mapping[str, int], folded: Iterable[str] = ()) -> tupl
             amount += pots.pop().amount
         pots.append(Pot(amount, eligible))
         previous = level
+    if dead:
+        if pots:
+            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+        else:
+            pots.append(Pot(dead, tuple(n for n in committed if n not in out)))
     return tuple(pots)
 
 
@@ -473,7 +482,8 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> 
     names = [p.name for p in players]
     index = {n: i for i, n in enumerate(names)}
     in_hand = [i for i, p in enumerate(players) if not p.folded]
-    built = build_pots({p.name: p.committed for p in players}, {p.name for p in players if p.folded})
+    built = build_pots({p.name: p.committed for p in players}, {p.name for p in players if p.folded},
+                       sum(p.fees for p in players))
 
     # 2. Conceded hand: the last player standing takes every pot, shows nothing, pays nothing.
     # Where the survivor may show a hand (Spike), one that takes the sabacc pot takes it too.

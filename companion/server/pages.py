@@ -62,6 +62,7 @@ def calculator():
     foreign = {o for rs in RULE_SETS.values() for o in rs.hands.options}
     games = {name: {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
                     "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
+                    "pot_words": rs.pot_words,
                     "foreign": sorted(foreign - rs.hands.options)}
              for name, rs in RULE_SETS.items()}
     return render_template("calculator.html", default_preset="classic", rule_sets=RULE_SETS, games=games)

@@ -100,6 +100,9 @@ SCHEMAS = {
                 + "), may show one: a hand that takes the sabacc pot takes it too.",
             },
             "committed": {**_CREDITS, "description": "Credits put into the hand pot this hand."},
+            "fees": {**_CREDITS, "default": 0, "description": "Fees and penalties the player paid "
+                     "into the pot this hand (Corellian Spike's swap and keep-and-discard fees, "
+                     "the junk penalty): they belong to the main pot, whoever wins it."},
             "stack": {
                 "type": ["integer", "null"],
                 "minimum": 0,

@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.table.play import Play
-from companion.table.state import Player, current_step
+from companion.table.state import Player, current_step, hand_pot
 
 
 class Betting(Play):
@@ -164,7 +164,7 @@ class Betting(Play):
             raise Refused(409, "a player may only fold during betting", None)
         fee = min(self.rules.fold_fee, self.stack(sid))
         if self.rules.fold_fee_into_pot:
-            self.pay(sid, fee)  # Spike's junk penalty: into the game pot
+            self.pay_fee(sid, fee)  # Spike's junk penalty: into the game pot
         else:
             self.s["seats"][sid]["stack"] -= fee
             self.s["sabacc_pot"] += fee
@@ -187,7 +187,7 @@ class Betting(Play):
     def concede(self, winner: str) -> None:
         """Everyone else folded: the last player takes every pot, shows nothing, pays nothing."""
         h = self.hand
-        amount = sum(p["committed"] for p in h["p"].values())
+        amount = hand_pot(h)
         self.s["seats"][winner]["stack"] += amount
         h["betting"] = None
         h["settlement"] = {"status": "conceded", "winner": winner, "amount": amount,

@@ -57,6 +57,7 @@ from companion.table.state import (
     copy_json,
     current_step,
     deck_left,
+    hand_pot,
     migrate,
     plain,
     pots_of,
@@ -205,7 +206,7 @@ class Table:
         hand = s["hand"]
         # In the survivor's "show" the pots are already paid: only the sabacc pot is still open.
         if hand is not None and hand["stage"] not in ("settled", "show"):
-            total += sum(p["committed"] for p in hand["p"].values())
+            total += hand_pot(hand)
         return total
 
     def roll_needed(self, entry: dict) -> Trigger | None:
@@ -332,7 +333,7 @@ class Table:
             "dealer": h["dealer"],
             "token": h["token"],
             "players": players,
-            "hand_pot": sum(p["committed"] for p in h["p"].values()),
+            "hand_pot": hand_pot(h),
             "pots": pots_of(h),
             "deck": deck_left(h, self.rules),
             "junk": h["junk"],

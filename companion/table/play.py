@@ -58,6 +58,13 @@ class Play:
         p["committed"] += amount
         p["bet"] += amount
 
+    def pay_fee(self, sid: str, amount: int) -> None:
+        """Move `amount` from the seat's stack into the pot as a fee: no commitment level of
+        its own (it is no bet), it belongs to the main pot whoever wins it."""
+        self.s["seats"][sid]["stack"] -= amount
+        p = self.hand["p"][sid]
+        p["fees"] = p.get("fees", 0) + amount
+
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""
         seat = fields.get("seat")

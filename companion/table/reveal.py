@@ -14,7 +14,7 @@ from companion.rules.game import BLIND_DRAW
 from companion.rules.settle import BLIND_DRAW_STATUS, SUDDEN_DEMISE, InvalidReveal, PlayerReveal, settle
 from companion.table.commands import HOST, SCRAMBLER
 from companion.table.play import Play
-from companion.table.state import plain
+from companion.table.state import hand_pot, plain
 
 
 class Reveal(Play):
@@ -177,6 +177,7 @@ class Reveal(Play):
                 name=sid,
                 cards=tuple(p["cards"] or ()) if not p["folded"] else (),
                 committed=p["committed"],
+                fees=p.get("fees", 0),
                 stack=s["seats"][sid]["stack"],
                 folded=p["folded"],
                 called=sid == h["called_by"],
@@ -207,7 +208,7 @@ class Reveal(Play):
                       message=f"Sudden demise: the dealer deals one more card each to {names}; "
                               f"each enters it.")
             return
-        committed = sum(p["committed"] for p in h["p"].values())
+        committed = hand_pot(h)
         paid = sum(result.payouts.get(sid, 0) for sid in h["players"])
         if paid + result.sabacc_pot_after != committed + s["sabacc_pot"]:
             raise Refused(409, "the settlement does not add up; nothing was changed", None)

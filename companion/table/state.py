@@ -288,8 +288,14 @@ def pots_of(h: Hand) -> list[dict[str, Any]]:
     `build_pots` (the same derivation that settles the hand)."""
     committed = {sid: h["p"][sid]["committed"] for sid in h["players"]}
     folded = [sid for sid in h["players"] if h["p"][sid]["folded"]]
+    fees = sum(p.get("fees", 0) for p in h["p"].values())
     return [{"amount": pot.amount, "eligible": list(pot.eligible)}
-            for pot in build_pots(committed, folded)]
+            for pot in build_pots(committed, folded, fees)]
+
+
+def hand_pot(h: Hand) -> int:
+    """Every credit in the hand's pots: the commitments and the fees paid into the pot."""
+    return sum(p["committed"] + p.get("fees", 0) for p in h["p"].values())
 
 
 def static_turn(h: Hand, sid: str) -> int | None:

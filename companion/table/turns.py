@@ -377,7 +377,7 @@ class Turns(Play):
         p["hand_size"] += taken.cards
         h["junk"] += taken.discards - (1 if taken.takes_discard else 0)
         if fee:
-            self.pay(sid, fee)  # into the pot, as a commitment (it is the game pot's)
+            self.pay_fee(sid, fee)  # into the game pot, no bet
         if taken.dealt:
             self.deal_job({sid: taken.dealt})
         self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"], **({"fee": fee} if fee else {}))

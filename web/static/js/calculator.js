@@ -93,7 +93,7 @@ function makePickers(player) {
  */
 async function showGame() {
   const g = game();
-  setKindWords(g.kind_words);
+  setKindWords(g.kind_words, g.pot_words);
   const foreign = new Set(foreignControls());
   for (const c of form.querySelectorAll('.control[data-field^="rules."]')) c.hidden = foreign.has(c);
   for (const fs of form.querySelectorAll("fieldset.variants")) {

@@ -139,7 +139,7 @@ export function diceWords(dice) {
 
 /** Take the game's words from a view's rules: its kinds of hand, turn actions and dice. */
 function setGameWords(rules) {
-  setKindWords(rules.kind_words);
+  setKindWords(rules.kind_words, rules.pot_words);
   if (rules.actions) turnActions = new Map(rules.actions.map((a) => [a.action, a]));
   if (rules.dice) diceFaces = rules.dice.faces || [];
 }

@@ -272,6 +272,10 @@ function discardBlock() {
     discardRoot = h("div", { class: "discard-entry" },
       h("p", { class: "label" }, "The card you discard (face up on the discard pile):"), root);
     discardPicker = new CardPicker(root, { deck, max: 1, label: "The card you discard" });
+  } else {
+    // Detached while a move was sent (which disables the moves' buttons): enable it again.
+    for (const b of discardRoot.querySelectorAll("button")) b.disabled = false;
+    discardPicker.refresh();
   }
   return discardRoot;
 }
@@ -375,6 +379,8 @@ function renderActions(state) {
   const player = myPlayer(state);
   const due = new Set(all.map((l) => l.type));
   const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
+    : due.has("show") ? "Show your hand below, under “The reveal: your hand”, or keep it hidden."
+    : due.has("demise_card") && state.rules.tie === "blind_draw" ? "Enter the card you drew below, under “Blind draw”."
     : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
     : "Nothing for you to do right now.";
   // Rebuilt only when the moves themselves change (or an armed button runs out).
@@ -411,7 +417,7 @@ function renderActions(state) {
         if (mine) out.push(actionButton("Fold", { type: "fold" }, { danger: true }));
         else quiet.push(actionButton("Fold", { type: "fold" }, { danger: true, quiet: true }));
         break;
-      case "roll": out.push(actionButton("Roll the scrambler", { type: "roll" }, { primary: true })); break;
+      case "roll": out.push(actionButton(`Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"}`, { type: "roll" }, { primary: true })); break;
       case "call_hand": out.push(actionButton("Call the hand", { type: "call_hand" }, { primary: true })); break;
       case "no_call": out.push(actionButton("No call: play on", { type: "no_call" })); break;
       case "draw": {

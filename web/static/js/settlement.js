@@ -9,10 +9,13 @@
 // come from the server (a rule set's `kind_words`): a page sets them with setKindWords.
 
 let kindWords = {};
+let potWords = "hand pot";
 
-/** The words of the game in play for each kind of hand ({kind: words}, from the server). */
-export function setKindWords(words) {
+/** The words of the game in play for each kind of hand ({kind: words}, from the server) and
+ * for the pot a hand is played for ("hand pot", "game pot"). */
+export function setKindWords(words, pot = null) {
   if (words) kindWords = { ...words };
+  if (pot) potWords = pot;
 }
 
 /** How one hand was judged, in words. */
@@ -66,7 +69,7 @@ export function describeSettlement(result) {
   const pots = mergedPots(result.pots);
   const contested = pots.filter((p) => p.eligible.length > 1 || p.to_sabacc_pot);
   const potName = (p) => {
-    if (contested.length <= 1) return "the hand pot";
+    if (contested.length <= 1) return `the ${potWords}`;
     const i = contested.indexOf(p);
     return i === 0 ? "the main pot" : `side pot ${i}`;
   };
@@ -93,7 +96,7 @@ export function describeSettlement(result) {
       uncontested.push(`${winners[0]} takes back ${p.amount} that nobody else matched`);
       continue;
     }
-    const name = conceded && contested.length <= 1 ? "the hand pot" : potName(p);
+    const name = conceded && contested.length <= 1 ? `the ${potWords}` : potName(p);
     const g = group(winners);
     g.items.push(winners.length > 1 ? `${name}, ${p.amount} (${describeShares(shares(p.amount, winners))})` : `${name}, ${p.amount}`);
   }
