@@ -62,7 +62,7 @@ def test_spike_in_the_calculator_a_blind_draw_then_the_sabacc_pot(phone, live_se
     page.get_by_role("button", name="Settle with these cards").tap()
     sentence = page.locator("#result-sentence")
     sentence.wait_for()
-    assert sentence.inner_text() == "Han wins the hand pot, 17, and the sabacc pot, 10."
+    assert sentence.inner_text() == "Han wins the game pot, 17, and the sabacc pot, 10."
     assert payouts(page)["Han"] == ("+27", "—")
     hands = page.locator("#payouts tbody td:nth-of-type(1)").all_inner_texts()
     assert hands[0].startswith("Sabacc, 0") and hands[2].startswith("Nulrhek, 10")
