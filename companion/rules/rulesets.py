@@ -274,6 +274,7 @@ class RuleSet:
     # (unless the host keeps it for the next session).
     split_sabacc_pot_at_end: bool = False
     pot_words: str = "hand pot"  # what the pot a hand is played for is called ("game pot")
+    fold_words: str = "fold"  # what dropping out of a hand is called ("junk")
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
@@ -472,6 +473,7 @@ _SPIKE = RuleSet(
     fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
     split_sabacc_pot_at_end=True,
     pot_words="game pot",
+    fold_words="junk",
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,

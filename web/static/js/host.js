@@ -541,7 +541,10 @@ function consolePage(root) {
       else if (l.type === "bet") for (const n of steps(l.min, l.max, ante)) out.push(seatButton(sid, `Bet ${n} for ${name}`, { type: "bet", amount: n }));
       else if (l.type === "raise") for (const n of steps(l.min_to, l.max_to, ante)) out.push(seatButton(sid, `Raise to ${n} for ${name}`, { type: "raise", to: n }));
       else if (l.type === "all_in") out.push(seatButton(sid, `All-in (${l.amount}) for ${name}`, { type: "all_in" }, "danger"));
-      else if (l.type === "fold") out.push(seatButton(sid, `Fold for ${name}`, { type: "fold" }, "danger"));
+      else if (l.type === "fold") {
+        const word = state.rules.fold_words || "fold";
+        out.push(seatButton(sid, `${word.charAt(0).toUpperCase()}${word.slice(1)} for ${name}`, { type: "fold" }, "danger"));
+      }
       else if (l.type === "roll") out.push(seatButton(sid, `Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"} for ${name}`, { type: "roll" }, "primary"));
       else if (l.type === "call_hand") out.push(seatButton(sid, `Call the hand for ${name}`, { type: "call_hand" }, "primary"));
       else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));

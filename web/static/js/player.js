@@ -262,6 +262,12 @@ function niceSteps(min, max, ante = 1, count = 4) {
   return out;
 }
 
+/** The button that drops out of the hand, in the game's word: "Fold", "Junk". */
+function foldWords(state) {
+  const word = state.rules.fold_words || "fold";
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
 let discardRoot = null;
 let discardPicker = null;
 
@@ -414,8 +420,8 @@ function renderActions(state) {
       case "fold":
         // All-in with nothing left: folding only gives the pot away. Out of turn: quietly.
         if (player && player.all_in && stack === 0) break;
-        if (mine) out.push(actionButton("Fold", { type: "fold" }, { danger: true }));
-        else quiet.push(actionButton("Fold", { type: "fold" }, { danger: true, quiet: true }));
+        if (mine) out.push(actionButton(foldWords(state), { type: "fold" }, { danger: true }));
+        else quiet.push(actionButton(foldWords(state), { type: "fold" }, { danger: true, quiet: true }));
         break;
       case "roll": out.push(actionButton(`Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"}`, { type: "roll" }, { primary: true })); break;
       case "call_hand": out.push(actionButton("Call the hand", { type: "call_hand" }, { primary: true })); break;
