@@ -80,7 +80,14 @@ def test_a_whole_spike_game_on_three_phones_and_the_display(table):
     # Round 2: Han keeps a gained card and discards another (fee 1); Chewie junks.
     expect(t.display.locator("#d-hand-title")).to_contain_text("round 2 of 3")
     discard(t, "s2", "Gain, keep and discard another", "-1", (27, 24, 27, 6, 6))
-    t.tap("s3", "Junk", (27, 24, 27, 6, 6))
+    page = t.phones["s3"]
+    before = t.version
+    page.locator("#actions").get_by_role("button", name="Junk", exact=True).click()
+    expect(page.locator("#actions").get_by_role("button", name="Tap again: junk", exact=True)).to_be_visible()
+    assert t.version == before  # one tap alone junks nothing
+    page.locator("#actions").get_by_role("button", name="Tap again: junk", exact=True).click()
+    t.wait_version(before + 1)
+    t.shows((27, 24, 27, 6, 6))
     t.tap("s1", "Stand", (27, 24, 27, 6, 6))
     for seat in ("s2", "s1"):
         t.tap(seat, "Check", (27, 24, 27, 6, 6))
@@ -160,7 +167,7 @@ def test_spike_with_a_console_seat_an_all_in_side_pot_and_the_sabacc_pot_carried
         before = t.version
         page.wait_for_function("() => !document.querySelector('.settling')")
         page.locator(box).get_by_role("button", name=label, exact=True).click()
-        if label.startswith("All-in"):  # taps that cannot be taken back ask twice
+        if label.startswith(("All-in", "Junk")):  # taps that cannot be taken back ask twice
             page.wait_for_function("() => !document.querySelector('.settling')")
             page.locator(box).get_by_role("button", name=f"Tap again: {label.lower()}", exact=True).click()
         t.wait_version(before + 1)
@@ -182,11 +189,7 @@ def test_spike_with_a_console_seat_an_all_in_side_pot_and_the_sabacc_pot_carried
     tap(han, "Bet 5")
     tap(chewie, "Call 5")
     tap(con, "All-in (3) for Leia", box="#seat-moves")
-    t.synced(lando)
-    before = t.version
-    lando.locator("#actions").get_by_role("button", name="Junk", exact=True).click()
-    lando.locator("#actions").get_by_role("button", name="Tap again: junk", exact=True).click()
-    t.wait_version(before + 1)
+    tap(lando, "Junk")  # in the betting phase
     money((27, 22, 22, 0, 19, 8))
     expect(t.display.locator("#d-side-pots")).to_have_text("main pot: 15 · side pot 1: 4")
     tap(lando, "Roll the spike dice", dice=[1, 2])

@@ -353,3 +353,28 @@ def test_spike_the_host_may_keep_the_sabacc_pot_for_the_next_session(spike):
     do(t, third, "no_show")
     do(t, "host", "end_session", keep_sabacc_pot=True)
     assert t.to_json()["sabacc_pot"] == 6
+
+
+def test_spike_a_reveal_counts_the_discard_pile_top_card_among_the_public_cards(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    for _ in range(3):
+        play_round(t, {})
+    first = t.to_json()["hand"]["players"][0]
+    t._s["hand"]["discard_top"] = "sylop"
+    t._s["hand"]["p"][first]["hand_size"] = 2
+    with pytest.raises(Refused) as exc:
+        do(t, first, "reveal", cards=["sylop", "sylop"])  # a third sylop: the deck has two
+    assert "sylop" in str(exc.value)
+
+
+def test_spike_a_sabacc_shift_is_announced_in_the_games_words(spike):
+    t = spike()
+    do(t, "host", "start_hand")
+    h = t.to_json()["hand"]
+    for sid in h["players"]:
+        do(t, sid, "draw", action="stand")
+    for sid in h["players"]:
+        do(t, sid, "check")
+    events = do(t, h["dealer"], "roll", dice=[6, 6])
+    assert next(e for e in events if e["type"] == "shift")["announcement"] == "A Sabacc Shift: the spike dice match."

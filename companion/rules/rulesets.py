@@ -161,6 +161,8 @@ class ShiftKind(StrEnum):
 def shift_announcement(kind: ShiftKind) -> str:
     """What the table is told when the scrambler fires: the one wording of it (the shift
     event carries it; the phones show it)."""
+    if kind is ShiftKind.SABACC:
+        return "A Sabacc Shift: the spike dice match."  # the game's own name for it
     return f"A {kind.value} shift: the scrambler has fired."
 
 

@@ -72,6 +72,8 @@ class Reveal(Play):
             if other == sid or q["folded"]:
                 continue
             others += q["cards"] if other in public else q["static"]
+        if h.get("discard_top"):
+            others.append(h["discard_top"])  # a face-up discard pile's top card is on the table
         try:
             self.rules.deck.check_copies(full + others)
         except deck.TooManyCopies as exc:

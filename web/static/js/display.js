@@ -21,7 +21,7 @@ let shiftTimer = null;
 const SHIFT_SHOWN_MS = 30000;
 
 const cardWords = (c) => (deck ? cardName(deck, c) : c);
-const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift" };
+const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift", sabacc: "Sabacc Shift" };
 
 function settlementWords(settlement, names) {
   if (settlement.status === "conceded") {

@@ -488,12 +488,12 @@ function consolePage(root) {
     });
   }
 
-  function seatButton(sid, label, entry, kind = "", fill = null) {
+  function seatButton(sid, label, entry, kind = "", fill = null, confirm = false) {
     const key = JSON.stringify(entry);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
     b.addEventListener("click", async () => {
       if (sending || tapGuard.settling()) return;
-      if (CONFIRM.has(entry.type) && armedKey !== key) {
+      if ((confirm || CONFIRM.has(entry.type)) && armedKey !== key) {
         armedKey = key;
         b.textContent = `Tap again: ${label.toLowerCase()}`;
         b.classList.add("armed");
@@ -551,8 +551,8 @@ function consolePage(root) {
       else if (l.type === "draw") {
         const words = actionWords(l.action);
         if (l.card && !cards) cards = { type: "discard", action: l.action };
-        out.push(seatButton(sid, `${words.button} for ${name}`, { type: "draw", action: l.action }, words.primary ? "primary" : "",
-          l.card ? withDiscard : null));
+        out.push(seatButton(sid, `${words.button} for ${name}`, { type: "draw", action: l.action },
+          words.leaves ? "danger" : words.primary ? "primary" : "", l.card ? withDiscard : null, Boolean(words.leaves)));
       } else if (l.type === "no_show") out.push(seatButton(sid, `Keep ${name}'s hand hidden`, { type: "no_show" }));
       else if (l.type === "reveal" || l.type === "demise_card" || l.type === "show") cards = l;
     }

@@ -296,7 +296,7 @@ function withDiscard(entry) {
   return { ...entry, card };
 }
 
-function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false, fill = null } = {}) {
+function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false, fill = null, confirm = false } = {}) {
   const id = key || entry.type;
   const isArmed = armed && armed.key === id && armed.until > Date.now();
   const text = isArmed ? `Tap again: ${label.toLowerCase()}` : label;
@@ -307,7 +307,7 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
   }, text);
   button.addEventListener("click", async () => {
     if (busy || tapGuard.settling()) return; // a double tap, or a tap meant for the button before
-    if (CONFIRM.has(entry.type) && !(armed && armed.key === id && armed.until > Date.now())) {
+    if ((confirm || CONFIRM.has(entry.type)) && !(armed && armed.key === id && armed.until > Date.now())) {
       armed = { key: id, until: Date.now() + ARM_MS };
       button.textContent = `Tap again: ${label.toLowerCase()}`;
       button.classList.add("armed");
@@ -431,7 +431,8 @@ function renderActions(state) {
         // A move that discards where the discard pile lies face up: the card is entered too.
         if (l.card && deck && !out.includes(discardBlock())) out.unshift(discardBlock());
         out.push(actionButton(words.button, { type: "draw", action: l.action },
-          { key: `draw-${l.action}`, primary: words.primary, fill: l.card ? withDiscard : null }));
+          { key: `draw-${l.action}`, primary: words.primary, fill: l.card ? withDiscard : null,
+            danger: Boolean(words.leaves), confirm: Boolean(words.leaves) })); // leaving cannot be taken back
         break;
       }
       case "no_show": out.push(actionButton("Keep my hand hidden", { type: "no_show" })); break;
