@@ -228,6 +228,7 @@ def test_spike_with_a_console_seat_an_all_in_side_pot_and_the_sabacc_pot_carried
     expect(han.locator("#actions")).to_contain_text("Keep my hand hidden")
     tap(han, "Keep my hand hidden")
     money((24, 27, 19, 20, 0, 8))  # the game pot to Han; the sabacc pot carries over
+    t.result("Han takes the game pot, 4: everyone else junked.")
     assert not t.errors, t.errors
 
 

@@ -6,7 +6,7 @@
 
 import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
-import { describeSettlement } from "./settlement.js";
+import { concededWords, describeSettlement } from "./settlement.js";
 import { showdown } from "./showdown.js";
 
 const root = document.getElementById("play-root");
@@ -25,7 +25,7 @@ const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift", sabacc:
 
 function settlementWords(settlement, names) {
   if (settlement.status === "conceded") {
-    return `${names.get(settlement.winner) || settlement.winner} takes the hand pot, ${settlement.amount}: everyone else folded.`;
+    return concededWords(settlement, names);
   }
   return describeSettlement(namedSettlement(settlement, names));
 }

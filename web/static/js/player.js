@@ -10,7 +10,7 @@ import {
   actionWords,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
-import { describeSettlement } from "./settlement.js";
+import { concededWords, describeSettlement } from "./settlement.js";
 import { showdown } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
 
@@ -620,7 +620,7 @@ function renderResult(state, names) {
   let words;
   try {
     words = hand.settlement.status === "conceded"
-      ? `${names.get(hand.settlement.winner)} takes the hand pot, ${hand.settlement.amount}: everyone else folded.`
+      ? concededWords(hand.settlement, names)
       : describeSettlement(namedSettlement(hand.settlement, names));
   } catch (err) {
     words = "The hand is settled: see the stacks below.";

@@ -18,6 +18,18 @@ export function setKindWords(words, pot = null) {
   if (pot) potWords = pot;
 }
 
+/** A hand won by the last player left, in the game's words: "Han takes the game pot, 4:
+ * everyone else junked", and the sabacc pot where a shown hand took it. */
+export function concededWords(settlement, names) {
+  const n = names.get(settlement.winner) || settlement.winner;
+  const shown = settlement.shown;
+  const more = shown
+    ? shown.sabacc_pot ? `; ${n} shows ${kindWords[shown.kind] || shown.kind} and takes the sabacc pot, ${shown.sabacc_pot}`
+      : `; ${n} shows ${kindWords[shown.kind] || shown.kind}: the sabacc pot carries over`
+    : "";
+  return `${n} takes the ${potWords}, ${settlement.amount}: everyone else ${kindWords.folded || "folded"}${more}.`;
+}
+
 /** How one hand was judged, in words. */
 export function handWords(hand) {
   const kind = kindWords[hand.kind] || String(hand.kind).replace(/_/g, " ");
