@@ -22,6 +22,7 @@ BLUEPRINTS = (
     "companion.server.host_pages",
     "companion.server.play_pages",
     "companion.server.health",
+    "companion.server.decks_pages",
 )
 
 # Every asset is served by the companion itself: nothing is fetched from anywhere else, and
