@@ -57,6 +57,12 @@ _SHAPES = {
 }
 
 
+def faces_url(deck: str) -> str:
+    """Where the site serves `deck`'s faces: the address with `{code}` in place of a card code
+    (`companion.server.decks_pages.card_face`)."""
+    return f"/cards/{deck}/{{code}}.svg"
+
+
 def card(deck: str, code: str) -> DeckCard:
     """The card `code` of `deck` (KeyError when the deck has no such card)."""
     for c in deck_cards(deck):

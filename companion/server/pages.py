@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
+from companion.decks.art import faces_url
 from companion.rules.cards import CARDS, SUITS
 from companion.rules.explain import explain
 from companion.rules.rulesets import PRESETS, InvalidRules, ruleset_from
@@ -26,6 +27,7 @@ bp = Blueprint("pages", __name__)
 def deck_json() -> dict:
     """The deck as the card picker reads it: suits in order, then every distinct card."""
     return {
+        "faces": faces_url("classic"),  # each card's face, the SVG the printed deck shows
         "suits": [{"prefix": s.prefix, "name": s.name, "tarot": s.tarot} for s in SUITS],
         "cards": [
             {
@@ -112,6 +114,8 @@ describe(
             "type": "object",
             "required": ["suits", "cards"],
             "properties": {
+                "faces": {"type": "string", "description": "Where each card's face is drawn as SVG: "
+                          "this address with {code} replaced by the card's code."},
                 "suits": {
                     "type": "array",
                     "items": {
