@@ -250,7 +250,8 @@ def console(code: str):
     """The host console of table `code` (the host token lives in the browser)."""
     owner = _owner_or_404(code)
     _, state = owner.view(None)
-    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules)
+    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules,
+                           deck_name=owner.table.rules.deck.name)
 
 
 def scrambler_devices_words(hub: Any) -> str:

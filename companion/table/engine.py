@@ -114,6 +114,11 @@ class Table:
             rules = ruleset_from(spec)
         except InvalidRules as exc:
             raise Refused(422, exc.message, exc.field) from None
+        if not rules.ending.by_call:
+            # The hand engine ends a hand by a call only; a game of fixed rounds (Corellian
+            # Spike) is settled by the payout calculator until the table plays it.
+            raise Refused(422, f"{rules.title} is not played at a live table yet: its hands end "
+                               f"after {rules.ending.rounds} rounds; the payout calculator settles them", "rules")
         try:
             chips = chip_set_from(settings["chip_set"]) if "chip_set" in settings else rules.chip_set
         except InvalidChips as exc:

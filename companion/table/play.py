@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules import cards as deck
 from companion.rules.rulesets import RuleSet
 from companion.table.commands import (
     HOST,
@@ -112,9 +111,9 @@ class Play:
 
     def need_in_play_deck(self, code: str, field: str) -> None:
         """Refuse a card the variant in play sets aside (Corellia Run), wherever it is entered."""
-        name = deck.set_aside_name(code, corellia_run=self.rules.corellia_run)
-        if name is not None:
-            raise Refused(422, f"{name} is set aside in Corellia Run", field)
+        reason = self.rules.deck.set_aside_reason(code, self.rules)
+        if reason is not None:
+            raise Refused(422, reason, field)
 
     def deal_job(self, counts: dict[str, int]) -> None:
         """The dealer's latest job (view()["hand"]["deal"]): cards to deal to each seat."""

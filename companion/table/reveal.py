@@ -38,7 +38,7 @@ class Reveal(Play):
         entered = []
         for i, c in enumerate(f["cards"]):
             try:
-                entered.append(deck.normalize(c))
+                entered.append(self.rules.deck.normalize(c))
             except deck.UnknownCard as exc:
                 raise Refused(422, str(exc), f"cards[{i}]") from None
         for i, c in enumerate(entered):
@@ -60,7 +60,7 @@ class Reveal(Play):
             raise Refused(422, f"the table counts {n} cards in your hand{extra}; you entered "
                                f"{len(entered)}", "cards")
         try:
-            deck.check_copies(full)
+            self.rules.deck.check_copies(full)
         except deck.TooManyCopies as exc:
             raise Refused(422, str(exc), "cards") from None
         # Checked against what this seat may already see: every static field, and the other
@@ -72,7 +72,7 @@ class Reveal(Play):
                 continue
             others += q["cards"] if other in public else q["static"]
         try:
-            deck.check_copies(full + others)
+            self.rules.deck.check_copies(full + others)
         except deck.TooManyCopies as exc:
             raise Refused(422, f"{exc.code} would be on the table {exc.count} times but the deck "
                                f"has {exc.copies}: check your cards", "cards") from None
@@ -91,7 +91,7 @@ class Reveal(Play):
         others' hands stand). True if there was such a card."""
         h = self.hand
         count = Counter(c for x in self.live() for c in h["p"][x]["cards"])
-        over = sorted(c for c, n in count.items() if n > deck.CARDS[c].copies)
+        over = sorted(c for c, n in count.items() if n > self.rules.deck.cards[c].copies)
         if not over:
             return False
         seats = [x for x in self.live()
@@ -113,7 +113,7 @@ class Reveal(Play):
         if sid not in h["demise_players"]:
             raise Refused(409, "you are not in the sudden demise", None)
         try:
-            code = deck.normalize(f["card"])
+            code = self.rules.deck.normalize(f["card"])
         except deck.UnknownCard as exc:
             raise Refused(422, str(exc), "card") from None
         self.need_in_play_deck(code, "card")
@@ -126,7 +126,7 @@ class Reveal(Play):
         table = [c for x in self.live() for c in h["p"][x]["cards"]]
         table += [h["p"][x]["demise"] for x in public]
         try:
-            deck.check_copies(table + [code])
+            self.rules.deck.check_copies(table + [code])
         except deck.TooManyCopies as exc:
             raise Refused(422, f"{exc}: check the card", "card") from None
         h["p"][sid]["demise"] = code
@@ -134,7 +134,7 @@ class Reveal(Play):
         if all(h["p"][x]["demise"] for x in h["demise_players"]):
             cards = {x: h["p"][x]["demise"] for x in h["demise_players"]}
             try:
-                deck.check_copies(list(cards.values()))
+                self.rules.deck.check_copies(list(cards.values()))
             except deck.TooManyCopies as exc:
                 # Every demise card is now face up: the players who entered the same card
                 # enter it again; the others' cards stand, face up.

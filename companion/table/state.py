@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-from companion.rules import cards as deck
 from companion.rules.rulesets import Phase, RuleSet, StaticField
 from companion.rules.settle import build_pots
 
@@ -281,7 +280,7 @@ def roller_of(h: Hand, step: Step | None) -> str | None:
 def deck_left(h: Hand, rules: RuleSet) -> int:
     """Cards left in the draw pile: the deck minus every live hand and the junk pile."""
     held = sum(p["hand_size"] for p in h["p"].values() if not p["folded"])
-    return deck.deck_count(corellia_run=rules.corellia_run) - held - h["junk"]
+    return rules.deck.in_play(rules) - held - h["junk"]
 
 
 def pots_of(h: Hand) -> list[dict[str, Any]]:

@@ -56,7 +56,7 @@ class Turns(Play):
                 players_set.append(sid)
         if len(players_set) < 2:
             raise Refused(409, "a hand needs at least two players who can pay the ante", None)
-        if len(players_set) * rules.deal_size > deck.deck_count(corellia_run=rules.corellia_run):
+        if len(players_set) * rules.deal_size > rules.deck.in_play(rules):
             raise Refused(409, "too many players for one deck", None)
         dealer, token = s["dealer"], s["token"]
         if rules.house_dealer:
@@ -326,7 +326,7 @@ class Turns(Play):
             raise Refused(409, "this rule set has no static field", None)
         p = self.in_play(sid)
         try:
-            code = deck.normalize(f["card"])
+            code = self.rules.deck.normalize(f["card"])
         except deck.UnknownCard as exc:
             raise Refused(422, str(exc), "card") from None
         self.need_in_play_deck(code, "card")
@@ -344,7 +344,7 @@ class Turns(Play):
         if add:
             everywhere = [c for q in h["p"].values() if not q["folded"] for c in q["static"]] + [code]
             try:
-                deck.check_copies(everywhere)
+                self.rules.deck.check_copies(everywhere)
             except deck.TooManyCopies as exc:
                 raise Refused(422, f"{exc} across the static fields", "card") from None
             p["static"].append(code)
