@@ -52,7 +52,7 @@ def pdf_of(page, url: str) -> PdfReader:
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-@pytest.mark.parametrize("deck", ["classic", "spike"])
+@pytest.mark.parametrize("deck", ["sabacc", "spike"])
 def test_a_printed_deck_has_a_front_and_a_back_page_a_sheet_and_each_card_in_order(page, live_server, deck, paper):
     size = PAPERS[paper]
     cards = printed(deck_cards(deck))
@@ -77,14 +77,14 @@ def test_a_printed_deck_has_a_front_and_a_back_page_a_sheet_and_each_card_in_ord
 
 
 def test_the_tarot_deck_prints_the_tarot_names(page, live_server):
-    pdf = pdf_of(page, f"{live_server.url}/decks/classic?paper=a4&tarot=1")
+    pdf = pdf_of(page, f"{live_server.url}/decks/sabacc?paper=a4&tarot=1")
     assert "Knight of Swords" in pdf.pages[2].extract_text()
     assert "The Fool" in pdf.pages[12].extract_text()  # cards 55 to 63: the Idiots are 61 and 62
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_each_rules_summary_and_reference_card_is_one_page_with_nothing_cut_off(page, live_server, paper):
-    urls = [f"/decks/{d}/summary?paper={paper}" for d in ("classic", "spike")]
+    urls = [f"/decks/{d}/summary?paper={paper}" for d in ("sabacc", "spike")]
     urls += [f"/decks/reference/{p}?paper={paper}" for p in reference_presets()]
     for url in urls:
         pdf = pdf_of(page, live_server.url + url)
@@ -170,8 +170,8 @@ def test_a_sheet_and_its_back_seen_at_print_size(chromium, live_server, paper):
     try:
         page = context.new_page()
         page.emulate_media(media="print")
-        page.goto(f"{live_server.url}/decks/classic?paper={paper}")
-        last = len(sheets("classic"))  # 76 cards: the last sheet holds 4, in slots 0..3
+        page.goto(f"{live_server.url}/decks/sabacc?paper={paper}")
+        last = len(sheets("sabacc"))  # 76 cards: the last sheet holds 4, in slots 0..3
         shots = ARTIFACTS / "screenshots"
         shots.mkdir(parents=True, exist_ok=True)
         front, back = (
@@ -212,11 +212,11 @@ def test_the_pickers_faces_are_the_printed_svg(phone, live_server):
     art.scroll_into_view_if_needed()
     phone.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=art.element_handle())
     src = art.get_attribute("src")
-    assert src == "/cards/classic/sa12.svg"
+    assert src == "/cards/sabacc/sa12.svg"
     served = phone.evaluate("(u) => fetch(u).then((r) => r.text())", src)
-    assert served == face_svg("classic", "sa12")
+    assert served == face_svg("sabacc", "sa12")
     # The sheet prints that very text, inline.
-    sheet = phone.evaluate("(u) => fetch(u).then((r) => r.text())", f"{live_server.url}/decks/classic")
+    sheet = phone.evaluate("(u) => fetch(u).then((r) => r.text())", f"{live_server.url}/decks/sabacc")
     assert served in sheet
     assert phone.locator('.card-btn[data-code="sa12"]').first.get_attribute("aria-label").startswith("Commander of Sabers")
 
@@ -224,7 +224,7 @@ def test_the_pickers_faces_are_the_printed_svg(phone, live_server):
 def test_the_decks_pages_have_no_serious_accessibility_violations(page, live_server):
     axe = Axe()
     found = {}
-    for path in ("/decks", "/decks/classic?paper=letter", "/decks/spike", "/decks/spike/summary",
+    for path in ("/decks", "/decks/sabacc?paper=letter", "/decks/spike", "/decks/spike/summary",
                  "/decks/reference/classic"):
         page.goto(live_server.url + path)
         results = axe.run(page)

@@ -4,12 +4,12 @@ The printed sheets inline `face_svg`; the phones' card pickers load the very sam
 `/cards/<deck>/<code>.svg`. A face is 63 × 88 mm (poker size) in a 630 × 880 view box, so one
 unit is a tenth of a millimetre. No image files, no fonts but the system's::
 
-    >>> svg = face_svg("classic", "co7")
+    >>> svg = face_svg("sabacc", "co7")
     >>> svg.startswith("<svg") and 'aria-label="7 of Coins, 7"' in svg
     True
     >>> ">+7<" in face_svg("spike", "+7") and "#1b7a34" in face_svg("spike", "+7")
     True
-    >>> "Corellia Run" in face_svg("classic", "star"), "Corellia Run" in face_svg("classic", "idiot")
+    >>> "Corellia Run" in face_svg("sabacc", "star"), "Corellia Run" in face_svg("sabacc", "idiot")
     (True, False)
 """
 
@@ -26,8 +26,6 @@ FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
 SUIT_INK = {"sa": "#b3261e", "st": "#1e6b35", "fl": "#1f4fa0", "co": "#8a6300"}
 FACE_INK = "#5b2a86"
 POSITIVE_INK, NEGATIVE_INK, SYLOP_INK = "#1b7a34", "#c0262d", "#7a5a00"
-#: Spike's three staves, in the order of a value's copies: the pip shapes.
-STAVES = ("circle", "triangle", "square")
 
 # Pip shapes in a unit box (-1..1), drawn filled; `_pip` places and scales them.
 _SHAPES = {
@@ -46,7 +44,7 @@ _SHAPES = {
     # The face cards: an eight-pointed star.
     "face": '<path d="M0 -1 L0.22 -0.53 L0.71 -0.71 L0.53 -0.22 L1 0 L0.53 0.22 L0.71 0.71 L0.22 0.53 '
             'L0 1 L-0.22 0.53 L-0.71 0.71 L-0.53 0.22 L-1 0 L-0.53 -0.22 L-0.71 -0.71 L-0.22 -0.53 Z"/>',
-    # Spike's staves.
+    # Spike's staves (the marks its deck value names for a value's three copies).
     "circle": '<circle r="0.85"/>',
     "triangle": '<path d="M0 -0.9 L0.95 0.75 H-0.95 Z"/>',
     "square": '<path d="M-0.75 -0.75 H0.75 V0.75 H-0.75 Z"/>',
@@ -75,9 +73,9 @@ def mark(deck: str, c: DeckCard, copy: int = 0) -> str:
     """The pip shape a printed copy shows: its suit, the face star, its stave, or the sylop."""
     if c.suit:
         return c.suit
-    if not DECKS[deck].signed:
-        return "face"
-    return "sylop" if c.value == 0 else STAVES[copy % len(STAVES)]
+    if c.staves:
+        return c.staves[copy % len(c.staves)]
+    return "sylop" if DECKS[deck].signed else "face"
 
 
 def ink(deck: str, c: DeckCard) -> str:
@@ -125,6 +123,7 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
     """The face of one printed card of `deck` as a standalone SVG document.
 
     `copy` picks which printed copy (Spike's copies differ by stave); the pickers show copy 0.
+    An unknown deck or card raises KeyError.
     """
     c = card(deck, code)
     signed = DECKS[deck].signed
@@ -165,7 +164,7 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
 
 
 #: Each deck's back: its title, its two inks and its emblem.
-_BACKS = {"classic": ("SABACC", "#14213d", "#c9a227", "face"), "spike": ("SPIKE", "#1b1b1b", "#d4452b", "triangle")}
+_BACKS = {"sabacc": ("SABACC", "#14213d", "#c9a227", "face"), "spike": ("SPIKE", "#1b1b1b", "#d4452b", "triangle")}
 
 
 def back_svg(deck: str) -> str:

@@ -1,24 +1,29 @@
 """What the printed decks read from the rules: the one door between the rules and the art.
 
 The art, the sheets and the reference cards never read `companion.rules` themselves: they ask
-`deck_cards` for a deck's cards and `rule_sections` for a preset's rules in words, so that a
-change to the rules (or the deck becoming a value of the rule set) is one edit here::
+`deck_cards` for a deck's cards (from the rule sets' deck values) and `rule_sections` for a
+preset's rules in words, so that a change to the rules is one edit here::
 
-    >>> [c.code for c in deck_cards("classic")][:3], len(printed(deck_cards("classic")))
+    >>> [c.code for c in deck_cards("sabacc")][:3], len(printed(deck_cards("sabacc")))
     (['sa1', 'sa2', 'sa3'], 76)
-    >>> len(printed(deck_cards("spike"))), deck_cards("spike")[-1].name
-    (62, 'Sylop')
+    >>> len(printed(deck_cards("spike"))), deck_cards("spike")[-1].name, deck_cards("spike")[0].staves
+    (62, 'Sylop', ('circle', 'triangle', 'square'))
     >>> value_text(-13), value_text(7), value_text(7, signed=True), value_text(0, signed=True)
     ('−13', '7', '+7', '0')
+    >>> [(h.kind, h.example) for h in named_hands("spike")][:2]
+    [('Pure Sabacc', ('sylop', 'sylop')), ('Full Sabacc', ('sylop', '+10', '+10', '-10', '-10'))]
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 from dataclasses import dataclass
 
-from companion.rules.cards import CARDS, CORELLIA_SET_ASIDE
 from companion.rules.explain import Section, explain
-from companion.rules.rulesets import PRESETS
+from companion.rules.game import DROPPED_OUT
+from companion.rules.rulesets import DECKS as RULE_DECKS
+from companion.rules.rulesets import PRESETS, RULE_SETS
 
 MINUS = "\N{MINUS SIGN}"  # printed negatives use the typographic minus, as RULES-SPIKE.md names them
 
@@ -27,8 +32,9 @@ MINUS = "\N{MINUS SIGN}"  # printed negatives use the typographic minus, as RULE
 class DeckCard:
     """One distinct card of a deck as the art needs it.
 
-    `suit` is the suit's code prefix (classic) or None (classic face cards, Spike cards);
-    `set_aside` names the variant that sets the card aside ("Corellia Run") or is None.
+    `suit` is the suit's code prefix (classic) or None; `staves` the marks printed on its
+    copies, one each (Spike's numbered cards), or empty; `set_aside` names the variant that
+    sets the card aside ("Corellia Run") or is None.
     """
 
     code: str
@@ -37,43 +43,42 @@ class DeckCard:
     name: str
     tarot: str
     suit: str | None
+    staves: tuple[str, ...] = ()
     set_aside: str | None = None
 
 
 @dataclass(frozen=True)
 class Deck:
-    """A printable deck: its name in URLs, its title, the game whose rules summary goes with
-    it, whether its values are printed signed (+7), and its suits' names."""
+    """A printable deck: its name (the rule sets' deck's), its title, the preset whose rules
+    summary goes with it, and whether its values are printed signed (+7)."""
 
     name: str
     title: str
     game_preset: str
     signed: bool
-    suit_names: dict[str, tuple[str, str]]  # prefix -> (name, tarot name)
 
 
+#: The printed decks: each deck value of the rule sets, with a title and its game's preset.
+_TITLES = {"sabacc": ("Classic Sabacc", "classic"), "spike": ("Corellian Spike", "spike")}
 DECKS: dict[str, Deck] = {
-    "classic": Deck("classic", "Classic Sabacc", "classic", False,
-                    {c.suit.prefix: (c.suit.name, c.suit.tarot) for c in CARDS.values() if c.suit}),
-    "spike": Deck("spike", "Corellian Spike", "spike", True, {}),
+    name: Deck(name, *_TITLES.get(name, (d.title, next(r.name for r in RULE_SETS.values() if r.deck is d))),
+               d.entry == "value")  # a deck entered by its value alone shows it signed
+    for name, d in RULE_DECKS.items()
 }
 
 
 def deck_cards(deck: str) -> tuple[DeckCard, ...]:
-    """Every distinct card of `deck` ("classic" or "spike"), in deck order.
+    """Every distinct card of `deck` ("sabacc" or "spike"), in deck order.
 
     The one function the art reads cards through (KeyError for another deck name).
     """
-    if deck == "classic":
-        return tuple(
-            DeckCard(c.code, c.value, c.copies, c.name, c.tarot, c.suit.prefix if c.suit else None,
-                     "Corellia Run" if c.code in CORELLIA_SET_ASIDE else None)
-            for c in CARDS.values()
-        )
-    if deck == "spike":
-        cards, _ = _spike_until_deck_value()
-        return cards
-    raise KeyError(deck)
+    d = RULE_DECKS[deck]
+    aside = {code: s.words for s in d.set_asides for code in s.codes}
+    return tuple(
+        DeckCard(c.code, c.value, c.copies, c.name, c.tarot, c.suit.prefix if c.suit else None,
+                 d.staves if c.copies == len(d.staves) else (), aside.get(c.code))
+        for c in d.cards.values()
+    )
 
 
 def printed(cards: tuple[DeckCard, ...]) -> tuple[tuple[DeckCard, int], ...]:
@@ -90,70 +95,80 @@ def value_text(value: int, *, signed: bool = False) -> str:
 
 def reference_presets() -> dict[str, str]:
     """Every preset a reference card is printed for: name -> title."""
-    out = {name: rs.title for name, rs in PRESETS.items()}
-    _, spike = _spike_until_deck_value()
-    for name, (title, _sections) in spike.items():
-        out.setdefault(name, title)
-    return out
+    return {name: rs.title for name, rs in RULE_SETS.items()}
+
+
+@dataclass(frozen=True)
+class NamedHand:
+    """A kind of hand in the game's words, with the shortest example the ranking judges so."""
+
+    kind: str
+    example: tuple[str, ...]
+
+
+@functools.cache
+def named_hands(preset: str) -> tuple[NamedHand, ...]:
+    """The kinds of hand of a preset's ranking, best first, each with an example found by
+    judging the smallest hands of its deck (a kind the preset never makes is left out)."""
+    rs = RULE_SETS[preset]
+    dropped = {kind for kind, _ in DROPPED_OUT}
+    wanted = [kind for kind, _ in rs.hands.kinds if kind not in dropped]
+    # Sylops and small values first, so that the first hand found is the plainest.
+    codes = sorted(rs.deck.cards, key=lambda c: (abs(rs.deck.cards[c].value), -rs.deck.cards[c].value))
+    found: dict[str, tuple[str, ...]] = {}
+    largest = rs.deck.hand_max or rs.deck.hand_min + 1
+    for size in range(rs.deck.hand_min, largest + 1):
+        for hand in itertools.combinations_with_replacement(codes, size):
+            if any(hand.count(c) > rs.deck.cards[c].copies for c in set(hand)):
+                continue
+            found.setdefault(str(rs.hands.evaluate(rs, list(hand)).kind), hand)
+        if len(found.keys() & set(wanted)) == len(wanted):
+            break
+    return tuple(NamedHand(rs.hands.words(k), found[k]) for k in wanted if k in found)
 
 
 def rule_sections(preset: str) -> list[Section]:
     """A preset's rules in words, as the rules page says them (KeyError for no such preset)."""
-    if preset in PRESETS:
-        return explain(PRESETS[preset])
-    _, spike = _spike_until_deck_value()
-    return list(spike[preset][1])
+    waiting = _spike_until_explain_knows_it()
+    if preset in waiting:
+        return list(waiting[preset])
+    return explain(RULE_SETS[preset])
 
 
-def _spike_until_deck_value() -> tuple[tuple[DeckCard, ...], dict[str, tuple[str, tuple[Section, ...]]]]:
-    """TO BE REPLACED by the deck value and the Spike rule set (issue 16, branch `spike`).
+def _spike_until_explain_knows_it() -> dict[str, tuple[Section, ...]]:
+    """TO BE REPLACED by `explain` once it words Corellian Spike (issue 16, branch `spike`).
 
-    RULES-SPIKE.md's deck (62 cards: +1..+10 and -1..-10 three times each, two sylops) and, for
-    the presets `spike` and `spike-book`, the sections of their rules that the reference card
-    and the summary print, until `companion.rules` holds them. Nothing else here knows Spike.
+    The presets `spike` and `spike-book` in the words RULES-SPIKE.md gives them: the sections
+    of their rules that the reference card and the summary print (the named hands come from
+    the rule set itself, see `named_hands`). Nothing else here knows Spike.
     """
-    cards = tuple(
-        DeckCard(f"{'+' if v > 0 else '-'}{abs(v)}", v, 3, value_text(v, signed=True),
-                 value_text(v, signed=True), None)
-        for v in (*range(1, 11), *range(-1, -11, -1))
-    ) + (DeckCard("sylop", 0, 2, "Sylop", "Sylop", None),)
-    hands = [
-        ("Pure Sabacc", "sylop, sylop"), ("Full Sabacc", "+10 +10 −10 −10 sylop"),
-        ("Fleet", "four of a value and a sylop: +4 +4 −4 −4 sylop"),
-        ("Prime Sabacc", "sylop +10 −10"), ("Yee-Haa", "sylop and a pair: sylop +3 −3"),
-        ("Rhylet", "three of one, two of another: +2 +2 +2 −3 −3"),
-        ("Squadron", "four of a value: +5 +5 −5 −5"),
-        ("Gee Whiz", "+1 +2 +3 +4 −10"), ("Straight Khyron", "four in a row: +1 −2 −3 +4"),
-        ("Banthas Wild", "three of a value and one or two more: +2 +2 +2 −6"),
-        ("Rule of Two", "two pairs: +2 −2 +5 −5"), ("Sabacc with a pair", "+3 +3 −6"),
-        ("Sabacc", "any other hand totalling 0: +1 +2 −3"),
-        ("Nulrhek", "any other total: +3 −1 (2); closer to 0 wins, + beats −"),
-    ]
-    actions = (
-        "Stand: do nothing.", "Gain, keep: take the top draw card and keep it.",
-        "Gain, discard it: take the top draw card and throw it on the discard pile.",
-        "Gain, keep and discard another: keep the drawn card, discard one from your hand{fee1}.",
-        "Swap: take the discard pile's top card, discard a different card{fee2}.",
-        "Junk: put your whole hand face up on the discard pile and leave the game.",
-    )
     out = {}
-    for name, title, prime, fee1, fee2 in (("spike", "Corellian Spike (Black Spire Outpost)", True, 1, 2),
-                                           ("spike-book", "Corellian Spike (the printed book)", False, 0, 0)):
-        fee = {"fee1": f" (fee {fee1} to the game pot)" if fee1 else "",
-               "fee2": f" (fee {fee2} to the game pot)" if fee2 else ""}
-        sections = (
+    for preset in ("spike", "spike-book"):
+        rs = RULE_SETS[preset]
+        fee = {"fee1": f" (fee {rs.fee_gain_discard} to the game pot)" if rs.fee_gain_discard else "",
+               "fee2": f" (fee {rs.fee_swap} to the game pot)" if rs.fee_swap else ""}
+        actions = (
+            "Stand: do nothing.", "Gain, keep: take the top draw card and keep it.",
+            "Gain, discard it: take the top draw card and throw it on the discard pile.",
+            "Gain, keep and discard another: keep the drawn card, discard one from your hand{fee1}.",
+            "Swap: take the discard pile's top card, discard a different card{fee2}.",
+            "Junk: put your whole hand face up on the discard pile and leave the game.",
+        )
+        out[preset] = (
             Section("deck", "The deck", ("62 cards: +1 to +10 and −1 to −10, three of each (one "
                                          "in each stave: circle, triangle, square; staves never "
                                          "matter), and two sylops worth 0.",)),
-            Section("hands", "Hands, best first",
-                    ("A hand holds 2 to 5 cards. A Sabacc totals 0 and beats every Nulrhek. Pairs "
-                     "compare values without their signs.",),
-                    tuple(f"{h}: {ex}" for h, ex in hands if prime or h != "Prime Sabacc"), ordered=True),
-            Section("ranking", "Ties", ("More cards, then the higher total of the positive cards, "
-                                        "then the higher positive card; still equal: a blind draw.",)),
-            Section("order", "A game", ("Ante once a game. The dealer deals two cards each and "
-                                        "turns up the discard pile. Three rounds, each: turn "
-                                        "phase, betting phase, spike dice phase; then the reveal.",),
+            Section("hands", "Hands", ("A hand holds 2 to 5 cards. A Sabacc totals 0 and beats "
+                                       "every Nulrhek (any other total). Pairs compare values "
+                                       "without their signs.",)),
+            Section("ranking", "Ties", ("Within a kind: see its rule; then more cards, then the "
+                                        "higher total of the positive cards, then the higher "
+                                        "positive card; still equal: a blind draw.",)),
+            Section("order", "A game", (f"Ante once a game: {rs.ante} to the game pot, "
+                                        f"{rs.ante_sabacc} to the sabacc pot. The dealer deals two "
+                                        "cards each and turns up the discard pile. Three rounds, "
+                                        "each: turn phase, betting phase, spike dice phase; then "
+                                        "the reveal. In the turn phase, one action each:",),
                     tuple(a.format(**fee) for a in actions)),
             Section("shift", "The spike dice", ("Matching symbols (1 roll in 6): a Sabacc Shift. "
                                                 "Every player still in discards all their cards "
@@ -161,5 +176,4 @@ def _spike_until_deck_value() -> tuple[tuple[DeckCard, ...], dict[str, tuple[str
             Section("money", "Pots", ("The best hand wins the game pot. A winning hand totalling "
                                       "0 also takes the sabacc pot; otherwise it carries over.",)),
         )
-        out[name] = (title, sections)
-    return cards, out
+    return out

@@ -2,7 +2,7 @@
 
 - `GET /decks`: what can be printed, and how to print and cut it.
 - `GET /decks/<deck>?paper=a4|letter&tarot=1`: a deck's sheets, each front followed by its
-  mirrored back (long-edge duplex); `tarot=1` prints the tarot names (classic only).
+  mirrored back (long-edge duplex); `tarot=1` prints the tarot names (where the deck has them).
 - `GET /decks/<deck>/summary?paper=...`: the game's one-page rules summary.
 - `GET /decks/reference/<preset>?paper=...`: a player's reference card for a preset, twice on
   one page.
@@ -24,7 +24,7 @@ from companion.decks.source import DECKS, deck_cards, printed, reference_presets
 bp = Blueprint("decks_pages", __name__)
 
 #: The cards the start page shows from each deck, as a taste of its art.
-PREVIEW = {"classic": ("co7", "sa12", "idiot", "star"), "spike": ("+7", "-3", "+10", "sylop")}
+PREVIEW = {"sabacc": ("co7", "sa12", "idiot", "star"), "spike": ("+7", "-3", "+10", "sylop")}
 
 
 def _paper() -> Paper:
