@@ -5,10 +5,10 @@ Both are chosen sections of the rules page's own text (`companion.rules.explain`
 nothing is typed twice::
 
     >>> [s.key for s in reference("classic")]
-    ['named-hands', 'hands', 'ranking', 'order', 'shift']
+    ['hands', 'named-hands', 'ranking', 'order', 'shift']
     >>> "gain" in section_text(reference("classic"), "order")
     True
-    >>> reference("spike")[0].points[4]
+    >>> reference("spike")[1].points[4]
     'Yee-Haa: Sylop, +1, −1'
 """
 
@@ -19,16 +19,16 @@ from companion.rules.explain import Section
 from companion.rules.rulesets import RULE_SETS
 
 #: What a player's reference card holds: the hand ranking, the turn's actions and the shifts.
-REFERENCE_KEYS = ("named-hands", "hands", "ranking", "order", "shift")
+REFERENCE_KEYS = ("hands", "named-hands", "ranking", "order", "shift")
 #: What a game's one-page summary holds.
-SUMMARY_KEYS = ("deck", "named-hands", "hands", "ranking", "order", "calling", "shift", "static-field", "money",
+SUMMARY_KEYS = ("deck", "hands", "named-hands", "ranking", "order", "calling", "shift", "static-field", "money",
                 "settling", "sabacc-pot", "penalties")
 
 
 def hands_section(preset: str) -> Section:
     """The preset's kinds of hand, best first, each with an example (from its own ranking)."""
     names = {c.code: c.name for c in deck_cards(RULE_SETS[preset].deck.name)}
-    return Section("named-hands", "Hands, best first", (),
+    return Section("named-hands", "Best first, an example each", (),
                    tuple(f"{h.kind[:1].upper()}{h.kind[1:]}: {', '.join(names[c] for c in h.example)}"
                          for h in named_hands(preset)),
                    ordered=True)
