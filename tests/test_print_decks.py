@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from urllib.parse import quote
 
 import pytest
 
@@ -98,6 +99,11 @@ def test_the_pickers_deck_names_where_its_faces_are(client):
     assert deck["faces"] == "/cards/sabacc/{code}.svg"
     for c in deck["cards"]:
         assert client.get(deck["faces"].replace("{code}", c["code"])).status_code == 200
+    spike = client.get("/api/v1/cards?deck=spike").get_json()
+    assert spike["faces"] == "/cards/spike/{code}.svg"
+    for c in spike["cards"]:  # as the picker asks: the code URL-encoded ("+7" is "%2B7")
+        face = client.get(spike["faces"].replace("{code}", quote(c["code"], safe="")))
+        assert face.get_data(as_text=True) == face_svg("spike", c["code"])
 
 
 @pytest.mark.parametrize("path", ["/decks/uno", "/decks/classic", "/decks/sabacc?paper=a3", "/cards/sabacc/sa16.svg",

@@ -67,6 +67,7 @@ DECKS: dict[str, Deck] = {
 }
 
 
+@functools.cache  # a deck is a value built once: its cards never change
 def deck_cards(deck: str) -> tuple[DeckCard, ...]:
     """Every distinct card of `deck` ("sabacc" or "spike"), in deck order.
 

@@ -18,8 +18,8 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from companion.decks.art import back_svg, card, face_svg
 from companion.decks.reference import reference, summary
-from companion.decks.sheets import CARD_H, CARD_W, PAPERS, Paper, cut_marks, sheets
-from companion.decks.source import DECKS, deck_cards, printed, reference_presets
+from companion.decks.sheets import CARD_H, CARD_W, PAPERS, PER_SHEET, Paper, cut_marks, sheets
+from companion.decks.source import DECKS, Deck, deck_cards, printed, reference_presets
 
 bp = Blueprint("decks_pages", __name__)
 
@@ -35,7 +35,7 @@ def _paper() -> Paper:
     return paper
 
 
-def _deck(name: str):
+def _deck(name: str) -> Deck:
     deck = DECKS.get(name)
     if deck is None:
         abort(404)
@@ -45,12 +45,12 @@ def _deck(name: str):
 @bp.get("/decks")
 def index():
     """What can be printed: each deck on either paper, its rules summary, the reference cards."""
-    decks = [
-        {"deck": d, "count": len(printed(deck_cards(d.name))), "sheets": len(sheets(d.name)),
-         "preview": [face_svg(d.name, code) for code in PREVIEW.get(d.name, ())],
-         "tarot": any(c.tarot != c.name for c in deck_cards(d.name))}
-        for d in DECKS.values()
-    ]
+    decks = []
+    for d in DECKS.values():
+        count = len(printed(deck_cards(d.name)))
+        decks.append({"deck": d, "count": count, "sheets": -(-count // PER_SHEET),
+                      "preview": [face_svg(d.name, code) for code in PREVIEW.get(d.name, ())],
+                      "tarot": any(c.tarot != c.name for c in deck_cards(d.name))})
     return render_template("decks/index.html", decks=decks, papers=PAPERS,
                            presets=reference_presets(), card_size=(CARD_W, CARD_H))
 
