@@ -209,14 +209,14 @@ def test_history_chart_and_standings_after_a_hand(client):
 
 
 def test_final_standings_count_items_and_adjustments_apart_from_winnings(client):
-    t = Table(client)
+    t = Table(client, {"rules": "weg", "bet_limit": 50})  # the Falcon's stake is a bet of 50
     for seat in t.seats:
         t.do(seat, type="buy_in", amount=20)
     t.do("host", type="adjust", seat="s1", amount=5, reason="a chip found under the table")
     t.do("host", type="start_hand")
     t.do("host", type="stake", seat="s2", item="the Falcon", value=50)
-    t.do("s2", type="raise", to=51)  # the Falcon is his bet of 50 (the Plutt ruling); 1 more
-    t.do("s1", type="fold")  # Lando wins the hand pot: antes 2, the Falcon's 50, the bet 1
+    t.do("s1", type="fold")  # the Falcon is his bet of 50 (the Plutt ruling): Lando wins the
+    # hand pot, antes 2 and the Falcon's 50
     t.do("host", type="end_session")
     rows = {r["name"]: r for r in client.get(f"/t/{t.code}/standings.json").get_json()["standings"]}
     assert rows["Han"]["stack"] == 25 - 2 - 1 and rows["Han"]["adjusted"] == 5 and rows["Han"]["net"] == -3

@@ -370,3 +370,45 @@ def test_openapi_says_the_settle_endpoint_takes_spike(client):
     assert "blind_draw" in schemas["PlayerReveal"]["properties"]
     assert "fee_swap" in schemas["RuleSetChoice"]["oneOf"][1]["properties"]
     assert "spike" in doc["paths"]["/api/v1/settle"]["post"]["description"]
+
+
+# -- the rules page, generated from the rule set -------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["spike", "spike-book"])
+def test_spike_rules_page_is_written_from_the_rule_set(client, name):
+    page = client.get(f"/rules?preset={name}").get_data(as_text=True)
+    assert "Yee-Haa" in page and "blind draw" in page and "Sabacc Shift" in page
+    assert ("Prime Sabacc: sylop" in page) == (name == "spike")
+    assert "Swap with the discard pile. Fee: 2 credits" in page if name == "spike" else "Fee:" not in page
+    assert "bomb" not in page.lower()  # no classic words on a Spike page
+    assert f'<option value="{name}" selected' in page
+
+
+def test_spike_turn_actions_are_values_with_their_fees():
+    actions = {a.action: a for a in SPIKE.actions}
+    assert list(actions) == ["stand", "gain_keep", "gain_discard", "gain_keep_discard", "swap", "junk"]
+    assert (actions["gain_keep"].cards, actions["gain_keep"].dealt) == (1, 1)
+    assert (actions["gain_discard"].cards, actions["gain_discard"].discards) == (0, 1)
+    assert getattr(SPIKE, actions["gain_keep_discard"].fee) == 1 and getattr(BOOK, actions["swap"].fee) == 0
+    assert actions["swap"].takes_discard and actions["junk"].leaves
+
+
+def test_scrambler_simulate_rolls_the_spike_dice_matching_symbols_one_in_six(capsys):
+    import json
+
+    from companion.cli import main
+
+    seed = "ab" * 32
+    assert main(["scrambler", "simulate", "--preset", "spike", "--rolls", "60000", "--seed", seed, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["trigger"] == "2d6-doubles" and out["expected_rate_fraction"] == "1/6"
+    assert abs(out["observed_rate"] - 1 / 6) < 0.01  # 60000 rolls: sd 0.0015
+    assert set(out["kinds"]) == {"sabacc"}  # every shift a Sabacc Shift
+
+
+def test_spike_dice_show_their_symbols():
+    assert SPIKE.dice.show([1, 1]) == "Spike and Spike"
+    assert SPIKE.dice.show([3, 5]) == "Symbol 3 and Symbol 5"
+    assert RULE_SETS["classic"].dice.show([3, 5]) == "3 and 5"
+    assert SPIKE.to_json()["dice"]["shift_words"] == "matching symbols"

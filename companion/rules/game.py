@@ -5,7 +5,11 @@ PokerKit's `State` holds its deck and hand types as values; a rule set here hold
 - `HandRanking`: the kinds of hand with their words, the function that judges a hand, which
   kinds take the sabacc pot, and how a tie is resolved (classic: a sudden demise, one more
   card into the hand; Corellian Spike: a blind draw, cards compared on their own);
-- `Ending`: how a hand ends (by a call, or after a fixed number of rounds).
+- `TurnAction`: each action a player may take when it is their turn to draw: its card count
+  change, the cards dealt and discarded, its fee, its words;
+- `Ending`: how a hand ends (by a call, or after a fixed number of rounds);
+- `Dice`: how a roll of the scrambler is shown (each face's symbol) and what makes a shift
+  in words (which faces shift is the rule set's `scrambler_trigger`, judged by the scrambler).
 
 The settlement, the table and the pages read these values; none of them names a game::
 
@@ -13,6 +17,8 @@ The settlement, the table and the pages read these values; none of them names a 
     ("Idiot's Array", 'sudden_demise')
     >>> BY_CALL.by_call, BY_CALL.rounds
     (True, None)
+    >>> [(a.action, a.cards, a.dealt, a.discards) for a in CLASSIC_ACTIONS]
+    [('gain', 1, 1, 0), ('trade', 0, 1, 1), ('stand', 0, 0, 0)]
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ class HandRanking:
     # game refuses them).
     options: frozenset[str] = frozenset()
     draw_key: str = ""
+    # The game's own rules page ("module:function" of the rule set, giving its sections);
+    # empty: the classic page of `companion.rules.explain`.
+    explainer: str = ""
     _loaded: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
 
     def _load(self, ref: str) -> Callable[..., Any]:
@@ -65,6 +74,10 @@ class HandRanking:
     def draw_rank(self, code: str) -> Any:
         """A blind-draw card's key (a larger key wins)."""
         return self._load(self.draw_key)(code)
+
+    def explain(self, rules: Any) -> Any:
+        """The rules page's sections for `rules` from the game's own explainer (None: none)."""
+        return self._load(self.explainer)(rules) if self.explainer else None
 
     def words(self, kind: str) -> str:
         """A kind in the game's words ("Idiot's Array", "Yee-Haa")."""
@@ -95,6 +108,35 @@ CLASSIC_HANDS = HandRanking(
 
 
 @dataclass(frozen=True)
+class TurnAction:
+    """One action a player may take in their turn to draw, as data the table engine reads.
+
+    The hand grows by `cards`; the dealer deals `dealt` cards from the draw pile and the player
+    discards `discards` cards (never a static-field card). `fee` names the rule-set option
+    holding the credits it costs, into the pot (empty: free).
+    """
+
+    action: str  # the draw command's "action"
+    button: str  # the phone's button for it ("Gain a card")
+    done: str  # the last-actions line after the player's name ("gains a card")
+    cards: int = 0
+    dealt: int = 0
+    discards: int = 0
+    fee: str = ""
+    takes_discard: bool = False  # takes the discard pile's top card instead of a dealt one
+    leaves: bool = False  # the player leaves the hand (puts the whole hand on the discard pile)
+    primary: bool = False  # the phone shows it as the main button
+
+
+#: Classic (RULES.md "Drawing"): gain a card, trade one (discard one, be dealt one), or stand.
+CLASSIC_ACTIONS: tuple[TurnAction, ...] = (
+    TurnAction("gain", "Gain a card", "gains a card", cards=1, dealt=1),
+    TurnAction("trade", "Trade a card", "trades a card", dealt=1, discards=1),
+    TurnAction("stand", "Stand", "stands", primary=True),
+)
+
+
+@dataclass(frozen=True)
 class Ending:
     """How a hand ends: by a player's call (classic), or after a fixed number of rounds."""
 
@@ -104,3 +146,26 @@ class Ending:
 
 #: Classic: a hand ends when a player calls (RULES.md "Calling").
 BY_CALL = Ending(by_call=True)
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The dice as the table sees them: what they are called, each face's symbol (none: the
+    number is shown), and what makes a shift, in words.
+
+    >>> SCRAMBLER_DICE.show([4, 4])
+    '4 and 4'
+    """
+
+    name: str  # "the scrambler", "the spike dice"
+    faces: tuple[str, ...] = ()  # face n's symbol is faces[n - 1]
+    shift_words: str = ""  # "matching symbols" (the rules page and the phones say it)
+
+    def show(self, dice: list[int] | tuple[int, ...]) -> str:
+        """A roll in the table's words: "4 and 2", "Spike and Spike"."""
+        faces = [self.faces[d - 1] if 0 < d <= len(self.faces) else str(d) for d in dice]
+        return " and ".join(faces)
+
+
+#: The classic scrambler: numbered dice (which faces shift is the rule set's trigger).
+SCRAMBLER_DICE = Dice("the scrambler")

@@ -18,8 +18,17 @@ from enum import StrEnum
 from typing import Any, Mapping
 
 from companion.rules.decks import SABACC, Deck
-from companion.rules.game import BY_CALL, CLASSIC_HANDS, Ending, HandRanking
-from companion.rules.spike import SPIKE_DECK, SPIKE_HANDS, THREE_ROUNDS
+from companion.rules.game import (
+    BY_CALL,
+    CLASSIC_ACTIONS,
+    CLASSIC_HANDS,
+    SCRAMBLER_DICE,
+    Dice,
+    Ending,
+    HandRanking,
+    TurnAction,
+)
+from companion.rules.spike import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, THREE_ROUNDS
 
 
 class Ranking(StrEnum):
@@ -99,10 +108,10 @@ TRADE = PhaseRule(Phase.TRADE, ("draw",), Who.EACH_PLAYER, "trade")
 DICE = PhaseRule(Phase.DICE, ("roll",), Who.DEALER, "dice")
 PLAY = PhaseRule(Phase.PLAY, ("draw", "roll"), Who.EACH_PLAYER, "play")
 TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
-SPIKE_DICE = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
+SPIKE_ROLL = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
 #: Every phase by its name (the rules page names the calling phase by it).
 PHASES: dict[Phase, PhaseRule] = {
-    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY, TURN, SPIKE_DICE)
+    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY, TURN, SPIKE_ROLL)
 }
 
 
@@ -250,6 +259,11 @@ class RuleSet:
     deck: Deck = SABACC  # the cards, the picker's groups, what may be set aside
     hands: HandRanking = CLASSIC_HANDS  # the kinds and their words, the comparison, the tie rule
     ending: Ending = BY_CALL  # how a hand ends: by a call, or after a fixed number of rounds
+    actions: tuple[TurnAction, ...] = CLASSIC_ACTIONS  # what a player may do in a turn to draw
+    dice: Dice = SCRAMBLER_DICE  # how a roll is shown; what makes a shift, in words
+    # Whether the live table plays this rule set's game in full (else only the payout
+    # calculator settles it). Corellian Spike: not yet (see the Spike presets).
+    live_table: bool = True
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
@@ -276,6 +290,7 @@ class RuleSet:
         # The game's values are named, not spelt out (a deck is served by GET /api/v1/cards).
         out = dataclasses.asdict(dataclasses.replace(self, **{n: None for n in GAME_VALUES}))
         out.update({n: getattr(self, n).name for n in GAME_VALUES})
+        out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
         out["pot_building_rounds"] = self.pot_building_rounds
         out["overrides"] = list(self.overrides)
         return out
@@ -431,7 +446,7 @@ _SPIKE = RuleSet(
     buy_in=0,
     chip_set=DEFAULT_CHIPS,
     order_of_play=OrderOfPlay.PHASES,
-    turn_phases=(TURN, BETTING, SPIKE_DICE),
+    turn_phases=(TURN, BETTING, SPIKE_ROLL),
     calling=CallingRule(Phase.BETTING, 0, False, (AfterCall.REVEAL,)),  # not read: no calls
     scrambler_trigger=Trigger.TWO_D6_DOUBLES,  # matching symbols: 1 in 6
     shift_kind=ShiftKind.SABACC,
@@ -439,6 +454,12 @@ _SPIKE = RuleSet(
     deck=SPIKE_DECK,
     hands=SPIKE_HANDS,
     ending=THREE_ROUNDS,
+    actions=SPIKE_ACTIONS,
+    dice=SPIKE_DICE,
+    # The table plays Spike's rounds, turn actions and fees, antes, junk and the Sabacc Shift;
+    # the discard pile's top card, the blind draw at the table and the survivor's shown hand
+    # are still to come, so a host cannot start a Spike table yet.
+    live_table=False,
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from companion.rules.cards import Card
 from companion.rules.decks import Deck, Group
-from companion.rules.game import BLIND_DRAW, Ending, HandRanking
+from companion.rules.game import BLIND_DRAW, Dice, Ending, HandRanking, TurnAction
 
 #: The printed marks telling the three copies of a value apart (they never matter).
 STAVES = ("circle", "triangle", "square")
@@ -217,7 +217,27 @@ SPIKE_HANDS = HandRanking(
     survivor_shows=True,
     options=OPTIONS,
     draw_key="companion.rules.spike:blind_draw_key",
+    explainer="companion.rules.spike_rules:explain",
 )
 
 #: A Spike hand ends after three rounds (RULES-SPIKE.md "A game"): nobody calls.
 THREE_ROUNDS = Ending(by_call=False, rounds=3)
+
+
+#: The turn phase's actions (RULES-SPIKE.md "Turn phase"), as the engine and the pages read them.
+SPIKE_ACTIONS: tuple[TurnAction, ...] = (
+    TurnAction("stand", "Stand", "stands", primary=True),
+    TurnAction("gain_keep", "Gain and keep", "gains a card and keeps it", cards=1, dealt=1),
+    TurnAction("gain_discard", "Gain and discard it", "gains a card and discards it", dealt=1, discards=1),
+    TurnAction("gain_keep_discard", "Gain, keep and discard another", "gains a card and discards another",
+               dealt=1, discards=1, fee="fee_gain_discard"),
+    TurnAction("swap", "Swap with the discard pile", "swaps with the discard pile", discards=1,
+               fee="fee_swap", takes_discard=True),
+    TurnAction("junk", "Junk", "junks", leaves=True),
+)
+
+
+#: The two spike dice: six symbols each, the spike on face 1 (the scrambler's trigger is any
+#: double: matching symbols, 1 roll in 6). The other symbols are named by their place.
+SPIKE_DICE = Dice("the spike dice", ("Spike", "Symbol 2", "Symbol 3", "Symbol 4", "Symbol 5", "Symbol 6"),
+                  "matching symbols")

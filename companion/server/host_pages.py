@@ -30,7 +30,7 @@ import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from companion.paths import STATIC_DIR
-from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
+from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RuleSet, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
@@ -316,8 +316,9 @@ def _verify_command(hand: dict[str, Any]) -> str | None:
 
 
 def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per hand: its seed commitment, its revealed seed, and every roll in the order the table
-    made it (undone rolls too: the roller drew them), with a `verify` command line."""
+    """Per hand: its seed commitment, its revealed seed, and every roll that stands in the order
+    the table made it (an undone roll is taken back: rolled again, it gives the same dice), with
+    a `verify` command line."""
     hands: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for e in entries:
@@ -326,9 +327,9 @@ def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 current = {"hand": ev.get("hand"), "commitment": ev.get("seed_commitment"),
                            "seed": None, "rolls": []}
                 hands.append(current)
-            elif ev.get("type") == "rolled" and current is not None:
+            elif ev.get("type") == "rolled" and current is not None and e["undone_by"] is None:
                 roll = dict(ev.get("roll") or {})
-                roll.update(seq=e["seq"], undone=e["undone_by"] is not None)
+                roll.update(seq=e["seq"])
                 current["rolls"].append(roll)
             elif ev.get("type") == "seed_revealed":
                 for h in hands:
@@ -451,22 +452,17 @@ def history(code: str):
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
-        standings=standings(state), showdowns=[showdown_rows(h, names) for h in reversed(state["hands"])
-                                               if h.get("settlement")],
+        standings=standings(state), showdowns=[showdown_rows(h, names, owner.table.rules)
+                                               for h in reversed(state["hands"]) if h.get("settlement")],
     )
 
 
-KIND_WORDS = {
-    "idiots_array": "Idiot's Array", "pure_sabacc": "Pure Sabacc", "fairy_empress": "Fairy Empress",
-    "ordinary": "ordinary", "bomb_out": "bombed out", "folded": "folded",
-    "conceded": "won, everyone else folded",
-}
-
-
-def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
+def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = None) -> dict:
     """One settled hand of the history for the page: each player's cards (by name), total,
-    kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python)."""
-    from companion.rules.cards import display_name
+    kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python),
+    in the words of the table's game (its deck's card names, its ranking's kinds)."""
+    rules = rules or PRESETS["classic"]
+    display_name = rules.deck.display_name
 
     s = entry["settlement"]
     n = lambda seat: names.get(seat, seat)  # noqa: E731 - a one-line lookup
@@ -502,7 +498,7 @@ def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
             "seat": x["name"], "name": n(x["name"]),
             "cards": ", ".join(display_name(c) for c in codes) or "—",
             "total": "—" if x.get("total") is None else str(x["total"]),
-            "kind": KIND_WORDS.get(x["kind"], x["kind"]),
+            "kind": rules.hands.words(x["kind"]),
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
         })
     return {"hand": entry["hand"], "rows": rows, "pots": pots}

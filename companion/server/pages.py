@@ -20,7 +20,7 @@ from companion.decks.art import faces_url
 from companion.rules.explain import explain
 from companion.refusal import Refused
 from companion.rules.decks import SABACC
-from companion.rules.rulesets import DECKS, PRESETS, InvalidRules, ruleset_from
+from companion.rules.rulesets import DECKS, PRESETS, RULE_SETS, InvalidRules, ruleset_from
 from companion.server.openapi import describe
 
 bp = Blueprint("pages", __name__)
@@ -61,7 +61,12 @@ def join_by_code():
 @bp.get("/calculator")
 def calculator():
     """The payout calculator: type in a reveal, get who wins what."""
-    return render_template("calculator.html", default_preset="classic")
+    foreign = {o for rs in RULE_SETS.values() for o in rs.hands.options}
+    games = {name: {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
+                    "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
+                    "foreign": sorted(foreign - rs.hands.options)}
+             for name, rs in RULE_SETS.items()}
+    return render_template("calculator.html", default_preset="classic", rule_sets=RULE_SETS, games=games)
 
 
 @bp.get("/rules")
@@ -72,7 +77,7 @@ def rules():
         ruleset = ruleset_from(name)
     except InvalidRules:
         abort(404)
-    return render_template("rules.html", ruleset=ruleset)
+    return render_template("rules.html", ruleset=ruleset, rule_sets=RULE_SETS)
 
 
 @bp.get("/api/v1/cards")

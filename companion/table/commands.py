@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from companion.refusal import Refused
+from companion.rules.rulesets import RULE_SETS
 
 HOST = "host"  # actor for host commands
 
@@ -82,7 +83,9 @@ COMMANDS: dict[str, dict[str, Any]] = {
                            "items": {"type": "integer", "minimum": 1, "maximum": 20}}}),
     "call_hand": _obj(dict(_FOR_SEAT)),
     "no_call": _obj(dict(_FOR_SEAT)),
-    "draw": _obj({**_FOR_SEAT, "action": {"type": "string", "enum": ["gain", "trade", "stand"]}},
+    # Every game's turn actions (a rule set's `actions`; the engine refuses another game's).
+    "draw": _obj({**_FOR_SEAT, "action": {"type": "string", "enum": list(dict.fromkeys(
+                     a.action for rs in RULE_SETS.values() for a in rs.actions))}},
                  ("action",)),
     "static_add": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
     "static_remove": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),

@@ -114,11 +114,9 @@ class Table:
             rules = ruleset_from(spec)
         except InvalidRules as exc:
             raise Refused(422, exc.message, exc.field) from None
-        if not rules.ending.by_call:
-            # The hand engine ends a hand by a call only; a game of fixed rounds (Corellian
-            # Spike) is settled by the payout calculator until the table plays it.
-            raise Refused(422, f"{rules.title} is not played at a live table yet: its hands end "
-                               f"after {rules.ending.rounds} rounds; the payout calculator settles them", "rules")
+        if not rules.live_table:
+            raise Refused(422, f"{rules.title} is not played at a live table yet: "
+                               "the payout calculator settles its hands", "rules")
         try:
             chips = chip_set_from(settings["chip_set"]) if "chip_set" in settings else rules.chip_set
         except InvalidChips as exc:
@@ -363,8 +361,16 @@ class Table:
         h = s["hand"]
         stack = s["seats"][sid]["stack"]
         betting = h["betting"] if h and h["stage"] == "play" else None
+        bets = h
+        if betting is None and h and Game(s, rules, self._chips).folded_call_window():
+            # The next player's move closes a folded turn player's call window: offer the
+            # betting that move opens (Turns.next_player_acts).
+            closed = Game(working_copy(s), rules, self._chips)
+            closed.advance()
+            bets = closed.hand
+            betting = bets["betting"] if bets["stage"] == "play" else None
         if betting and betting["to_act"] == sid:
-            mine = h["p"][sid]
+            mine = bets["p"][sid]
             cur, limit = betting["current"], rules.bet_limit
             if cur == 0 and (betting["opener"] in (None, sid)) and stack >= 1:
                 out.append({"type": "bet", "min": 1, "max": min(stack, limit or stack)})
@@ -376,8 +382,6 @@ class Table:
                 out.append({"type": "call", "amount": cur - mine["bet"]})
         in_hand = h is not None and h["stage"] == "play" and sid in h["p"] and not h["p"][sid]["folded"]
         simple = ["check", "all_in", "fold", "call_hand", "no_call"] if in_hand else []
-        if in_hand and stack == 0:
-            simple.remove("fold")  # all-in: nothing to fold for, so it is not offered
         step = current_step(h) if h and h["stage"] == "play" else None
         if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
             simple.append("no_call")  # a turn player who folded in their own turn closes it
@@ -398,9 +402,9 @@ class Table:
                     item["amount"] = rules.buy_in or None
                 out.append(item)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
-            for action in ("gain", "trade", "stand"):
-                if self._try({"type": "draw", "action": action}, sid):
-                    out.append({"type": "draw", "action": action})
+            for taken in rules.actions:
+                if self._try({"type": "draw", "action": taken.action}, sid):
+                    out.append({"type": "draw", "action": taken.action})
         if h and h["stage"] in ("play", "final_roll") and roller_of(h, step) == sid:
             count = DICE.get(rules.scrambler_trigger, (0, 0))[0]
             if self._try({"type": "roll", "dice": [1] * count}, sid):
@@ -415,7 +419,7 @@ class Table:
             if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
                 out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
-            if not (h.get("demise_shown") and h["p"][sid]["demise"]):
+            if sid not in h["demise_public"]:  # a face-up demise card stands
                 out.append({"type": "demise_card"})
         return out
 

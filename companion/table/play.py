@@ -135,12 +135,18 @@ class Play:
         h = self.hand
         if h is not None and h.get("drew_last") and typ not in STATIC_COMMANDS:
             h["drew_last"] = None  # the next player acts: the drawer's static window closes
+        self.next_player_acts(typ, f, actor)
         getattr(self, "cmd_" + typ)(f, actor)
 
     # -- the steps each section offers the others (implemented in the module named) ---------
 
     def advance(self) -> None:
         """Move to the next step of the round (turns.Turns)."""
+        raise NotImplementedError
+
+    def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+        """Close a folded turn player's call window if `typ` is the next turn's move
+        (turns.Turns)."""
         raise NotImplementedError
 
     def after_call_next(self) -> None:
@@ -161,6 +167,10 @@ class Play:
 
     def reopen(self, raiser: str) -> None:
         """A bet or raise: everyone else acts again (betting.Betting)."""
+        raise NotImplementedError
+
+    def concede(self, winner: str) -> None:
+        """Everyone else folded: the last player takes the pots (betting.Betting)."""
         raise NotImplementedError
 
     def start_reveal(self) -> None:

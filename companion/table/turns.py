@@ -34,6 +34,11 @@ from companion.table.state import (
 )
 
 
+#: The moves of a turn: made by the next turn's player, they close a folded turn player's
+#: call window first (`Turns.next_player_acts`).
+NEXT_TURN_MOVES = frozenset({"check", "bet", "call", "raise", "all_in", "fold", "draw", "roll"})
+
+
 class Turns(Play):
     """The turn and its draws (a section of the engine's Game)."""
 
@@ -42,7 +47,10 @@ class Turns(Play):
         self.need_between_hands()
         rules, s = self.rules, self.s
         order = s["order"]
-        sabacc_ante = rules.ante if (rules.ante_rule is AnteRule.BOTH_POTS or s["sabacc_pot"] == 0) else 0
+        if rules.ante_rule is AnteRule.GAME_AND_SABACC:
+            sabacc_ante = rules.ante_sabacc  # an ante of its own into the sabacc pot
+        else:
+            sabacc_ante = rules.ante if (rules.ante_rule is AnteRule.BOTH_POTS or s["sabacc_pot"] == 0) else 0
         players_set, dealt_out = [], []
         for sid in order:
             seat = s["seats"][sid]
@@ -150,6 +158,9 @@ class Turns(Play):
                     h["finishing"] = None
                     self.after_call_next()
                     return
+                if not rules.ending.by_call and h["round"] >= (rules.ending.rounds or 0):
+                    self.start_reveal()  # a hand of fixed rounds: the last round ends it
+                    return
                 h["round"] += 1
                 h["steps"] = self.build_round()
                 h["step"] = -1
@@ -195,12 +206,14 @@ class Turns(Play):
         """Whether a betting step that cannot open is a call window instead: the rule set
         calls in this phase, a call is allowed now, and two players are still in the hand."""
         h, calling = self.hand, self.rules.calling
-        return (st["phase"] == calling.phase.value and not calling.not_by_turn_player
+        return (self.rules.ending.by_call and st["phase"] == calling.phase.value and not calling.not_by_turn_player
                 and h["called_by"] is None and h["round"] > calling.rounds_before_call
                 and len(self.live()) >= 2)
 
     def call_possible(self, st: dict[str, Any]) -> bool:
         h, calling = self.hand, self.rules.calling
+        if not self.rules.ending.by_call:
+            return False  # a hand of fixed rounds: nobody calls
         if h["called_by"] is not None or h["round"] <= calling.rounds_before_call:
             return False
         return any(sid != st["seat"] for sid in self.live()) if calling.not_by_turn_player else True
@@ -214,6 +227,29 @@ class Turns(Play):
         nxt = h["steps"][i] if i < len(h["steps"]) else None
         return (nxt is not None and nxt["do"] == "draw" and nxt["seat"] == st["seat"]
                 and st["seat"] is not None and not h["p"][st["seat"]]["folded"])
+
+    def folded_call_window(self) -> bool:
+        """Whether the open call window is that of a turn player who folded in their own turn
+        (weg/classic): no draw of theirs closes it."""
+        h = self.hand
+        st = current_step(h) if h is not None and h["stage"] == "play" else None
+        return (st is not None and st["do"] == "call" and st["seat"] is not None
+                and h["p"][st["seat"]]["folded"])
+
+    def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+        """A folded turn player's call window closes as soon as the next player acts (the
+        third-round ruling): a move of the next turn closes it first, as their "no call" would,
+        so it never holds up the next turn. Only the next turn's player may fold to close it
+        (the others' folds belong to that turn's betting, which has not begun)."""
+        if typ not in NEXT_TURN_MOVES or not self.folded_call_window():
+            return
+        h = self.hand
+        folded = current_step(h)["seat"]
+        self.emit("no_call", seat=folded)
+        self.advance()
+        if typ == "fold" and h["stage"] == "play" and self.who(f, actor) != h["turn_of"]:
+            raise Refused(409, f"the call window of {self.name(folded)}'s turn is still open: "
+                               f"folding opens with {self.name(h['turn_of'])}'s move", None)
 
     def call_window(self) -> list[str]:
         """The players who may still call (or pass) in an open pagat call window."""
@@ -250,6 +286,8 @@ class Turns(Play):
         self.in_play(sid)
         calling = self.rules.calling
         st = current_step(h)
+        if not self.rules.ending.by_call:
+            raise Refused(409, f"nobody calls: the hand ends after {self.rules.ending.rounds} rounds", None)
         if h["called_by"] is not None:
             raise Refused(409, f"{self.name(h['called_by'])} called the hand first", None)
         window = h.get("call_open") and st is not None
@@ -305,18 +343,48 @@ class Turns(Play):
             raise Refused(409, f"it is {self.name(st['seat'])}'s turn to draw", None)
         p = self.in_play(sid)
         action = f["action"]
-        if action in ("gain", "trade") and deck_left(h, self.rules) < 1:
+        taken = next((a for a in self.rules.actions if a.action == action), None)
+        if taken is None:
+            raise Refused(422, f"{action!r} is no move of these rules; the moves are "
+                               + ", ".join(a.action for a in self.rules.actions), "action")
+        if taken.leaves:
+            self.leave_hand(sid)  # junk: the whole hand onto the discard pile
+            return
+        fee = getattr(self.rules, taken.fee) if taken.fee else 0
+        if fee > self.stack(sid):
+            raise Refused(409, f"{taken.button} costs {fee} and you have {self.stack(sid)}: "
+                               "choose a free move", "action")
+        most, least = self.rules.deck.hand_max, self.rules.deck.hand_min
+        if most is not None and p["hand_size"] + taken.cards > most:
+            raise Refused(409, f"a hand holds at most {most} cards: you cannot keep another", "action")
+        if p["hand_size"] + taken.cards < least:
+            raise Refused(409, f"a hand holds at least {least} cards", "action")
+        if taken.dealt and deck_left(h, self.rules) < taken.dealt:
             raise Refused(409, "the draw pile is empty: stand", "action")
-        if action == "trade" and p["hand_size"] - len(p["static"]) < 1:
-            raise Refused(409, "every card is in your static field: nothing to trade", "action")
-        if action == "gain":
-            p["hand_size"] += 1
-        elif action == "trade":
-            h["junk"] += 1
-        if action != "stand":
-            self.deal_job({sid: 1})
-        self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"])
+        if taken.discards and p["hand_size"] - len(p["static"]) < taken.discards:
+            raise Refused(409, f"every card is in your static field: nothing to {action}", "action")
+        p["hand_size"] += taken.cards
+        h["junk"] += taken.discards - (1 if taken.takes_discard else 0)
+        if fee:
+            self.pay(sid, fee)  # into the pot, as a commitment (it is the game pot's)
+        if taken.dealt:
+            self.deal_job({sid: taken.dealt})
+        self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"], **({"fee": fee} if fee else {}))
         h["drew_last"] = {"seat": sid, "turn": h["turn_no"], "phase": st["phase"]}
+        self.advance()
+
+    def leave_hand(self, sid: str) -> None:
+        """A turn action that leaves the hand (Spike's junk): the whole hand goes onto the
+        discard pile, as a fold without a fee; the last player left takes the pots."""
+        h = self.hand
+        p = h["p"][sid]
+        p["folded"], p["folded_turn"] = True, h["turn_no"]
+        h["junk"] += p["hand_size"]
+        self.emit("folded", seat=sid, fee=0, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"])
+        live = self.live()
+        if len(live) == 1:
+            self.concede(live[0])
+            return
         self.advance()
 
     def static_change(self, f: dict[str, Any], actor: str | None, add: bool) -> None:

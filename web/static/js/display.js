@@ -4,7 +4,7 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady } from "./live.js";
+import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
 import { showdown } from "./showdown.js";
@@ -50,7 +50,7 @@ function render(state, events) {
   $("d-deal").hidden = !jobs.length;
   $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
-  $("d-roll").textContent = roll ? `Last roll: ${roll.dice.join(" and ")}${roll.shift ? " — a shift" : ""}` : "";
+  $("d-roll").textContent = roll ? `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}` : "";
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
   $("d-last-shift").textContent = shift ? `Last shift: ${(KIND[shift.kind] || shift.kind).toLowerCase()} in round ${shift.round}` : "";

@@ -7,7 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, h as el, newKey, keepScreenOn, setCardNamer } from "./live.js";
+import { LiveTable, TapGuard, h as el, newKey, keepScreenOn, setCardNamer, actionWords } from "./live.js";
 import { loadDeck, CardPool, CardPicker, codeNamer } from "./cardpicker.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
@@ -518,8 +518,8 @@ function consolePage(root) {
       else if (l.type === "call_hand") out.push(seatButton(sid, `Call the hand for ${name}`, { type: "call_hand" }, "primary"));
       else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));
       else if (l.type === "draw") {
-        const words = { gain: "Gain a card", trade: "Trade a card", stand: "Stand" }[l.action] || l.action;
-        out.push(seatButton(sid, `${words} for ${name}`, { type: "draw", action: l.action }, l.action === "stand" ? "primary" : ""));
+        const words = actionWords(l.action);
+        out.push(seatButton(sid, `${words.button} for ${name}`, { type: "draw", action: l.action }, words.primary ? "primary" : ""));
       } else if (l.type === "reveal" || l.type === "demise_card") cards = l;
     }
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));

@@ -7,6 +7,7 @@
 import {
   LiveTable, TapGuard, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
+  actionWords,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
@@ -383,8 +384,8 @@ function renderActions(state) {
       case "call_hand": out.push(actionButton("Call the hand", { type: "call_hand" }, { primary: true })); break;
       case "no_call": out.push(actionButton("No call: play on", { type: "no_call" })); break;
       case "draw": {
-        const words = { gain: "Gain a card", trade: "Trade a card", stand: "Stand" }[l.action] || l.action;
-        out.push(actionButton(words, { type: "draw", action: l.action }, { key: `draw-${l.action}`, primary: l.action === "stand" }));
+        const words = actionWords(l.action);
+        out.push(actionButton(words.button, { type: "draw", action: l.action }, { key: `draw-${l.action}`, primary: words.primary }));
         break;
       }
       default: break;

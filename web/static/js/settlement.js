@@ -5,21 +5,19 @@
 //   handWords(hand) -> "Idiot's Array", "ordinary, 19", "bombed out, 27", "folded"
 //
 // Used by the payout calculator and, later, by the live table's reveal screen. Returns plain
-// strings: callers put them on the page with textContent.
+// strings: callers put them on the page with textContent. The words for each kind of hand
+// come from the server (a rule set's `kind_words`): a page sets them with setKindWords.
 
-const KIND_WORDS = {
-  idiots_array: "Idiot's Array",
-  pure_sabacc: "Pure Sabacc",
-  fairy_empress: "Fairy Empress",
-  ordinary: "ordinary",
-  bomb_out: "bombed out",
-  folded: "folded",
-  conceded: "won, everyone else folded",
-};
+let kindWords = {};
+
+/** The words of the game in play for each kind of hand ({kind: words}, from the server). */
+export function setKindWords(words) {
+  if (words) kindWords = { ...words };
+}
 
 /** How one hand was judged, in words. */
 export function handWords(hand) {
-  const kind = KIND_WORDS[hand.kind] || hand.kind;
+  const kind = kindWords[hand.kind] || String(hand.kind).replace(/_/g, " ");
   return hand.total === null || hand.total === undefined ? kind : `${kind}, ${hand.total}`;
 }
 
@@ -113,7 +111,7 @@ export function describeSettlement(result) {
     const verb = g.winners.length > 1 ? "split" : "wins";
     winClauses.push(`${joinWords(g.winners)} ${verb} ${g.items.join(", and ")}`);
   }
-  if (conceded && winClauses.length) winClauses[0] += " (everyone else folded)";
+  if (conceded && winClauses.length) winClauses[0] += ` (everyone else ${kindWords.folded || "folded"})`;
   if (toSabaccPot.length) {
     // A pot that no eligible player could win (all of them bombed out) builds the sabacc pot.
     const goes = `${joinWords(toSabaccPot)} ${toSabaccPot.length > 1 ? "go" : "goes"} to the sabacc pot`;
