@@ -13,7 +13,7 @@ from companion.decks.reference import reference, section_text, summary
 from companion.decks.sheets import CARD_H, CARD_W, COLUMNS, PAPERS, ROWS, cut_marks, origin, sheets, slot
 from companion.decks.source import deck_cards, printed, reference_presets, value_text
 from companion.rules.cards import CARDS, CORELLIA_SET_ASIDE, DECK
-from companion.rules.explain import RANKING_WORDS, SHIFT_WORDS
+from companion.rules.explain import RANKING_WORDS, SHIFT_WORDS, explain
 from companion.rules.rulesets import PRESETS, RULE_SETS
 
 
@@ -113,13 +113,25 @@ def test_what_is_no_deck_card_paper_or_preset_is_not_found(client, path):
 
 
 def test_the_reference_card_is_the_rule_sets_own_words():
+    for name, rs in RULE_SETS.items():
+        card = reference(name)
+        rules = {s.key: s for s in explain(rs)}
+        assert section_text(card, "hands") == rules["hands"].text()
+        turn = section_text(card, "your-turn")
+        assert all(rs.phase_name(pr.phase) in turn for pr in rs.turn_phases)
+        assert [p.split(":")[0] for p in [s for s in card if s.key == "your-turn"][0].points] == \
+            [a.button for a in rs.actions]
+        for key in ("ranking", "shift", "dice"):  # printed as the rules page says them
+            assert section_text(card, key) == (rules[key].text() if key in rules else "")
     for name, rs in PRESETS.items():
         card = reference(name)
         assert RANKING_WORDS[rs.ranking] in section_text(card, "ranking")
         assert SHIFT_WORDS[rs.shift_kind] in section_text(card, "shift")
-        assert ("Fairy Empress:" in section_text(card, "hands")) == rs.fairy_empress
-        assert all(pr.words in section_text(card, "order") for pr in rs.turn_phases)
-        assert "trade" in section_text(card, "order")  # the draw's actions: gain, trade, stand
+        assert "Trade a card: take 1 card from the draw pile and discard 1 card." in section_text(card, "your-turn")
+    assert "Sabacc Shift" in section_text(reference("spike"), "dice")
+    swap = "Swap with the discard pile: take the discard pile's top card and discard 1 card"
+    assert swap + "; fee 2 credits." in section_text(reference("spike"), "your-turn")
+    assert swap + "." in section_text(reference("spike-book"), "your-turn")  # no fees there
 
 
 def test_spikes_reference_card_names_every_hand_with_an_example_its_ranking_judges_so():

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from companion.rules.explain import Section, explain
 from companion.rules.game import DROPPED_OUT
 from companion.rules.rulesets import DECKS as RULE_DECKS
-from companion.rules.rulesets import PRESETS, RULE_SETS
+from companion.rules.rulesets import RULE_SETS
 
 MINUS = "\N{MINUS SIGN}"  # printed negatives use the typographic minus, as RULES-SPIKE.md names them
 
@@ -130,51 +130,4 @@ def named_hands(preset: str) -> tuple[NamedHand, ...]:
 
 def rule_sections(preset: str) -> list[Section]:
     """A preset's rules in words, as the rules page says them (KeyError for no such preset)."""
-    waiting = _spike_until_explain_knows_it()
-    if preset in waiting:
-        return list(waiting[preset])
     return explain(RULE_SETS[preset])
-
-
-def _spike_until_explain_knows_it() -> dict[str, tuple[Section, ...]]:
-    """TO BE REPLACED by `explain` once it words Corellian Spike (issue 16, branch `spike`).
-
-    The presets `spike` and `spike-book` in the words RULES-SPIKE.md gives them: the sections
-    of their rules that the reference card and the summary print (the named hands come from
-    the rule set itself, see `named_hands`). Nothing else here knows Spike.
-    """
-    out = {}
-    for preset in ("spike", "spike-book"):
-        rs = RULE_SETS[preset]
-        fee = {"fee1": f" (fee {rs.fee_gain_discard} to the game pot)" if rs.fee_gain_discard else "",
-               "fee2": f" (fee {rs.fee_swap} to the game pot)" if rs.fee_swap else ""}
-        actions = (
-            "Stand: do nothing.", "Gain, keep: take the top draw card and keep it.",
-            "Gain, discard it: take the top draw card and throw it on the discard pile.",
-            "Gain, keep and discard another: keep the drawn card, discard one from your hand{fee1}.",
-            "Swap: take the discard pile's top card, discard a different card{fee2}.",
-            "Junk: put your whole hand face up on the discard pile and leave the game.",
-        )
-        out[preset] = (
-            Section("deck", "The deck", ("62 cards: +1 to +10 and −1 to −10, three of each (one "
-                                         "in each stave: circle, triangle, square; staves never "
-                                         "matter), and two sylops worth 0.",)),
-            Section("hands", "Hands", ("A hand holds 2 to 5 cards. A Sabacc totals 0 and beats "
-                                       "every Nulrhek (any other total). Pairs compare values "
-                                       "without their signs.",)),
-            Section("ranking", "Ties", ("Within a kind: see its rule; then more cards, then the "
-                                        "higher total of the positive cards, then the higher "
-                                        "positive card; still equal: a blind draw.",)),
-            Section("order", "A game", (f"Ante once a game: {rs.ante} to the game pot, "
-                                        f"{rs.ante_sabacc} to the sabacc pot. The dealer deals two "
-                                        "cards each and turns up the discard pile. Three rounds, "
-                                        "each: turn phase, betting phase, spike dice phase; then "
-                                        "the reveal. In the turn phase, one action each:",),
-                    tuple(a.format(**fee) for a in actions)),
-            Section("shift", "The spike dice", ("Matching symbols (1 roll in 6): a Sabacc Shift. "
-                                                "Every player still in discards all their cards "
-                                                "and is dealt the same number.",)),
-            Section("money", "Pots", ("The best hand wins the game pot. A winning hand totalling "
-                                      "0 also takes the sabacc pot; otherwise it carries over.",)),
-        )
-    return out

@@ -4,8 +4,7 @@
 - `GET /decks/<deck>?paper=a4|letter&tarot=1`: a deck's sheets, each front followed by its
   mirrored back (long-edge duplex); `tarot=1` prints the tarot names (where the deck has them).
 - `GET /decks/<deck>/summary?paper=...`: the game's one-page rules summary.
-- `GET /decks/reference/<preset>?paper=...`: a player's reference card for a preset, twice on
-  one page.
+- `GET /decks/reference/<preset>?paper=...`: a player's reference card for a preset, a page.
 - `GET /cards/<deck>/<code>.svg`: one card's face, the very SVG the sheets print.
 
 Everything is drawn here from the rules' own data (`companion.decks`): no image files, no
@@ -75,7 +74,7 @@ def deck_summary(name: str):
 
 @bp.get("/decks/reference/<preset>")
 def reference_card(preset: str):
-    """A player's reference card for `preset`: hand ranking, turn actions, shifts; two a page."""
+    """A player's reference card for `preset`: hand ranking, turn actions, shifts; one page."""
     paper = _paper()
     presets = reference_presets()
     if preset not in presets:
