@@ -283,15 +283,34 @@ def test_manifest_is_json_with_real_icons_of_the_declared_sizes(client):
     assert {192, 512} <= sizes
 
 
+def load_script(path):
+    """Run a script of the tree (not a module of the package) and return its names, without
+    writing bytecode beside it: an import would leave web/static/icons/__pycache__/ behind,
+    and the next packaging test would find it (issue 14 item 11)."""
+    import types
+
+    module = types.ModuleType(path.stem)
+    module.__file__ = str(path)
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    return module
+
+
 def test_icons_script_draws_the_committed_pngs(tmp_path):
-    import importlib.util
     from pathlib import Path
 
     path = Path(__file__).resolve().parent.parent / "web/static/icons/make_icons.py"
-    spec = importlib.util.spec_from_file_location("make_icons", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(path)
     assert module.png(192) == (path.parent / "icon-192.png").read_bytes()
+
+
+def test_item11_the_icons_test_leaves_no_pycache_in_the_tree(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    copy = tmp_path / "make_icons.py"
+    shutil.copy(Path(__file__).resolve().parent.parent / "web/static/icons/make_icons.py", copy)
+    load_script(copy).png(16)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["make_icons.py"]
 
 
 def test_service_worker_is_served_from_the_root_as_javascript(client):
