@@ -48,7 +48,7 @@ class DeckCard:
 
 
 @dataclass(frozen=True)
-class Deck:
+class PrintedDeck:
     """A printable deck: its name (the rule sets' deck's), its title, the preset whose rules
     summary goes with it, and whether its values are printed signed (+7)."""
 
@@ -58,12 +58,12 @@ class Deck:
     signed: bool
 
 
-#: The printed decks: each deck value of the rule sets, with a title and its game's preset.
+#: Each deck's printed title and the preset whose rules summary goes with it.
 _TITLES = {"sabacc": ("Classic Sabacc", "classic"), "spike": ("Corellian Spike", "spike")}
-DECKS: dict[str, Deck] = {
-    name: Deck(name, *_TITLES.get(name, (d.title, next(r.name for r in RULE_SETS.values() if r.deck is d))),
-               d.entry == "value")  # a deck entered by its value alone shows it signed
-    for name, d in RULE_DECKS.items()
+#: The printed decks: every deck value of the rule sets. A deck entered by its value alone
+#: (Spike: "+7") has its values printed signed.
+DECKS: dict[str, PrintedDeck] = {
+    name: PrintedDeck(name, *_TITLES[name], d.entry == "value") for name, d in RULE_DECKS.items()
 }
 
 

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, render_template, request
 from companion.decks.art import back_svg, card, face_svg
 from companion.decks.reference import reference, summary
 from companion.decks.sheets import CARD_H, CARD_W, PAPERS, PER_SHEET, Paper, cut_marks, sheets
-from companion.decks.source import DECKS, Deck, deck_cards, printed, reference_presets
+from companion.decks.source import DECKS, PrintedDeck, deck_cards, printed, reference_presets
 
 bp = Blueprint("decks_pages", __name__)
 
@@ -34,7 +34,7 @@ def _paper() -> Paper:
     return paper
 
 
-def _deck(name: str) -> Deck:
+def _deck(name: str) -> PrintedDeck:
     deck = DECKS.get(name)
     if deck is None:
         abort(404)
