@@ -16,6 +16,7 @@ from companion.decks.art import face_svg
 from companion.decks.sheets import CARD_H, CARD_W, PAPERS, cut_marks, origin, sheets
 from companion.decks.source import deck_cards, printed, reference_presets
 from conftest import ARTIFACTS
+from test_calculator_browser import open_calculator
 
 pytestmark = pytest.mark.browser
 
@@ -219,6 +220,20 @@ def test_the_pickers_faces_are_the_printed_svg(phone, live_server):
     sheet = phone.evaluate("(u) => fetch(u).then((r) => r.text())", f"{live_server.url}/decks/sabacc")
     assert served in sheet
     assert phone.locator('.card-btn[data-code="sa12"]').first.get_attribute("aria-label").startswith("Commander of Sabers")
+
+
+def test_a_spike_pickers_faces_are_the_printed_spike_cards(phone, live_server):
+    open_calculator(phone, live_server, "spike")
+    phone.wait_for_selector('#calculator[data-deck="spike"]')
+    picker = phone.locator('[data-key="cards"]').first
+    picker.locator('.suit-tab[data-tab="minus"]').tap()
+    art = picker.locator('.card-btn[data-code="-7"] img.card-art')
+    phone.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=art.element_handle())
+    src = art.get_attribute("src")
+    assert src == "/cards/spike/-7.svg"
+    assert phone.evaluate("(u) => fetch(u).then((r) => r.text())", src) == face_svg("spike", "-7")
+    picker.locator('.suit-tab[data-tab="plus"]').tap()
+    assert picker.locator('.card-btn[data-code="+7"] img.card-art').get_attribute("src") == "/cards/spike/%2B7.svg"
 
 
 def test_the_decks_pages_have_no_serious_accessibility_violations(page, live_server):
