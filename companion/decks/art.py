@@ -140,12 +140,12 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
     ]
     if signed:
         count = abs(c.value) or 1
-        size = 40 if count > 1 else 110
+        size = 38 if count > 1 else 110
         rows = [min(5, count), count - min(5, count)] if count > 1 else [1]
         for r, n in enumerate(rows):
             for i in range(n):
-                x = WIDTH / 2 + (i - (n - 1) / 2) * 96
-                parts.append(_pip(shape, x, (250 if count > 1 else 280) + r * 100, size, colour))
+                x = WIDTH / 2 + (i - (n - 1) / 2) * 92
+                parts.append(_pip(shape, x, (272 if count > 1 else 280) + r * 90, size, colour))
         parts.append(_text(WIDTH / 2, 590, 210, value, colour))
         parts.append(_text(WIDTH / 2, 680, 48, name, colour, weight="normal"))
     else:
