@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
+from companion.decks.art import faces_url
 from companion.rules.explain import explain
 from companion.refusal import Refused
 from companion.rules.decks import SABACC
@@ -26,8 +27,9 @@ bp = Blueprint("pages", __name__)
 
 
 def deck_json(name: str = SABACC.name) -> dict:
-    """A deck as the card picker reads it (`Deck.to_json`): its groups, then every distinct card."""
-    return DECKS[name].to_json()
+    """A deck as the card picker reads it (`Deck.to_json`): its groups, then every distinct card,
+    and where each card's face is drawn (the SVG the printed deck shows)."""
+    return {**DECKS[name].to_json(), "faces": faces_url(name)}
 
 
 # Globals rather than a context processor, so imported macros (partials/rules.html) see them.
@@ -114,6 +116,8 @@ describe(
             "type": "object",
             "required": ["name", "title", "entry", "groups", "suits", "cards", "short", "tarot_short"],
             "properties": {
+                "faces": {"type": "string", "description": "Where each card's face is drawn as SVG: "
+                          "this address with {code} replaced by the card's code."},
                 "name": {"type": "string", "description": "The deck's name (a rule set's `deck`)."},
                 "title": {"type": "string"},
                 "entry": {"type": "string", "enum": ["suit", "value"],

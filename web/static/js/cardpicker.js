@@ -338,6 +338,15 @@ export class CardPicker {
       b.type = "button";
       b.className = "card-btn";
       b.dataset.code = c.code;
+      if (this.deck.faces) {
+        // The card's own face, the SVG the printed deck shows (GET /api/v1/cards says where).
+        const art = doc.createElement("img");
+        art.className = "card-art";
+        art.alt = "";
+        art.src = this.deck.faces.replace("{code}", encodeURIComponent(c.code)) + (this.tarot ? "?tarot=1" : "");
+        b.append(art);
+        b.classList.add("has-art");
+      }
       const face = doc.createElement("span");
       face.className = "card-face";
       face.textContent = shortLabel(this.deck, c, this.tarot);
