@@ -110,12 +110,13 @@ class StreamGate:
                 evict = mine[0]
             held = pool.by_address.get(address, 0)
             freed = evict is not None and evict.pool is pool
-            if held - (freed and evict.address == address) >= pool.per_address:
+            freed_here = evict is not None and evict.pool is pool and evict.address == address
+            if held - freed_here >= pool.per_address:
                 raise Refused(429, f"this device already has {held} {'live' if token else 'spectator'} "
                               "streams open; close a page and try again", None, retry_after=5)
             if pool.open - freed >= pool.limit:
                 raise Refused(503, "too many open event streams; try again shortly", None, retry_after=5)
-            if evict is not None:
+            if mine and evict is not None:  # evict is mine's oldest
                 mine.popleft()
                 self._release(evict)
                 held = pool.by_address.get(address, 0)
