@@ -14,6 +14,7 @@ Templates extend `base.html`. Two helpers are registered for every template, so 
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
 
 from companion.rules.cards import CARDS, SUITS
 from companion.rules.explain import explain
@@ -43,7 +44,13 @@ def deck_json() -> dict:
 
 # Globals rather than a context processor, so imported macros (partials/rules.html) see them.
 bp.add_app_template_global(explain, "explain_rules")
-bp.add_app_template_global(PRESETS, "presets")  # type: ignore[arg-type]
+
+
+@bp.record_once
+def _presets_global(state: BlueprintSetupState) -> None:
+    """`presets` in every template: a value, which `add_app_template_global` (for functions)
+    does not take."""
+    state.app.jinja_env.globals["presets"] = PRESETS
 
 
 @bp.get("/")
