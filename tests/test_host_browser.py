@@ -39,14 +39,18 @@ class Api:
         return got.json()
 
 
-def test_a_host_runs_a_session_from_the_console(chromium, live_server):
+def test_a_host_runs_a_session_from_the_console(chromium, live_server, app):
+    from companion.table.registry import owner_token
+
     context = chromium.new_context(**DISPLAY)
     page = context.new_page()
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
-        # Create the table: West End Games with a 2-credit fold fee and a 60-credit bet limit.
-        page.goto(live_server.url + "/host")
+        # Create the table from the host's link serve prints (it carries the owner token):
+        # West End Games with a 2-credit fold fee and a 60-credit bet limit.
+        page.goto(live_server.url + "/host#owner=" + owner_token(app.config["DATA_DIR"]))
+        assert "owner" not in page.url  # taken out of the address bar at once
         page.get_by_label("West End Games (1989)").check()
         page.get_by_label("Fold fee to the sabacc pot, credits").fill("2")
         # A bet limit that lets the Falcon's stake below be a bet of 50 (a stake obeys the limit).
@@ -81,7 +85,7 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         # Only the changed options were sent: the table plays West End Games with a fold fee of 2
         # and a bet limit of 60.
         assert "West End Games (1989) (weg), changed: bet limit, fold fee" in page.locator("#host-area").inner_text()
-        page.get_by_role("button", name="Let the scrambler roll for this table").click()
+        # The owner's table took the scrambler when it was made (issue 15).
         expect(page.locator("#scrambler-status")).to_have_text("The scrambler (button or USB box) rolls for this table.")
         # No button or box on this server: the host reads that players roll on their phones.
         expect(page.locator("#scrambler-devices")).to_have_text(
@@ -326,14 +330,15 @@ def test_long_words_in_the_consoles_latest_entries_stay_inside_a_laptop_screen(c
 
 
 def test_issue11_item6_the_console_moves_the_scrambler_only_with_the_owner_token(chromium, live_server, app):
-    # The first table serves the scrambler. A second table's host (a guest could create one)
+    # The owner's table serves the scrambler. Another table's host (a guest could create one)
     # cannot take it with their own host token; with the owner token serve printed, they can.
     from companion.table.registry import owner_token
 
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
-        first = context.request.post(f"{live_server.url}/api/v1/tables", data={"rules": "classic"})
+        first = context.request.post(f"{live_server.url}/api/v1/tables", data={"rules": "classic"},
+                                     headers={"Authorization": "Bearer " + owner_token(app.config["DATA_DIR"])})
         assert first.status == 201, first.text()
         first_code = first.json()["code"]
         page.goto(live_server.url + "/host")

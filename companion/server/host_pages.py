@@ -29,6 +29,7 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
@@ -197,7 +198,8 @@ def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
     who = _who(ev.get("seat"), names) if ev.get("seat") else "the scrambler"
     what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
     faces = " and ".join(str(d) for d in dice) if dice else "the timer"
-    return f"{who} rolls {faces} ({roll.get('trigger')}): {what}"
+    hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
+    return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
 
 
 def entry_words(entry: dict[str, Any], names: dict[str, str]) -> str:
@@ -314,7 +316,8 @@ def _verify_command(hand: dict[str, Any]) -> str | None:
     parts = ["sabacc-companion verify", f"--seed {hand['seed']}", f"--commitment {hand['commitment']}"]
     for r in hand["rolls"]:
         if r.get("dice"):
-            parts.append(f"--roll {r['trigger']}:{','.join(str(d) for d in r['dice'])}")
+            mark = ":by-hand" if r.get(BY_HAND) else ""
+            parts.append(f"--roll {r['trigger']}:{','.join(str(d) for d in r['dice'])}{mark}")
     return " ".join(parts)
 
 
@@ -452,12 +455,30 @@ def history(code: str):
     owner = _owner_or_404(code)
     _, state = owner.view(None)
     names = seat_names(state)
+    showdowns = [showdown_rows(h, names) for h in reversed(state["hands"]) if h.get("settlement")]
+    by_hand = dice_by_hand(owner)
+    for sd in showdowns:
+        sd["by_hand"] = by_hand.get(sd["hand"], 0)
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
-        standings=standings(state), showdowns=[showdown_rows(h, names) for h in reversed(state["hands"])
-                                               if h.get("settlement")],
+        standings=standings(state), showdowns=showdowns,
     )
+
+
+def dice_by_hand(owner: TableOwner) -> dict[int, int]:
+    """Per hand number, how many of its standing rolls the host entered by hand (issue 15: the
+    hand's history says so, as the audit page and `verify` do)."""
+    counts: dict[int, int] = {}
+    hand = None
+    for e in owner.ledger.entries_of_type(owner.code, ("start_hand", "roll")):
+        for ev in e.events:
+            if ev.get("type") == "hand_started":
+                hand = ev.get("hand")
+            elif (ev.get("type") == "rolled" and e.applies and hand is not None
+                  and (ev.get("roll") or {}).get(BY_HAND)):
+                counts[hand] = counts.get(hand, 0) + 1
+    return counts
 
 
 KIND_WORDS = {

@@ -21,6 +21,24 @@ function keepHostToken(code, token) {
   try { localStorage.setItem(TOKEN_PREFIX + code, token); } catch (err) { /* private mode: the page still works */ }
 }
 
+const OWNER_KEY = "sabacc-owner-token";
+
+/** The server's owner token, from the page's fragment (kept for later visits) or kept before. */
+function ownerToken() {
+  const given = new URLSearchParams(location.hash.slice(1)).get("owner");
+  try {
+    if (given) {
+      localStorage.setItem(OWNER_KEY, given);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    return given || localStorage.getItem(OWNER_KEY) || undefined;
+  } catch (err) {
+    return given || undefined;
+  }
+}
+
+ownerToken();  // take the token out of the address bar at once
+
 /** Call the API; never throws. @returns {Promise<{ok, status, data}>} */
 async function call(method, url, body, token) {
   const headers = { Accept: "application/json" };
@@ -162,7 +180,14 @@ function startPage(form) {
     }
     const button = document.getElementById("create-table");
     button.disabled = true;
-    const result = await call("POST", "/api/v1/tables", body);
+    // Opened from the link serve prints (…/host#owner=TOKEN): the table is the owner's, and
+    // takes the scrambler. The token stays in this browser, never in an address sent on.
+    let result = await call("POST", "/api/v1/tables", body, ownerToken());
+    if (result.status === 403 && result.data.field === "token") {
+      // A token kept from another server (or an older data folder): a guest's table instead.
+      try { localStorage.removeItem(OWNER_KEY); } catch (err) { /* nothing kept */ }
+      result = await call("POST", "/api/v1/tables", body);
+    }
     button.disabled = false;
     if (!result.ok) {
       // A chip's path names its place in the body; show it on the row the host typed it in.
@@ -694,7 +719,7 @@ function consolePage(root) {
     $("scrambler-status").textContent = !result.ok ? "The scrambler's table is not known."
       : bound === code ? "The scrambler (button or USB box) rolls for this table."
       : bound ? `The scrambler rolls for table ${bound}, not this one.`
-      : "The scrambler is not bound to a table (with one table on the box, it rolls for that one).";
+      : "The scrambler is not bound to a table: bind it with the owner token (serve prints the host's link carrying it).";
     $("bind-scrambler").disabled = bound === code;
     const devices = await call("GET", "/scrambler/devices.json");
     $("scrambler-devices").textContent = devices.ok ? devices.data.words : "";
