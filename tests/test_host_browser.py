@@ -102,7 +102,8 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server, app):
         result = page.locator("#undo-result")
         result.wait_for()
         counter = bet["seq"] + 1
-        assert result.inner_text() == f"Entry {bet['seq']} (bet by {EVIL}) is undone by counter-entry {counter}."
+        # What was undone, in words (issue 18 item 7), not "entry 47".
+        assert result.inner_text() == f"Undone: {EVIL}'s bet of 2 (entry {bet['seq']})."
         expect(page.locator("#hand-pot")).to_have_text("2")
 
         audit = context.new_page()
@@ -191,17 +192,18 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server, app):
         table.wait_for()
         expect(table.locator("tbody tr")).to_have_count(2)
         rows = [r.split("\t") for r in table.locator("tbody tr").all_inner_texts()]
+        # The sabacc pot (4) is split at the end of the session: 2 each (issue 18's ruling).
         assert rows == [
-            # player, bought in, items, adjusted, cashed out, stack, net, chips for the stack
-            [EVIL, "20", "50", "0", "0", "70", "0", "2 aurodium, 4 argentium"],
-            ["Han", "20", "0", "5", "0", "21", "-4", "4 argentium, 1 bronzium"],
+            # player, bought in, items, adjusted, cashed out, stack, net, share, chips to hand back
+            [EVIL, "20", "50", "0", "0", "72", "+2", "2", "2 aurodium, 4 argentium, 2 bronzium"],
+            ["Han", "20", "0", "5", "0", "23", "-2", "2", "4 argentium, 3 bronzium"],
         ]
         # Cash Han out from the console: the banker's chips in words.
         page.get_by_role("button", name="Cash out: Han").click()
-        page.locator("#cash-result").filter(has_text="Han cashes out 21: pay 4 argentium, 1 bronzium.").wait_for()
+        page.locator("#cash-result").filter(has_text="Han cashes out 23: pay 4 argentium, 3 bronzium.").wait_for()
         # The standings now show the cash-out; Han's net is the same.
         expect(table.locator('tr[data-seat="s1"]').locator("th, td")).to_have_text(
-            ["Han", "20", "0", "5", "21", "0", "-4", "nothing"])
+            ["Han", "20", "0", "5", "23", "0", "-2", "2", "nothing"])
         screenshot(page, "host-console-ended-display")
 
         # Back on the start page, this browser's table is listed with its console.

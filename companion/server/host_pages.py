@@ -31,11 +31,12 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
-from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
+from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
 from companion.table.chips import breakdown, chip_set_from
+from companion.table.outcome import game_runs
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
 
@@ -98,10 +99,12 @@ SHIFT_WORDS = {
     ShiftKind.RIM: "rim: one card each, picked at random by the player on the right, is replaced",
     ShiftKind.WILD: "wild: as core, with the junk pile shuffled back in",
     ShiftKind.BY_SYMBOL: "by symbol: the doubled face picks core (1-2), rim (3-4) or wild (5-6)",
+    ShiftKind.SABACC: "Sabacc Shift: every player still in discards all and is dealt as many again",
 }
 
 
-def _owner_or_404(code: str) -> TableOwner:
+def owner_or_404(code: str) -> TableOwner:
+    """The owner of table `code`, or a 404 page."""
     owner = registry_for().get(code)
     if owner is None:
         abort(404)
@@ -183,8 +186,12 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
             f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}",
         "hand_ended": lambda: f"hand {f('hand')} ends",
         "seed_revealed": lambda: f"the seed of hand {f('hand')} is revealed: {f('seed')}",
-        "session_ended": lambda: "the session ends",
-        "undone": lambda: f"counter-entry: entry {f('seq')} ({f('entry_type')}) is undone",
+        "session_ended": lambda: "the session ends" + (
+            f"; the sabacc pot ({f('carried_sabacc_pot')}) is carried to the next session" if f("carried_sabacc_pot")
+            else "; the sabacc pot is split: " + ", ".join(f"{_who(s, names)} {v}" for s, v in (f("sabacc_shares") or {}).items())
+            if f("sabacc_shares") else ""),
+        "undone": lambda: f"counter-entry: {f('words') or f('entry_type')} (entry {f('seq')}) is undone",
+        "rules_changed": lambda: f"from the next hand the table plays {f('game')}",
     }
     if t in ("step", "betting_done"):
         return None
@@ -240,7 +247,7 @@ def _preset_defaults(rs) -> dict[str, Any]:
 @bp.get("/host")
 def start():
     """Start a table: pick a rule set, change its options, then show the join QR code."""
-    defaults = {name: _preset_defaults(rs) for name, rs in PRESETS.items()}
+    defaults = {name: _preset_defaults(rs) for name, rs in RULE_SETS.items()}
     return render_template(
         "host/start.html",
         defaults=defaults,
@@ -248,15 +255,17 @@ def start():
         triggers=TRIGGER_WORDS,
         shifts=SHIFT_WORDS,
         hand_pot=HAND_POT,
+        rule_sets=RULE_SETS,
     )
 
 
 @bp.get("/t/<code>/host")
 def console(code: str):
     """The host console of table `code` (the host token lives in the browser)."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
-    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules)
+    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules,
+                           presets=PRESETS, deck_name=owner.table.rules.deck.name)
 
 
 def scrambler_devices_words(hub: Any) -> str:
@@ -305,8 +314,9 @@ def scrambler_devices():
 @bp.get("/t/<code>/rules")
 def table_rules(code: str):
     """The rules in plain words for this table's own rule set (its options included)."""
-    owner = _owner_or_404(code)
-    return render_template("host/table_rules.html", code=owner.code, ruleset=owner.table.rules)
+    owner = owner_or_404(code)
+    return render_template("host/table_rules.html", code=owner.code, ruleset=owner.table.rules,
+                           runs=game_runs(owner.table.session()))
 
 
 def _verify_command(hand: dict[str, Any]) -> str | None:
@@ -399,7 +409,7 @@ def _seq_arg(name: str) -> int | None:
 def audit(code: str):
     """The audit log, a page at a time (the newest first; `?before=N` for older entries):
     every entry, its counter-entry if undone, dice, seeds."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     version, state = owner.view(None)
     names = seat_names(state)
     after = _seq_arg("after")
@@ -452,17 +462,17 @@ def dice_table() -> dict[str, list[int]]:
 @bp.get("/t/<code>/history")
 def history(code: str):
     """The session so far: standings, the settled hands, and the stack chart."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     names = seat_names(state)
-    showdowns = [showdown_rows(h, names) for h in reversed(state["hands"]) if h.get("settlement")]
+    showdowns = [showdown_rows(h, names, owner.table.rules) for h in reversed(state["hands"]) if h.get("settlement")]
     by_hand = dice_by_hand(owner)
     for sd in showdowns:
         sd["by_hand"] = by_hand.get(sd["hand"], 0)
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
-        standings=standings(state), showdowns=showdowns,
+        standings=standings(state), runs=game_runs(owner.table.session()), showdowns=showdowns,
     )
 
 
@@ -481,17 +491,12 @@ def dice_by_hand(owner: TableOwner) -> dict[int, int]:
     return counts
 
 
-KIND_WORDS = {
-    "idiots_array": "Idiot's Array", "pure_sabacc": "Pure Sabacc", "fairy_empress": "Fairy Empress",
-    "ordinary": "ordinary", "bomb_out": "bombed out", "folded": "folded",
-    "conceded": "won, everyone else folded",
-}
-
-
-def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
+def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = None) -> dict:
     """One settled hand of the history for the page: each player's cards (by name), total,
-    kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python)."""
-    from companion.rules.cards import display_name
+    kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python),
+    in the words of the table's game (its deck's card names, its ranking's kinds)."""
+    rules = rules or PRESETS["classic"]
+    display_name = rules.deck.display_name
 
     s = entry["settlement"]
     def n(seat: str) -> str:
@@ -530,16 +535,25 @@ def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
             "seat": x["name"], "name": n(x["name"]),
             "cards": ", ".join(display_name(c) for c in codes) or "—",
             "total": "—" if x.get("total") is None else str(x["total"]),
-            "kind": KIND_WORDS.get(x["kind"], x["kind"]),
+            "kind": rules.hands.words(x["kind"]),
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
+            "net": _net_words((s.get("net") or {}).get(x["name"])),
+            "demise": (f"{display_name(x['demise'])}: {x['demise_total']}, "
+                       f"{rules.hands.words(x['demise_kind'])}") if x.get("demise") else "",
+            "why": x.get("why", ""),
         })
-    return {"hand": entry["hand"], "rows": rows, "pots": pots}
+    return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots}
+
+
+def _net_words(net: int | None) -> str:
+    """A net for the hand as the tables show it ("+12", "−5", "0"; "—" when not known)."""
+    return "—" if net is None else _signed(net)
 
 
 @bp.get("/t/<code>/chart.svg")
 def chart(code: str):
     """The stack chart alone, as an SVG image."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     return Response(stack_chart(state["stack_history"], seat_names(state)), mimetype="image/svg+xml")
 
@@ -559,6 +573,9 @@ def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
         row["net"] = row["stack"] + row["cashed_out"] - row["bought_in"] - row["items"] - row["adjusted"]
         row["chips"] = breakdown(row["stack"], chips).to_json()
         rows.append(row)
+    shares = {r["seat"]: r.get("sabacc_share", 0) for r in state.get("standings") or []}
+    for row in rows:
+        row["sabacc_share"] = shares.get(row["seat"], 0)
     final = [r["seat"] for r in state.get("standings") or []]
     if final:
         rows.sort(key=lambda r: final.index(r["seat"]) if r["seat"] in final else len(final))
@@ -570,7 +587,7 @@ def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
 @bp.get("/t/<code>/standings.json")
 def standings_json(code: str):
     """The standings with each remaining stack's chip breakdown (final once `ended`)."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     return jsonify({"code": owner.code, "ended": state["ended"], "standings": standings(state)})
 
@@ -579,7 +596,7 @@ def standings_json(code: str):
 def seat_qr(code: str):
     """The QR code of the link that moves a seat to a new phone. Only drawn for a token that
     is valid for that seat, so this is no general QR service."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     seat, token = request.args.get("seat", ""), request.args.get("token", "")
     if not token or len(token) > 200 or owner.seat_for_token(token) != seat:
         abort(404)

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from companion.refusal import Refused
+from companion.rules.rulesets import RULE_SETS
 
 HOST = "host"  # actor for host commands
 
@@ -67,7 +68,14 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "stake": _obj({"seat": {"type": "string"},
                    "item": {"type": "string", "minLength": 1, "maxLength": 60},
                    "value": {"type": "integer", "minimum": 1}}, ("seat", "item", "value")),
-    "end_session": _obj({}),
+    "end_session": _obj({"sabacc_pot": {"type": "string", "enum": ["split", "carry"],
+                                        "description": "a sabacc pot nobody won: split among the "
+                                                       "seated players (default) or carried to "
+                                                       "the table's next session"}}),
+    "change_rules": _obj({"rules": {"type": ["string", "object"],
+                                    "description": "dealer's choice between hands: a preset name "
+                                                   "or {\"preset\": ..., **options}"},
+                          "chip_set": {"type": "array", "maxItems": 12}}, ("rules",)),
     # the hand
     "start_hand": _obj({"seed_commitment": _HEX}),
     "check": _obj(dict(_FOR_SEAT)),
@@ -82,13 +90,24 @@ COMMANDS: dict[str, dict[str, Any]] = {
                            "items": {"type": "integer", "minimum": 1, "maximum": 20}}}),
     "call_hand": _obj(dict(_FOR_SEAT)),
     "no_call": _obj(dict(_FOR_SEAT)),
-    "draw": _obj({**_FOR_SEAT, "action": {"type": "string", "enum": ["gain", "trade", "stand"]}},
+    # Every game's turn actions (a rule set's `actions`; the engine refuses another game's).
+    "draw": _obj({**_FOR_SEAT, "action": {"type": "string", "enum": list(dict.fromkeys(
+                     a.action for rs in RULE_SETS.values() for a in rs.actions))},
+                  # Where the discard pile is face up: the card discarded, now its top card.
+                  "card": _CARD},
                  ("action",)),
     "static_add": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
     "static_remove": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
     "reveal": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}},
                    ("cards",)),
     "demise_card": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
+    # Where the discard pile is face up: the card just turned up on it (after the deal or a
+    # shift), entered by whoever turned it.
+    "discard_top": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
+    # The last player left after everyone else dropped out, where the rules let them show a
+    # hand for the sabacc pot: show it, or not.
+    "show": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}}, ("cards",)),
+    "no_show": _obj(dict(_FOR_SEAT)),
     "reveal_seed": _obj({"seed": _HEX}, ("seed",)),
 }
 
@@ -100,10 +119,11 @@ TRANSPORT_FIELDS = {"type", "version", "idempotency_key"}
 STATIC_COMMANDS = {"static_add", "static_remove"}
 
 
-HOST_ONLY = {"reorder", "set_dealer", "set_token", "adjust", "stake", "end_session", "start_hand"}
+HOST_ONLY = {"reorder", "set_dealer", "set_token", "adjust", "stake", "end_session", "start_hand",
+             "change_rules"}
 
 
-TABLE_SETTINGS = {"rules", "chip_set", "max_seats"}
+TABLE_SETTINGS = {"rules", "chip_set", "max_seats", "sabacc_pot"}
 
 
 # The one validator of a command (and of any other JSON body checked against a JSON Schema):

@@ -35,6 +35,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.scrambler.seed import commitment as seed_commitment_of
+from companion.table.evening import undone_words
 from companion.table.ledger import UNDO, Entry, Ledger, NotWritten
 
 log = logging.getLogger(__name__)
@@ -428,8 +429,13 @@ class TableOwner:
                         f"{target.seq}: {why}",
                         "seq",
                     ) from None
+            # Seat names for the undo's words (a table class without seats has none to give).
+            seats = self.table.to_json().get("seats") or {}
+            names = {sid: seat.get("name", sid) for sid, seat in seats.items() if isinstance(seat, dict)}
             events = [
-                {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor}
+                {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor,
+                 "words": undone_words(target.type, dict(target.body), target.actor,
+                                       lambda sid: names.get(sid, sid))}
             ]
             new_seq = self.version + 1
             entry = Entry(new_seq, UNDO, actor, {"undoes": target.seq}, time.time(),

@@ -4,10 +4,10 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady } from "./live.js";
+import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
-import { describeSettlement } from "./settlement.js";
-import { showdown } from "./showdown.js";
+import { concededWords, describeSettlement } from "./settlement.js";
+import { showdown, finalStandings } from "./showdown.js";
 
 const root = document.getElementById("play-root");
 const code = root.dataset.code;
@@ -21,13 +21,19 @@ let shiftTimer = null;
 const SHIFT_SHOWN_MS = 30000;
 
 const cardWords = (c) => (deck ? cardName(deck, c) : c);
-const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift" };
+const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift", sabacc: "Sabacc Shift" };
 
 function settlementWords(settlement, names) {
   if (settlement.status === "conceded") {
-    return `${names.get(settlement.winner) || settlement.winner} takes the hand pot, ${settlement.amount}: everyone else folded.`;
+    return concededWords(settlement, names);
   }
   return describeSettlement(namedSettlement(settlement, names));
+}
+
+/** "2", or "2 of 3" where a hand lasts a fixed number of rounds. */
+function roundWords(state, hand) {
+  const rounds = state.rules.ending && state.rules.ending.rounds;
+  return rounds ? `${hand.round} of ${rounds}` : String(hand.round);
 }
 
 function render(state, events) {
@@ -42,7 +48,7 @@ function render(state, events) {
     ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"}: ${p.amount}`).join(" · ")
     : "";
   $("d-hand-title").textContent = hand
-    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${hand.round}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
+    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${roundWords(state, hand)}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
     : "Waiting for the first hand";
   $("d-turn").textContent = turnWords(state, names);
   // The dealer's job, in words: "Deal Han 1 card".
@@ -50,7 +56,9 @@ function render(state, events) {
   $("d-deal").hidden = !jobs.length;
   $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
-  $("d-roll").textContent = roll ? `Last roll: ${roll.dice.join(" and ")}${roll.shift ? " — a shift" : ""}` : "";
+  $("d-roll").textContent = roll ? `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}` : "";
+  $("d-discard").hidden = !(live && live.discard_top);
+  $("d-discard").textContent = live && live.discard_top ? `Discard pile: ${cardWords(live.discard_top)}` : "";
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
   $("d-last-shift").textContent = shift ? `Last shift: ${(KIND[shift.kind] || shift.kind).toLowerCase()} in round ${shift.round}` : "";
@@ -66,8 +74,18 @@ function render(state, events) {
   log.splice(LOG_SIZE);
   $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
 
+  $("d-game").textContent = state.game || state.rules.title;
+  // The cash-out: the final standings replace the last result.
+  $("d-final").hidden = !state.ended;
+  root.classList.toggle("is-final", Boolean(state.ended));
+  if (state.ended && state.standings) {
+    $("d-final-words").textContent = state.carried_sabacc_pot
+      ? `The session is over. The sabacc pot (${state.carried_sabacc_pot}) is carried to the next session.`
+      : "The session is over. Hand back these chips to the bank.";
+    $("d-final-table").replaceChildren(finalStandings(state.standings, "Final standings"));
+  }
   // The result stays up between hands: every revealed hand, its total and kind, the pots.
-  const settled = hand && hand.stage === "settled" && hand.settlement;
+  const settled = hand && hand.stage === "settled" && hand.settlement && !state.ended;
   $("d-result").hidden = !settled;
   root.classList.toggle("is-settled", Boolean(settled)); // the result takes the room of older lines
   if (settled) {

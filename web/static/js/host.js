@@ -7,7 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, h as el, newKey, keepScreenOn, setCardNamer } from "./live.js";
+import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords } from "./live.js";
 import { loadDeck, CardPool, CardPicker, codeNamer } from "./cardpicker.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
@@ -272,6 +272,7 @@ function consolePage(root) {
   let token = hostToken(code);
   let state = null;
   const rows = new Map(); // seat id -> its <li> in the seat list
+  let pendingSeat = null; // a seat the console added, chosen in "Play for a seat" once it shows
   const $ = (id) => document.getElementById(id);
 
   const names = () => {
@@ -311,6 +312,7 @@ function consolePage(root) {
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
+    renderDiscardPile(hand);
     $("sabacc-pot").textContent = String(state.sabacc_pot);
     const legal = new Set(state.host_legal || []);
     for (const id of ["start-hand", "host-roll", "host-no-call"]) {
@@ -327,6 +329,7 @@ function consolePage(root) {
 
   function renderSeats() {
     const list = $("seat-list");
+    $("end-sabacc-pot").textContent = String(state.sabacc_pot);
     const seen = new Set();
     state.seats.forEach((seat, i) => {
       seen.add(seat.seat);
@@ -360,6 +363,11 @@ function consolePage(root) {
       select.replaceChildren(...options);
       if (keep && state.seats.some((s) => s.seat === keep)) select.value = keep;
       else if (select.id === "dealer-seat" && state.dealer) select.value = state.dealer;
+    }
+    if (pendingSeat && state.seats.some((x) => x.seat === pendingSeat)) {
+      $("play-seat").value = pendingSeat; // a seat the console just added: it plays it
+      pendingSeat = null;
+      seatPlayKey = null;
     }
   }
 
@@ -460,9 +468,13 @@ function consolePage(root) {
       return el("tr", { "data-seat": r.seat },
         el("th", { scope: "row", text: r.name }),
         num(r.bought_in), num(r.items), num(r.adjusted), num(r.cashed_out), num(r.stack),
-        num(net, r.net > 0 ? "plus" : r.net < 0 ? "minus" : ""),
+        num(net, r.net > 0 ? "plus" : r.net < 0 ? "minus" : ""), num(r.sabacc_share || "—"),
         el("td", { class: "chips-words", text: r.chips.words }));
     }));
+    $("carried-note").hidden = !state.carried_sabacc_pot;
+    $("carried-note").textContent = state.carried_sabacc_pot
+      ? `The sabacc pot (${state.carried_sabacc_pot}) is carried: make this table's next session with it as its opening sabacc pot.`
+      : "";
     box.hidden = false;
   }
 
@@ -482,19 +494,35 @@ function consolePage(root) {
   let cardsFor = null;
   loadDeck().then((d) => { deck = d; setCardNamer(codeNamer(d)); seatPlayKey = null; if (state) renderSeatPlay(); });
 
-  function steps(min, max, ante = 1) {
-    const out = [min];
-    for (const n of [2, 3, 5, 10, 20, 50, 100]) if (out.length < 4 && n > min && n < max && n >= ante) out.push(n);
-    if (max > min) out.push(max);
-    return out;
+  let topPicker = null;
+
+  /** Where the discard pile lies face up: its top card, and the host's entry of a card turned up. */
+  function renderDiscardPile(hand) {
+    if (!$("discard-panel")) return;
+    $("discard-top").textContent = hand && hand.discard_top ? cardWords(hand.discard_top) : "none entered yet";
+    $("discard-top-send").disabled = !(hand && hand.stage === "play");
+    if (!topPicker && deck) topPicker = new CardPicker($("discard-top-picker"), { deck, max: 1, label: "The card turned up" });
   }
 
-  function seatButton(sid, label, entry, kind = "") {
+  function cardWords(code) {
+    const c = deck && deck.byCode.get(code);
+    return c ? c.name : code;
+  }
+
+  if ($("discard-top-send")) {
+    $("discard-top-send").addEventListener("click", async () => {
+      const card = topPicker && topPicker.cards[0];
+      if (!card) { $("discard-panel").querySelector(".field-error").textContent = "Pick the card first."; return; }
+      if (await send({ type: "discard_top", card }, $("discard-panel"))) topPicker.setCards([]);
+    });
+  }
+
+  function seatButton(sid, label, entry, kind = "", fill = null, confirm = false) {
     const key = JSON.stringify(entry);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
-    b.addEventListener("click", async () => {
-      if (sending || tapGuard.settling()) return;
-      if (CONFIRM.has(entry.type) && armedKey !== key) {
+    b.addEventListener("click", async (event) => {
+      if (tapGuard.ignores(event, sending)) return;
+      if ((confirm || CONFIRM.has(entry.type)) && armedKey !== key) {
         armedKey = key;
         b.textContent = `Tap again: ${label.toLowerCase()}`;
         b.classList.add("armed");
@@ -504,13 +532,39 @@ function consolePage(root) {
       armedKey = null;
       sending = true;
       // The host rolls and closes the call window as the host: those commands name no seat.
-      const body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      let body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      if (fill) {
+        body = fill(body); // a move that discards names its card (the face-up discard pile)
+        if (!body) { sending = false; return; }
+      }
       const done = await send(body, $("seat-play"));
       sending = false;
       tapGuard.arm();
       if (done) seatPlayKey = null;
+      else if (b.isConnected) { b.textContent = label; b.classList.remove("armed"); } // refused: one tap arms it again
     });
     return b;
+  }
+
+  /** Buttons for the usual amounts and a stepped amount for the rest (live.offeredAmounts). */
+  function amountMoves(sid, name, l, out) {
+    const [type, lo, hi, field, verb] = l.type === "bet"
+      ? ["bet", l.min, l.max, "amount", "Bet"] : ["raise", l.min_to, l.max_to, "to", "Raise to"];
+    const offer = offeredAmounts(lo, hi, state.rules.ante);
+    for (const n of offer.buttons) out.push(seatButton(sid, `${verb} ${n} for ${name}`, { type, [field]: n }));
+    if (offer.typed) {
+      out.push(amountField({
+        id: `seat-amount-${type}`, label: `${verb} another amount for ${name}`, lo, hi, verb,
+        guard: (e) => tapGuard.ignores(e, sending),
+        onSend: async (n) => {
+          sending = true;
+          const done = await send({ type, [field]: n, seat: sid }, $("seat-play"));
+          sending = false;
+          if (done) seatPlayKey = null;
+          return Boolean(done);
+        },
+      }));
+    }
   }
 
   let legalAsked = 0;
@@ -522,49 +576,103 @@ function consolePage(root) {
     const got = await call("GET", `${base}/seats/${encodeURIComponent(sid)}/legal`, undefined, token);
     if (asked !== legalAsked || !got.ok) return; // a newer update asked again meanwhile
     const seat = state.seats.find((s) => s.seat === sid);
+    const statics = got.data.legal.filter((l) => l.type === "static_add" || l.type === "static_remove").map((l) => l.type);
     const legal = got.data.legal.filter((l) =>
       !["sit_out", "sit_in", "leave", "cash_out", "buy_in", "static_add", "static_remove"].includes(l.type));
+    renderSeatStatic(sid, seat, statics);
     const key = JSON.stringify([sid, legal, Boolean(deck)]);
     if (key === seatPlayKey) return;
     seatPlayKey = key;
     $("seat-play-for").textContent = seat ? `Moves for ${seat.name}` : "";
     const out = [];
-    const ante = state.rules.ante;
     const name = seat ? seat.name : "";
     let cards = null;
     for (const l of legal) {
       if (l.type === "check") out.push(seatButton(sid, `Check for ${name}`, { type: "check" }, "primary"));
       else if (l.type === "call") out.push(seatButton(sid, `Call ${l.amount} for ${name}`, { type: "call" }, "primary"));
-      else if (l.type === "bet") for (const n of steps(l.min, l.max, ante)) out.push(seatButton(sid, `Bet ${n} for ${name}`, { type: "bet", amount: n }));
-      else if (l.type === "raise") for (const n of steps(l.min_to, l.max_to, ante)) out.push(seatButton(sid, `Raise to ${n} for ${name}`, { type: "raise", to: n }));
+      else if (l.type === "bet" || l.type === "raise") amountMoves(sid, name, l, out);
       else if (l.type === "all_in") out.push(seatButton(sid, `All-in (${l.amount}) for ${name}`, { type: "all_in" }, "danger"));
-      else if (l.type === "fold") out.push(seatButton(sid, `Fold for ${name}`, { type: "fold" }, "danger"));
-      else if (l.type === "roll") out.push(seatButton(sid, `Roll the scrambler for ${name}`, { type: "roll" }, "primary"));
+      else if (l.type === "fold") {
+        const word = state.rules.fold_words || "fold";
+        out.push(seatButton(sid, `${word.charAt(0).toUpperCase()}${word.slice(1)} for ${name}`, { type: "fold" }, "danger"));
+      }
+      else if (l.type === "roll") out.push(seatButton(sid, `Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"} for ${name}`, { type: "roll" }, "primary"));
       else if (l.type === "call_hand") out.push(seatButton(sid, `Call the hand for ${name}`, { type: "call_hand" }, "primary"));
       else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));
       else if (l.type === "draw") {
-        const words = { gain: "Gain a card", trade: "Trade a card", stand: "Stand" }[l.action] || l.action;
-        out.push(seatButton(sid, `${words} for ${name}`, { type: "draw", action: l.action }, l.action === "stand" ? "primary" : ""));
-      } else if (l.type === "reveal" || l.type === "demise_card") cards = l;
+        const words = actionWords(l.action);
+        if (l.card && !cards) cards = { type: "discard", action: l.action };
+        out.push(seatButton(sid, `${words.button} for ${name}`, { type: "draw", action: l.action },
+          words.leaves ? "danger" : words.primary ? "primary" : "", l.card ? withDiscard : null, Boolean(words.leaves)));
+      } else if (l.type === "no_show") out.push(seatButton(sid, `Keep ${name}'s hand hidden`, { type: "no_show" }));
+      else if (l.type === "reveal" || l.type === "demise_card" || l.type === "show") cards = l;
     }
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
-    tapGuard.arm();
+    tapGuard.rebuilt();
     // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
     $("seat-cards-wrap").hidden = !(cards && deck);
     if (cards && deck) {
       const job = `${sid}:${cards.type}:${state.hand && state.hand.no}`;
       if (cardsFor !== job) {
         if (cardsPicker) cardsPicker.destroy();
-        const max = cards.type === "reveal" ? cards.hand_size : 1;
+        const whole = cards.type === "reveal" || cards.type === "show";
+        const max = whole ? cards.hand_size : 1;
+        const blind = state.rules.tie === "blind_draw";
         cardsPicker = new CardPicker($("seat-cards"), {
           deck, pool: new CardPool(deck), max, locked: cards.static || [], cards: cards.static || [],
-          label: cards.type === "reveal" ? `${name}'s hand` : `${name}'s sudden-demise card`,
+          label: whole ? `${name}'s hand` : cards.type === "discard" ? `The card ${name} discards`
+            : blind ? `${name}'s blind-draw card` : `${name}'s sudden-demise card`,
         });
         cardsFor = job;
       }
-      $("seat-cards-send").textContent = cards.type === "reveal" ? `Enter ${name}'s hand` : `Enter ${name}'s card`;
+      // A discarding move takes its card from this picker when its button is tapped.
+      $("seat-cards-send").hidden = cards.type === "discard";
+      $("seat-cards-send").textContent = cards.type === "reveal" || cards.type === "show" ? `Enter ${name}'s hand` : `Enter ${name}'s card`;
       $("seat-cards-send").dataset.type = cards.type;
     }
+  }
+
+  // The seat's static field, as its phone would offer it (a seat without a phone has one too).
+  let staticPicker = null;
+  let staticFor = null;
+  function renderSeatStatic(sid, seat, statics) {
+    const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
+    const player = hand ? hand.players.find((p) => p.seat === sid) : null;
+    const show = Boolean(state.rules.static_field !== "none" && player && deck && (statics.length || player.static.length));
+    $("seat-static-wrap").hidden = !show;
+    if (!show) return;
+    $("seat-static-name").textContent = seat ? seat.name : sid;
+    $("seat-static-list").replaceChildren(...(player.static.length ? player.static.map((c) => {
+      const li = el("li", { class: "card-chip" }, el("span", { text: cardWordsOf(c) }));
+      if (statics.includes("static_remove")) {
+        const b = el("button", { type: "button", class: "button small", text: "Take out", "aria-label": `Take ${cardWordsOf(c)} out of the static field` });
+        b.addEventListener("click", () => send({ type: "static_remove", card: c, seat: sid }, $("seat-static-wrap")));
+        li.append(b);
+      }
+      return li;
+    }) : [el("li", { class: "muted", text: "Empty." })]));
+    const canAdd = statics.includes("static_add");
+    $("seat-static-add").hidden = !canAdd;
+    $("seat-static-picker").hidden = !canAdd;
+    if (canAdd && staticFor !== sid) {
+      if (staticPicker) staticPicker.destroy();
+      staticPicker = new CardPicker($("seat-static-picker"), { deck, max: 1, label: `Card to put in ${seat ? seat.name : sid}'s static field` });
+      staticFor = sid;
+    }
+  }
+  const cardWordsOf = (c) => (deck ? codeNamer(deck)(c) : c);
+  $("seat-static-add").addEventListener("click", async () => {
+    const card = staticPicker && staticPicker.cards[0];
+    const slot = $("seat-static-wrap").querySelector(".field-error");
+    if (!card) { slot.textContent = "Pick the card first."; return; }
+    if (await send({ type: "static_add", card, seat: $("play-seat").value }, $("seat-static-wrap"))) staticPicker.clear();
+  });
+
+  /** A discarding move played for a seat, with the card picked for it (or null: pick one). */
+  function withDiscard(entry) {
+    const card = cardsPicker && cardsPicker.cards[0];
+    if (!card) { $("seat-play").querySelector(".field-error").textContent = "Pick the card the seat discards first."; return null; }
+    return { ...entry, card };
   }
 
   $("play-seat").addEventListener("change", () => { seatPlayKey = null; renderSeatPlay(); });
@@ -572,7 +680,7 @@ function consolePage(root) {
     if (!cardsPicker) return;
     const sid = $("play-seat").value;
     const type = $("seat-cards-send").dataset.type;
-    const entry = type === "reveal" ? { type, cards: cardsPicker.cards, seat: sid } : { type, card: cardsPicker.cards[0], seat: sid };
+    const entry = type === "reveal" || type === "show" ? { type, cards: cardsPicker.cards, seat: sid } : { type, card: cardsPicker.cards[0], seat: sid };
     if (await send(entry, $("seat-play"))) { seatPlayKey = null; }
   });
   keepScreenOn();
@@ -622,8 +730,9 @@ function consolePage(root) {
       return;
     }
     const ev = result.data.events.find((e) => e.type === "undone") || {};
-    $("undo-result").textContent =
-      `Entry ${result.data.undone} (${String(ev.entry_type || "").replace(/_/g, " ")} by ${who(ev.actor)}) is undone by counter-entry ${result.data.seq}.`;
+    $("undo-result").textContent = ev.words
+      ? `Undone: ${ev.words} (entry ${result.data.undone}).`
+      : `Entry ${result.data.undone} (${String(ev.entry_type || "").replace(/_/g, " ")} by ${who(ev.actor)}) is undone.`;
     render(result.data.state);
     loadRecent();
   }
@@ -688,10 +797,49 @@ function consolePage(root) {
     $("end-session-confirm").focus();
   });
   $("end-session-confirm").addEventListener("click", async () => {
-    const done = await send({ type: "end_session" }, $("end-control"));
+    const choice = document.querySelector('input[name="sabacc_pot"]:checked');
+    const done = await send({ type: "end_session", sabacc_pot: choice ? choice.value : "split" }, $("end-control"));
     $("end-session-confirm").hidden = true;
     $("end-session").hidden = Boolean(done) || (state && state.ended);
     if (done) $("standings").querySelector("caption").focus?.();
+  });
+  // A seat for a player without a phone: the same join as a phone's; the console plays it.
+  $("add-seat-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = $("add-seat-form");
+    clearFieldErrors(form);
+    $("add-seat-done").textContent = "";
+    const name = $("add-seat-name").value.trim();
+    if (!name) { showFieldError(form, "name", "Type the player's name."); return; }
+    const result = await call("POST", `${base}/join`, { name, idempotency_key: newKey() });
+    if (!result.ok) {
+      if (!showFieldError(form, "name", refusal(result))) form.querySelector(".field-error").textContent = refusal(result);
+      return;
+    }
+    $("add-seat-name").value = "";
+    $("add-seat-done").textContent = `${name} has seat ${result.data.seat}: play it from “Play for a seat”.`;
+    // The table's stream brings the new seat: "Play for a seat" then chooses it.
+    pendingSeat = result.data.seat;
+    if (state && state.seats.some((x) => x.seat === pendingSeat)) renderSeats();
+  });
+  // Dealer's choice: another rule set from the next hand; the page is drawn again for it.
+  $("rules-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = $("rules-form");
+    clearFieldErrors(form);
+    form.querySelector(".form-error").textContent = "";
+    const limit = $("rules-bet-limit").value.trim();
+    if (limit && !/^\d+$/.test(limit)) { showFieldError(form, "bet_limit", "A bet limit is a whole number of credits."); return; }
+    const rules = { preset: $("rules-preset").value };
+    if (limit) rules.bet_limit = Number(limit);
+    const entry = { type: "change_rules", rules };
+    const result = await live.send(entry);
+    if (!result.ok) {
+      const field = result.data && result.data.field ? result.data.field.replace(/^rules\./, "") : null;
+      if (!showFieldError(form, field, result.words)) form.querySelector(".form-error").textContent = result.words;
+      return;
+    }
+    window.location.reload();
   });
   $("bind-scrambler").addEventListener("click", async () => {
     const slot = $("bind-scrambler").parentElement.querySelector(".field-error");

@@ -5,12 +5,13 @@
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
 import {
-  LiveTable, TapGuard, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
+  LiveTable, TapGuard, offeredAmounts, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
+  actionWords,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
-import { describeSettlement } from "./settlement.js";
-import { showdown } from "./showdown.js";
+import { concededWords, describeSettlement } from "./settlement.js";
+import { showdown, finalStandings } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
 
 const root = document.getElementById("play-root");
@@ -126,7 +127,7 @@ function seatPage() {
     $("shift").hidden = true;
     $("actions-title").focus(); // back to the moves, for a screen reader too
   });
-  $("reveal-send").addEventListener("click", (e) => sendCards("reveal", pickers.reveal, e.currentTarget));
+  $("reveal-send").addEventListener("click", (e) => sendCards(e.currentTarget.dataset.type || "reveal", pickers.reveal, e.currentTarget));
   $("demise-send").addEventListener("click", (e) => sendDemise(e.currentTarget));
   $("static-add").addEventListener("click", (e) => addStatic(e.currentTarget));
   keepScreenOn();
@@ -189,7 +190,11 @@ function render(state, events) {
     ? `Main pot ${contested[0].amount}; ${contested.slice(1).map((p, i) => `side pot ${i + 1}: ${p.amount} (${p.eligible.map((s) => names.get(s)).join(", ")})`).join("; ")}`
     : "";
   const turn = turnWords(state, names, live.seat);
-  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}. ` : "";
+  const rounds = state.rules.ending && state.rules.ending.rounds;
+  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}${rounds ? ` of ${rounds}` : ""}. ` : "";
+  const top = hand && hand.stage !== "settled" ? hand.discard_top : null;
+  $("discard-top").hidden = !top;
+  $("discard-top").textContent = top ? `Discard pile: ${cardWords(top)}` : "";
   $("turn").textContent = lead + turn;
   $("turn").classList.toggle("is-mine", turn.startsWith("You"));
 
@@ -212,6 +217,7 @@ function render(state, events) {
   renderStatic(state, mine);
   renderReveal(state, mine);
   renderResult(state, names);
+  renderFinal(state);
   renderSeats(state, names);
   renderSeatActions(state);
 }
@@ -246,18 +252,41 @@ const tapGuard = new TapGuard(() => [$("actions-panel"), $("buyin-panel")]);
 let actionsKey = null;
 const typed = new Map(); // amount form -> the text typed in it (kept across rebuilds)
 
-function niceSteps(min, max, ante = 1, count = 4) {
-  // The smallest legal amount, a few round amounts from the ante up, and the largest.
-  const out = [min];
-  for (const n of [2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]) {
-    if (out.length > count) break;
-    if (n > min && n < max && n >= ante) out.push(n);
-  }
-  if (max > min) out.push(max);
-  return out;
+/** The button that drops out of the hand, in the game's word: "Fold", "Junk". */
+function foldWords(state) {
+  const word = state.rules.fold_words || "fold";
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false } = {}) {
+let discardRoot = null;
+let discardPicker = null;
+
+/** The card picker for the card a move discards onto the face-up discard pile (made once). */
+function discardBlock() {
+  if (!discardRoot) {
+    const root = h("div", { id: "discard-picker" });
+    discardRoot = h("div", { class: "discard-entry" },
+      h("p", { class: "label" }, "The card you discard (face up on the discard pile):"), root);
+    discardPicker = new CardPicker(root, { deck, max: 1, label: "The card you discard" });
+  } else {
+    // Detached while a move was sent (which disables the moves' buttons): enable it again.
+    for (const b of discardRoot.querySelectorAll("button")) b.disabled = false;
+    discardPicker.refresh();
+  }
+  return discardRoot;
+}
+
+/** A discarding move with its card, or null (and a word why) when none is picked. */
+function withDiscard(entry) {
+  const card = discardPicker && discardPicker.cards[0];
+  if (!card) {
+    $("actions-error").textContent = "Pick the card you discard first.";
+    return null;
+  }
+  return { ...entry, card };
+}
+
+function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false, fill = null, confirm = false } = {}) {
   const id = key || entry.type;
   const isArmed = armed && armed.key === id && armed.until > Date.now();
   const text = isArmed ? `Tap again: ${label.toLowerCase()}` : label;
@@ -266,9 +295,9 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
     class: `button ${quiet ? "small quiet" : "big"}${primary ? " primary" : ""}${danger ? " danger" : ""}${isArmed ? " armed" : ""}`,
     dataset: { action: entry.type, key: id },
   }, text);
-  button.addEventListener("click", async () => {
-    if (busy || tapGuard.settling()) return; // a double tap, or a tap meant for the button before
-    if (CONFIRM.has(entry.type) && !(armed && armed.key === id && armed.until > Date.now())) {
+  button.addEventListener("click", async (event) => {
+    if (tapGuard.ignores(event, busy)) return; // a double tap, or a tap meant for the button before
+    if ((confirm || CONFIRM.has(entry.type)) && !(armed && armed.key === id && armed.until > Date.now())) {
       armed = { key: id, until: Date.now() + ARM_MS };
       button.textContent = `Tap again: ${label.toLowerCase()}`;
       button.classList.add("armed");
@@ -282,13 +311,23 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
       return;
     }
     armed = null;
-    await send(entry, button);
+    const body = fill ? fill(entry) : entry;
+    if (!body) return;
+    const result = await send(body, button);
+    if (result && result.ok && fill && discardPicker) discardPicker.setCards([]);
+    if (result && !result.ok && button.isConnected) {
+      // Refused (a fold the table no longer allows): the button is itself again, one tap arms it.
+      button.textContent = label;
+      button.classList.remove("armed");
+    }
   });
   return button;
 }
 
 async function send(entry, control) {
   busy = true;
+  // Acting is reading the shift: the player's next move counts as "Done" (no extra tap).
+  $("shift").hidden = true;
   tapGuard.arm();
   for (const b of document.querySelectorAll("#actions button, #seat-actions button, #buyin button")) b.disabled = true;
   const result = await live.send(entry, control);
@@ -299,34 +338,11 @@ async function send(entry, control) {
 }
 
 function amountForm(label, type, field, lo, hi, verb) {
-  const id = `amount-${type}`;
-  // No default: an empty field buys, bets or raises nothing (a tap without typing was 1 credit).
-  const input = h("input", {
-    type: "number", id, inputmode: "numeric", min: lo, max: hi, step: 1, placeholder: `${lo}–${hi}`,
-    "aria-describedby": `${id}-hint`, dataset: { key: id },
+  return amountField({
+    id: `amount-${type}`, label, lo, hi, verb, kept: typed,
+    guard: (e) => tapGuard.ignores(e, busy),
+    onSend: async (n, button) => (await send({ type, [field]: n }, button)).ok,
   });
-  if (typed.has(id)) input.value = typed.get(id);
-  input.addEventListener("input", () => typed.set(id, input.value));
-  const button = h("button", { type: "submit", class: "button", dataset: { action: type, key: `${id}-send` } }, verb);
-  // novalidate: an amount out of range is sent, and the server's words appear under the form.
-  const form = h("form", { class: "amount-form", novalidate: true, "data-error-slot": true },
-    h("label", { for: id }, label),
-    h("div", { class: "row" }, input, button),
-    h("p", { class: "hint", id: `${id}-hint` }, `From ${lo} to ${hi}.`),
-    h("p", { class: "field-error", "aria-live": "assertive" }));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    if (busy || tapGuard.settling()) return;
-    const raw = input.value.trim();
-    if (!/^\d+$/.test(raw)) {
-      form.querySelector(".field-error").textContent = "Type the number of credits first.";
-      input.focus();
-      return;
-    }
-    const result = await send({ type, [field]: Number(raw) }, button);
-    if (result.ok) typed.delete(id);
-  });
-  return form;
 }
 
 /** Whether the table waits for this seat (not merely: it could fold). */
@@ -343,6 +359,8 @@ function renderActions(state) {
   const player = myPlayer(state);
   const due = new Set(all.map((l) => l.type));
   const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
+    : due.has("show") ? "Show your hand below, under “The reveal: your hand”, or keep it hidden."
+    : due.has("demise_card") && state.rules.tie === "blind_draw" ? "Enter the card you drew below, under “Blind draw”."
     : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
     : "Nothing for you to do right now.";
   // Rebuilt only when the moves themselves change (or an armed button runs out).
@@ -359,34 +377,41 @@ function renderActions(state) {
       case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
       case "call": out.push(actionButton(`Call ${l.amount}`, { type: "call" }, { primary: true })); break;
       case "bet": {
-        const row = niceSteps(l.min, l.max, state.rules.ante).map((n) =>
+        const offer = offeredAmounts(l.min, l.max, state.rules.ante);
+        const row = offer.buttons.map((n) =>
           actionButton(n === stack ? `Bet ${n} (all-in)` : `Bet ${n}`, { type: "bet", amount: n }, { key: `bet-${n}` }));
         out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
-        if (l.max - l.min > 3) out.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
+        if (offer.typed) out.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
         break;
       }
       case "raise": {
-        const row = niceSteps(l.min_to, l.max_to, state.rules.ante).map((n) =>
+        const offer = offeredAmounts(l.min_to, l.max_to, state.rules.ante);
+        const row = offer.buttons.map((n) =>
           actionButton(`Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
         out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
-        if (l.max_to - l.min_to > 3) out.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
+        if (offer.typed) out.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
         break;
       }
       case "all_in": out.push(actionButton(`All-in (${l.amount})`, { type: "all_in" }, { danger: true })); break;
       case "fold":
         // All-in with nothing left: folding only gives the pot away. Out of turn: quietly.
         if (player && player.all_in && stack === 0) break;
-        if (mine) out.push(actionButton("Fold", { type: "fold" }, { danger: true }));
-        else quiet.push(actionButton("Fold", { type: "fold" }, { danger: true, quiet: true }));
+        if (mine) out.push(actionButton(foldWords(state), { type: "fold" }, { danger: true }));
+        else quiet.push(actionButton(foldWords(state), { type: "fold" }, { danger: true, quiet: true }));
         break;
-      case "roll": out.push(actionButton("Roll the scrambler", { type: "roll" }, { primary: true })); break;
+      case "roll": out.push(actionButton(`Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"}`, { type: "roll" }, { primary: true })); break;
       case "call_hand": out.push(actionButton("Call the hand", { type: "call_hand" }, { primary: true })); break;
       case "no_call": out.push(actionButton("No call: play on", { type: "no_call" })); break;
       case "draw": {
-        const words = { gain: "Gain a card", trade: "Trade a card", stand: "Stand" }[l.action] || l.action;
-        out.push(actionButton(words, { type: "draw", action: l.action }, { key: `draw-${l.action}`, primary: l.action === "stand" }));
+        const words = actionWords(l.action);
+        // A move that discards where the discard pile lies face up: the card is entered too.
+        if (l.card && deck && !out.includes(discardBlock())) out.unshift(discardBlock());
+        out.push(actionButton(words.button, { type: "draw", action: l.action },
+          { key: `draw-${l.action}`, primary: words.primary, fill: l.card ? withDiscard : null,
+            danger: Boolean(words.leaves), confirm: Boolean(words.leaves) })); // leaving cannot be taken back
         break;
       }
+      case "no_show": out.push(actionButton("Keep my hand hidden", { type: "no_show" })); break;
       default: break;
     }
   }
@@ -396,7 +421,7 @@ function renderActions(state) {
     children.push(h("div", { class: "quiet-moves" }, h("span", { class: "muted" }, "Out of turn: "), quiet));
   }
   box.replaceChildren(...children);
-  tapGuard.arm();
+  tapGuard.rebuilt();
   if (focused) {
     const again = box.querySelector(`[data-key="${CSS.escape(focused)}"]`) || box.querySelector("button");
     if (again) again.focus();
@@ -485,7 +510,8 @@ async function addStatic(button) {
 
 function renderReveal(state, mine) {
   const hand = state.hand;
-  const reveal = legalOf(state, "reveal")[0];
+  // The survivor's show (everyone else junked) is entered as a reveal is.
+  const reveal = legalOf(state, "reveal")[0] || legalOf(state, "show")[0];
   const demise = legalOf(state, "demise_card")[0];
   const handKey = hand ? `${hand.no}` : null;
   if (handKey !== pickerHand) {
@@ -503,9 +529,9 @@ function renderReveal(state, mine) {
       let kept = null;
       try { kept = JSON.parse(sessionStorage.getItem(saved) || "null"); } catch (err) { kept = null; }
       // After a reload the cards picked but not sent are still there.
-      const yours = state.you.cards || (kept && kept.length ? kept : reveal.static);
+      const yours = state.you.cards || (kept && kept.length ? kept : reveal.static || []);
       pickers.reveal = new CardPicker($("reveal-picker"), {
-        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: reveal.static,
+        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: reveal.static || [],
         onChange: (cards) => {
           try { sessionStorage.setItem(saved, JSON.stringify(cards)); } catch (err) { /* private mode */ }
           countCards(reveal.hand_size);
@@ -517,12 +543,20 @@ function renderReveal(state, mine) {
     $("reveal-hint").textContent = clash ? `${clash}`
       : mine && mine.entered
       ? "Your cards are in; you can still change them until everyone has entered theirs."
-      : `Enter all ${reveal.hand_size} cards of your hand.${reveal.static.length ? " Your static field is already in." : ""}`;
+      : reveal.type === "show"
+      ? `Everyone else is out: show your ${reveal.hand_size} cards for the sabacc pot, or keep them hidden (Moves).`
+      : `Enter all ${reveal.hand_size} cards of your hand.${(reveal.static || []).length ? " Your static field is already in." : ""}`;
     $("reveal-hint").classList.toggle("clash", Boolean(clash));
     $("reveal-send").textContent = mine && mine.entered ? "Change my hand" : "Show my hand";
+    $("reveal-send").dataset.type = reveal.type;
     countCards(reveal.hand_size);
   }
   $("demise-panel").hidden = !demise || !deck;
+  const blind = state.rules.tie === "blind_draw";
+  $("demise-title").textContent = blind ? "Blind draw" : "Sudden demise";
+  if (demise && !clash) {
+    $("demise-hint").textContent = blind ? "Draw a card from the draw pile. Enter it:" : "The dealer deals you one more card. Enter it:";
+  }
   if (demise && clash) $("demise-hint").textContent = clash;
   if (demise && deck && !pickers.demise) {
     pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: "Your sudden-demise card" });
@@ -556,13 +590,14 @@ async function sendDemise(button) {
 
 function renderResult(state, names) {
   const hand = state.hand;
-  const settled = hand && hand.stage === "settled" && hand.settlement;
+  // Once the session is over, the final standings take the last result's place.
+  const settled = hand && hand.stage === "settled" && hand.settlement && !state.ended;
   $("result-panel").hidden = !settled;
   if (!settled) return;
   let words;
   try {
     words = hand.settlement.status === "conceded"
-      ? `${names.get(hand.settlement.winner)} takes the hand pot, ${hand.settlement.amount}: everyone else folded.`
+      ? concededWords(hand.settlement, names)
       : describeSettlement(namedSettlement(hand.settlement, names));
   } catch (err) {
     words = "The hand is settled: see the stacks below.";
@@ -571,10 +606,29 @@ function renderResult(state, names) {
   // Every revealed hand: cards, total, kind, who won which pot, the penalties.
   $("result-hands").replaceChildren(showdown(hand.settlement, hand.players, names, cardWords, { caption: `Hand ${hand.no}: the hands` }));
   const payout = hand.settlement.payouts ? hand.settlement.payouts[live.seat] : undefined;
+  const net = hand.settlement.net ? hand.settlement.net[live.seat] : undefined;
   const me = state.seats.find((s) => s.seat === live.seat);
-  $("result-mine").textContent = me
-    ? `Your stack is now ${me.stack}${payout !== undefined ? ` (${payout >= 0 ? "+" : ""}${payout} this hand)` : ""}.`
+  // What the player gained or lost (net), with what was paid out beside it: a payout of 1576
+  // after putting in 280 is a gain of 1296.
+  const signed = (n) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${Math.abs(n)}`;
+  $("result-mine").textContent = !me ? ""
+    : net !== undefined ? `Your stack is now ${me.stack}: ${signed(net)} this hand${payout ? ` (paid out ${payout})` : ""}.`
+    : `Your stack is now ${me.stack}.`;
+}
+
+/** The cash-out: this player's final standing, net for the evening and the chips to hand back. */
+function renderFinal(state) {
+  const rows = state.ended ? state.standings || [] : [];
+  $("final-panel").hidden = !rows.length;
+  if (!rows.length) return;
+  const i = rows.findIndex((r) => r.seat === live.seat);
+  const r = rows[i];
+  const signed = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`;
+  $("final-mine").textContent = r
+    ? `You finish ${i + 1} of ${rows.length}: ${signed(r.net)} for the evening. Hand back ${r.stack} credits: ${r.chips.words}.`
+      + (r.sabacc_share ? ` (${r.sabacc_share} of them are your share of the sabacc pot.)` : "")
     : "";
+  $("final-table").replaceChildren(finalStandings(rows));
 }
 
 /** Why this seat is not in the running hand (joined late, cannot pay the ante, sitting out). */
