@@ -135,6 +135,7 @@ class Table:
             "items": [],
             "ended": False,
             "standings": None,
+            "carried_sabacc_pot": 0,
         }
         del rules
         return cls(state)
@@ -258,7 +259,7 @@ class Table:
             "hand_no": s["hand_no"],
             "ended": s["ended"],
             "standings": s["standings"],
-            "carried_sabacc_pot": s.get("carried_sabacc_pot", 0),
+            "carried_sabacc_pot": s["carried_sabacc_pot"],
             "stack_history": s["stack_history"][-history:] if history else
                              [] if history == 0 else s["stack_history"],
             "hands": s["hands"][-20:],
@@ -281,7 +282,7 @@ class Table:
                 "seats": [self._seat_view(sid) for sid in s["order"]],
                 "departed": [{"seat": sid, **d} for sid, d in s["departed"].items()],
                 "sabacc_pot": s["sabacc_pot"], "ended": s["ended"], "standings": s["standings"],
-                "carried_sabacc_pot": s.get("carried_sabacc_pot", 0)}
+                "carried_sabacc_pot": s["carried_sabacc_pot"]}
 
     def legal(self, seat: str) -> list[dict[str, Any]]:
         """The commands `seat` may send now (what its phone offers; the host console asks for
@@ -312,7 +313,7 @@ class Table:
                 "committed": p["committed"],
                 "bet": p["bet"],
                 "folded": p["folded"],
-                "all_in": not p["folded"] and self._s["seats"].get(sid, {}).get("stack", 0) == 0,
+                "all_in": not p["folded"] and _stack(self._s, sid) == 0,
                 "hand_size": p["hand_size"],
                 "static": list(p["static"]),
                 "entered": p["cards"] is not None,
@@ -346,7 +347,7 @@ class Table:
             "pots": pots_of(h, {sid: seat["stack"] for sid, seat in self._s["seats"].items()}),
             "deck": deck_left(h, self.rules),
             "junk": h["junk"],
-            "discard_top": h.get("discard_top"),
+            "discard_top": h["discard_top"],
             "last_roll": h["last_roll"],
             "rolls": h["rolls"],
             "shift": h["shift"],
@@ -381,7 +382,7 @@ class Table:
             closed.advance()
             bets = closed.hand
             betting = bets["betting"] if bets["stage"] == "play" else None
-        if betting and betting["to_act"] == sid:
+        if betting and bets is not None and betting["to_act"] == sid:
             mine = bets["p"][sid]
             cur, limit = betting["current"], rules.bet_limit
             if cur == 0 and (betting["opener"] in (None, sid)) and stack >= 1:
@@ -437,7 +438,7 @@ class Table:
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
             if sid not in h["demise_public"]:  # a face-up demise card stands
                 out.append({"type": "demise_card"})
-        if h and h["stage"] == "show" and h["settlement"]["winner"] == sid:
+        if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:
             out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
             out.append({"type": "no_show"})
         return out
@@ -451,3 +452,9 @@ class Table:
         if self._try({"type": "roll", "dice": [1] * count}, HOST):
             out.append("roll")
         return out
+
+
+def _stack(s: TableState, sid: str) -> int:
+    """A seat's stack; 0 for a player dealt into the hand who has left the table since."""
+    seat = s["seats"].get(sid)
+    return seat["stack"] if seat is not None else 0

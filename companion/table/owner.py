@@ -30,13 +30,17 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
+from companion.scrambler.seed import SeededRoller
 from companion.scrambler.seed import commitment as seed_commitment_of
 from companion.table.evening import undone_words
 from companion.table.ledger import UNDO, Entry, Ledger, NotWritten
+
+if TYPE_CHECKING:  # for the annotations only: the engine is imported where a table is made
+    from companion.table.engine import Table
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +177,7 @@ class TableOwner:
         self,
         code: str,
         ledger: Ledger,
-        table_class: type,
+        table_class: type[Table],
         roller: Roller | None = None,
     ):
         self.code = code
@@ -182,6 +186,8 @@ class TableOwner:
         # Whether the table class can cut its stack chart to the latest rows (the engine can).
         self._cuts_history = "history" in inspect.signature(table_class.view).parameters
         self.roller: Roller = roller or SoftwareRoller()
+        #: The same roller when it commits to a secret seed for every hand (verifiable dice).
+        self.seeded: SeededRoller | None = self.roller if isinstance(self.roller, SeededRoller) else None
         self._lock = threading.RLock()
         self._subscriptions: set[Subscription] = set()
         self._outbox: "queue.SimpleQueue[tuple | None]" = queue.SimpleQueue()
@@ -205,7 +211,7 @@ class TableOwner:
         code: str,
         settings: dict[str, Any],
         ledger: Ledger,
-        table_class: type,
+        table_class: type[Table],
         roller: Roller | None = None,
     ) -> tuple["TableOwner", str]:
         """Create table `code` (the engine validates `settings`); returns the owner and the
@@ -357,8 +363,8 @@ class TableOwner:
             try:
                 events = self._apply(entry, actor)
             except Refused:
-                if trigger is not None and hasattr(self.roller, "discard"):
-                    self.roller.discard()  # nobody saw this roll: a seeded roller takes it back
+                if trigger is not None and self.seeded is not None:
+                    self.seeded.discard()  # nobody saw this roll: a seeded roller takes it back
                 raise
             if (trigger is None and entry.get("type") == "roll" and entry.get("dice") is not None
                     and self._commits()):
@@ -374,8 +380,8 @@ class TableOwner:
             try:
                 self._commit(entry, actor, idempotency_key, events, seat_token=seat_token)
             except Refused:
-                if trigger is not None and hasattr(self.roller, "discard"):
-                    self.roller.discard()  # not written, so never seen: the roll is taken back
+                if trigger is not None and self.seeded is not None:
+                    self.seeded.discard()  # not written, so never seen: the roll is taken back
                 raise
             # The entry is on disk: from here on nothing may turn the answer into a refusal.
             if self._commits() and any(e.get("type") == HAND_ENDED for e in events):
@@ -487,13 +493,13 @@ class TableOwner:
     def _rewind_roller(self) -> None:
         """After an undo: the seeded roller goes back to the number of this hand's rolls that
         stand, so that an undone roll rolled again gives the same dice."""
-        start = self._start_entry()
-        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
+        start, seeded = self._start_entry(), self.seeded
+        if seeded is None or start is None or start.body.get("seed_commitment") != seeded.commitment:
             return
         standing = sum(1 for e in self.ledger.entries(self.code, after=self.hand_start_seq)
                        if e.applies and e.type == "roll" and _seeded_roll(e))
-        while getattr(self.roller, "index", 0) > standing:
-            self.roller.discard()
+        while seeded.index > standing:
+            seeded.discard()
 
     def _undo_target(self, seq: int | None) -> Entry:
         if seq is None:
@@ -618,7 +624,7 @@ class TableOwner:
     # - no hand starts while the previous hand's seed is owed (its reveal was not written).
 
     def _commits(self) -> bool:
-        return all(hasattr(self.roller, name) for name in ("commitment", "reveal", "new_hand"))
+        return self.seeded is not None
 
     @property
     def _seed_key(self) -> str:
@@ -626,7 +632,8 @@ class TableOwner:
 
     def _use_seed(self, seed: str) -> None:
         self._seed = seed
-        self.roller.new_hand(seed)
+        if self.seeded is not None:
+            self.seeded.new_hand(seed)
 
     def _new_seed(self) -> None:
         """Draw, store (raises `NotWritten` if it cannot) and roll from a fresh seed."""
@@ -662,8 +669,8 @@ class TableOwner:
             except NotWritten as exc:  # stored before the next hand starts (`_prepare_seed`)
                 log.warning("table %s: the next hand's seed is not stored yet: %s", self.code, exc.why)
         self._use_seed(seed)
-        start = self._start_entry()
-        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
+        start, seeded = self._start_entry(), self.seeded
+        if seeded is None or start is None or start.body.get("seed_commitment") != seeded.commitment:
             return  # the stored seed is for the next hand: nothing rolled from it yet
         trigger = self.table.roll_needed({"type": "roll"})
         for e in self.ledger.entries(self.code, after=self.hand_start_seq):
@@ -690,9 +697,11 @@ class TableOwner:
                 "written); the next hand was not started, nothing changed",
                 None,
             )
-        start = self._start_entry()
-        used = getattr(self.roller, "index", 0) > 0 or (
-            start is not None and start.body.get("seed_commitment") == self.roller.commitment
+        start, seeded = self._start_entry(), self.seeded
+        if seeded is None:
+            return  # a roller that commits to no seed (asked only when `_commits`)
+        used = seeded.index > 0 or (
+            start is not None and start.body.get("seed_commitment") == seeded.commitment
         )
         if used or self.ledger.get_meta(self._seed_key) != self._seed:
             try:
@@ -700,7 +709,7 @@ class TableOwner:
             except NotWritten as exc:
                 raise Refused(503, f"the next hand's seed could not be stored ({exc.why}); "
                               "the hand was not started, nothing changed", None) from None
-        entry["seed_commitment"] = self.roller.commitment
+        entry["seed_commitment"] = seeded.commitment
 
     def _reveal_seed(self) -> bool:
         """Append `reveal_seed` for the hand that just ended, with the next hand's seed stored
