@@ -68,13 +68,12 @@ def _listen(owner: TableOwner, seats: list[str]) -> tuple[dict[str, Any], dict[s
 
 
 def _collect(owner: TableOwner, subs: dict[str, Any], out: dict[str, list[str]]) -> None:
-    owner._drain()
     for name, sub in subs.items():
         while not sub.messages.empty():
             msg = sub.messages.get_nowait()
             assert msg is not None
-            seq, kind, data = msg
-            out[name].append(f"{seq} {kind} {data}")
+            seq, kind, update = msg
+            out[name].append(f"{seq} {kind} {sub.text(update)}")
 
 
 # -- recording: a random evening driven by each seat's own legal actions ---------------------
@@ -197,7 +196,9 @@ def record(path: Path = FIXTURE) -> None:
 # -- replaying ----------------------------------------------------------------------------
 
 def replay(tmp: Path, session: dict[str, Any]) -> dict[str, list[str]]:
-    """Submit the recorded entries again, listening as every viewer from the same point."""
+    """Submit the recorded entries again, listening as every viewer from the same point.
+    The messages are read only at the end, as a slow phone would: each must still be its
+    own version's, however far the table has moved on since."""
     ledger = Ledger(tmp / f"{session['preset']}.sqlite")
     owner, _ = TableOwner.create("VIEWS", {"rules": session["preset"]}, ledger, _table_class(), ScriptRoller())
     subs: dict[str, Any] = {}
@@ -210,8 +211,7 @@ def replay(tmp: Path, session: dict[str, Any]) -> dict[str, list[str]]:
                 owner.undo(e["actor"], e["undoes"])
             else:
                 owner.submit(e["body"], e["actor"])
-            if subs:
-                _collect(owner, subs, messages)
+        _collect(owner, subs, messages)
     finally:
         owner.close()
         ledger.close()

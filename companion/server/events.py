@@ -211,8 +211,10 @@ class EventStream:
                 if msg is None:  # shutting down, the seat's token replaced, or a newer stream
                     yield message("bye", "{}").encode("utf-8")
                     return
-                seq, kind, data = msg
-                yield message(kind, data, seq).encode("utf-8")
+                seq, kind, update = msg
+                # Rendered here, by this stream's own thread: its text is ready as soon as
+                # its own part is (the public part is encoded once for every stream).
+                yield message(kind, self.sub.text(update), seq).encode("utf-8")
         finally:
             self.close()
 
