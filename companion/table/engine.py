@@ -172,6 +172,17 @@ class Table:
             twin._rules_json = self._rules_json
         return twin
 
+    def frozen(self) -> "Table":
+        """This version of the table, unchanged whatever the table does next: a twin that
+        shares the state itself, made in no time. Safe because no command changes a state in
+        place: `apply` works on a copy and then replaces the state with it. Read it (views,
+        legal moves); `apply` to it works too, on a copy of its own, leaving this one be."""
+        twin = object.__new__(type(self))
+        twin._s, twin._rules, twin._chips = self._s, self._rules, self._chips
+        if "_rules_json" in self.__dict__:
+            twin._rules_json = self._rules_json
+        return twin
+
     def _rules_view(self) -> dict[str, Any]:
         """The rule set as plain JSON for a view. Worked out once per table: the rule set never
         changes, and `dataclasses.asdict` of it was a third of an action's time in the

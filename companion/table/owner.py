@@ -185,6 +185,12 @@ class TableOwner:
         with self._lock:
             return self.version, self._view(seat, host, history)
 
+    def view_text(self, seat: str | None = None, host: bool = False) -> tuple[int, str]:
+        """`(version, state)` as `view(seat, host, VIEW_HISTORY)` gives it, the state as JSON
+        text: the same text the viewer's event stream sends, worked out once for both."""
+        with self._lock:
+            return self.version, self._current_views().text(seat, host)
+
     def legal(self, seat: str) -> tuple[int, list[dict[str, Any]]]:
         """`(version, legal moves)` of one seat, for the host console playing it (the same
         list the seat's own view carries, worked out once per version)."""
@@ -196,9 +202,9 @@ class TableOwner:
         stream may render from it after the table has moved on."""
         views = self._views
         if views is None or views.version != self.version:
-            # The engine's `copy` shares the settled history instead of copying the session.
-            copy = getattr(self.table, "copy", None)
-            frozen = copy() if copy is not None else self.table_class.from_json(self.table.to_json())
+            # The engine's `frozen` shares the state (no command changes one in place).
+            freeze = getattr(self.table, "frozen", None)
+            frozen = freeze() if freeze is not None else self.table_class.from_json(self.table.to_json())
             views = self._views = VersionViews(frozen, self.version, VIEW_HISTORY if self._cuts_history else None)
         return views
 

@@ -11,13 +11,13 @@ committed entry hands every subscriber: nothing is rendered until a stream asks 
 text, so each stream is sent its update as soon as its own part is ready, and an internal
 subscriber (the scrambler link) reads the events without any JSON at all::
 
-    views = VersionViews(table.copy(), version=7, history=20)
+    views = VersionViews(table.frozen(), version=7, history=20)
     views.state("s1")            # the seat's view, as table.view("s1") with the version
     views.text(None, host=True)  # the host's view as JSON text
     Update(7, events, views).text("s1")   # the stream message's data for seat s1
 
 A `VersionViews` is safe to use from any thread: it renders under its own lock, from a table
-that must not change (the owner gives it a copy). The dicts it returns share their parts with
+that must not change (the owner gives it `Table.frozen()`). The dicts it returns share their parts with
 each other: read them, never change them (a caller may add keys at the top level).
 """
 
