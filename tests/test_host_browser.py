@@ -45,10 +45,12 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
-        # Create the table: West End Games with a 2-credit fold fee.
+        # Create the table: West End Games with a 2-credit fold fee and a 60-credit bet limit.
         page.goto(live_server.url + "/host")
         page.get_by_label("West End Games (1989)").check()
         page.get_by_label("Fold fee to the sabacc pot, credits").fill("2")
+        # A bet limit that lets the Falcon's stake below be a bet of 50 (a stake obeys the limit).
+        page.get_by_label("Bet and raise limit, credits").fill("60")
         # A face the one-die trigger does not have: the server's words show next to that field.
         page.get_by_label("The face that shifts (d10, d12, d20, 2d6-spike)").fill("7")
         page.get_by_role("button", name="Create the table").click()
@@ -76,8 +78,9 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         seat_names = page.locator("#seat-list .seat-name")
         seat_names.nth(1).wait_for()
         assert seat_names.all_inner_texts() == ["Han", EVIL]  # the name is text, nothing ran
-        # Only the changed option was sent: the table plays West End Games with a fold fee of 2.
-        assert "West End Games (1989) (weg), changed: fold fee" in page.locator("#host-area").inner_text()
+        # Only the changed options were sent: the table plays West End Games with a fold fee of 2
+        # and a bet limit of 60.
+        assert "West End Games (1989) (weg), changed: bet limit, fold fee" in page.locator("#host-area").inner_text()
         page.get_by_role("button", name="Let the scrambler roll for this table").click()
         expect(page.locator("#scrambler-status")).to_have_text("The scrambler (button or USB box) rolls for this table.")
         # No button or box on this server: the host reads that players roll on their phones.
@@ -134,9 +137,8 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         expect(page.locator("#hand-pot")).to_have_text("52")
         assert f"{EVIL} staked the Falcon, valued 50 credits" in page.locator("#item-list").inner_text()
 
-        # The Falcon is the evil seat's bet of 50 (the Plutt ruling); it raises 1 more, Han folds
-        # (fee 2): 53 to the evil seat uncontested.
-        api.do(evil, type="raise", to=51)
+        # The Falcon is the evil seat's bet of 50 (the Plutt ruling); Han folds (fee 2): 52 to the
+        # evil seat uncontested.
         api.do(han, type="fold")
         expect(page.locator("#hand-stage")).to_have_text("between hands")
 

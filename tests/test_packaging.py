@@ -23,14 +23,28 @@ def wheel(tmp_path_factory) -> Path:
     return whl
 
 
-def test_wheel_ships_every_template_and_static_file(wheel):
-    names = set(zipfile.ZipFile(wheel).namelist())
-    web = REPO / "web"
-    expected = {
+def shipped_files(web: Path) -> set[str]:
+    """The files of `web` a wheel must ship: what the repository holds, not what an earlier
+    run left in the tree (`__pycache__/` of a script a test ran, such as make_icons.py)."""
+    return {
         "companion/web/" + p.relative_to(web).as_posix()
         for p in web.rglob("*")
-        if p.is_file() and p.name != ".keep"
+        if p.is_file() and p.name != ".keep" and "__pycache__" not in p.parts
+        and p.suffix not in (".pyc", ".pyo")
     }
+
+
+def test_item11_packaging_does_not_depend_on_pycache_left_by_earlier_runs(tmp_path):
+    web = tmp_path / "web"
+    (web / "static" / "icons" / "__pycache__").mkdir(parents=True)
+    (web / "static" / "icons" / "make_icons.py").write_text("")
+    (web / "static" / "icons" / "__pycache__" / "make_icons.cpython-311.pyc").write_bytes(b"")
+    assert shipped_files(web) == {"companion/web/static/icons/make_icons.py"}
+
+
+def test_wheel_ships_every_template_and_static_file(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = shipped_files(REPO / "web")
     assert expected, "web/ holds no files"
     assert expected <= names, f"missing from the wheel: {sorted(expected - names)[:5]}"
 

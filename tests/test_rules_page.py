@@ -180,3 +180,108 @@ def test_rules_partial_renders_a_tables_own_rule_set(app):
     assert "a fixed 40 credits" in out
     assert '<h3 id="rule-penalties-h">' in out
     assert out.count("<section") == len(explain(rs))
+
+
+# -- issue 14 item 5: every ruling of RULES.md that applies, for every preset and option ---------
+
+def _turns(rs):
+    return rs.calling.not_by_turn_player  # weg/classic: the call window of a turn
+
+
+def _bets_on_after_call(rs):
+    return rs.calling.phase.value == "betting" and AfterCall.FINISH_PHASE in rs.calling.after_call
+
+
+def _rim(rs):
+    return rs.shift_kind in (ShiftKind.RIM, ShiftKind.BY_SYMBOL)
+
+
+#: This test's own reading of RULES.md's rulings (both "Rulings added ..." sections and the
+#: rulings on the texts): (the ruling, whether it applies to a rule set, words the page must say).
+RULINGS = [
+    ("levels only folded players reached go to the sabacc pot", lambda rs: True,
+     "only players who later folded reached"),
+    ("the sabacc pot goes to the best hand on the table", lambda rs: True, "best hand on the table"),
+    ("a player who committed nothing plays for the level-0 main pot", lambda rs: True,
+     "put nothing in plays for the empty main pot"),
+    ("a penalty of 0 is not listed", lambda rs: True, "A penalty of 0 credits is not listed"),
+    ("a penalty the cap reduces to 0 is listed with its shortfall", lambda rs: True,
+     "one the cap reduces to 0 is listed with its shortfall"),
+    ("the caller cannot fold", lambda rs: True, "The caller cannot fold"),
+    ("where betting goes on after a call the caller bets like anyone", _bets_on_after_call,
+     "the caller checks, calls, raises or goes all-in like anyone else"),
+    ("folding until the turn's roll", lambda rs: rs.fold_until_roll, "until that turn's roll"),
+    ("an all-in player cannot fold, offered or sent by hand", lambda rs: True,
+     "all-in has nothing to fold for and cannot fold, whether the button is offered or the "
+     "command is sent by hand"),
+    ("the draw closes the call window", _turns, "the draw itself closes it"),
+    ("a folded turn player still rolls", _turns, "folded in their own turn still rolls"),
+    ("a folded turn player's window closes as soon as the next player acts", _turns,
+     "closes as soon as the next player acts (or on a tap from them or the host)"),
+    ("any other player may call while it is open", _turns, "may call while it is open"),
+    ("pagat's call window is open to everyone still in the hand",
+     lambda rs: rs.calling.phase.value == "betting",
+     "call window open to every player still in the hand, all-in players included"),
+    ("static field timing", lambda rs: rs.static_field is StaticField.FREE,
+     "in your turn or out of it, until the hand is called"),
+    ("static field timing", lambda rs: rs.static_field is StaticField.ONE_CHANGE_PER_TURN,
+     "until the next player acts or the dice phase begins"),
+    ("static field timing", lambda rs: rs.static_field is StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
+     "also after your draw, until your roll"),
+    ("Corellia Run's set-aside cards are refused everywhere", lambda rs: rs.corellia_run,
+     "refused wherever a card is entered: the static field, the reveal and the sudden demise"),
+    ("Corellia Run's deck holds 62", lambda rs: rs.corellia_run, "the deck holds 62 cards"),
+    ("the rim shift's picker", _rim, "the nearest player to their right who is still in the hand"),
+    ("Force Sabacc's side is declared once", lambda rs: rs.force_sabacc,
+     "declares their side once, when they first sit down, before their first hand"),
+    ("the host corrects a side only before the first hand", lambda rs: rs.force_sabacc,
+     "the host may correct it before that first hand"),
+    ("a stake counts toward the bet", lambda rs: True,
+     "counts toward the player's bet in the current betting round"),
+    ("a stake is a bet, call or raise in the player's turn", lambda rs: True,
+     "a bet, call or raise of its value, made in the player's own turn to bet"),
+    ("the bet limit and the order of betting apply to a stake", lambda rs: True,
+     "apply to it exactly as to credits; a stake that would break them is refused"),
+    ("2d6-spike shifts only on a double 1", lambda rs: rs.scrambler_trigger is Trigger.TWO_D6_SPIKE,
+     "only a double 1 shifts"),
+    ("d10/d12/d20 shift on the highest face",
+     lambda rs: rs.scrambler_trigger in (Trigger.D10, Trigger.D12, Trigger.D20) and not rs.trigger_face,
+     "the shifting face is the die's highest"),
+    ("Holodex chip sets add up to the buy-in", lambda rs: rs.buy_in in (500, 1000),
+     lambda rs: f"= {rs.buy_in}."),
+    ("undo after the seed is revealed", lambda rs: True,
+     "that hand's play can no longer be undone, and corrections after that are adjustments"),
+    ("an undone roll comes back identical", lambda rs: True,
+     "a roll that is undone comes back identical when the dice are rolled again"),
+    ("the n-th roll is the seed's n-th roll", lambda rs: True,
+     "the n-th roll of a hand that stands is always the seed's n-th roll"),
+    ("001's chip table", lambda rs: True, "20 × 5 + 4 × 50 + 2 × 100 = 500"),
+    ("001's rounds before a call", lambda rs: True, "uses two"),
+    ("the 78-card deck is a proposal", lambda rs: True, "78-card deck"),
+]
+OPTION_SETS = [{}, {"force_sabacc": True}, {"corellia_run": True}, {"holdem": True},
+               {"shift_kind": "rim"}, {"shift_kind": "by-symbol"}, {"bet_limit": 4},
+               {"scrambler_trigger": "2d6-spike"}, {"scrambler_trigger": "d12"},
+               {"house_dealer": True, "bomb_out_penalty": 5}]
+
+
+def rendered_text(app, rs) -> str:
+    """A table's own rules page for `rs` (the same macro as /rules), as its visible text."""
+    source = '{% from "partials/rules.html" import rules_sections %}{{ rules_sections(rs, 3) }}'
+    with app.test_request_context("/"):
+        out = render_template_string(source, rs=rs)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", out)))
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_item5_every_ruling_of_rules_md_is_on_the_page_for_every_preset(app, client, name):
+    pages = {"/rules": " ".join(page_sections(client, name).values())}
+    for options in OPTION_SETS:
+        rs = ruleset_from({"preset": name, **options})
+        pages[repr(options)] = rendered_text(app, rs)
+        for ruling, applies, words in RULINGS:
+            if applies(rs):
+                words = words(rs) if callable(words) else words
+                assert words in pages[repr(options)], f"{name} {options}: {ruling!r} not on the page"
+                if options == {}:
+                    assert words in pages["/rules"], f"/rules?preset={name}: {ruling!r}"

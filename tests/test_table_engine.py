@@ -579,7 +579,7 @@ def test_non_credit_stake_is_committed_and_counted_like_a_buy_in():
     assert hand(t)["hand_pot"] == 17
     # The Plutt ruling: the stake counts toward Han's bet in this betting round (a bet of 15).
     assert hand(t)["current_bet"] == 15
-    do(t, "s2", "check")
+    assert hand(t)["to_act"] == "s1"  # the stake was Han's move (the third-round ruling)
     do(t, "s1", "fold")
     assert t.view()["seats"][1]["stack"] == 18 - 1 + 18  # Han takes back every pot
     assert t.view()["items"][0]["item"] == "a YT-1300 freighter"

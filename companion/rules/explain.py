@@ -212,6 +212,11 @@ def _hands(rs: RuleSet) -> Section:
             "A Dark player's hand is judged as if its total were turned round (-23 counts as 23), "
             "so each side's Pure Sabacc is its own 23 and a hand on the wrong side of zero is weak."
         )
+        paragraphs.append(
+            "Each player declares their side once, when they first sit down, before their first "
+            "hand of the session; it cannot change afterwards (the host may correct it before "
+            "that first hand)."
+        )
     return Section("hands", "Hands", tuple(paragraphs), tuple(points), varies=True)
 
 
@@ -300,8 +305,9 @@ def _when_to_fold(rs: RuleSet) -> str:
                 "check ended the betting, until that turn's roll.")
     else:
         when = "You may fold while a betting round is open."
-    return (when + " A player who is all-in has nothing to fold for. The caller cannot fold "
-            "after calling the hand.")
+    return (when + " A player who is all-in has nothing to fold for and cannot fold, whether "
+            "the button is offered or the command is sent by hand. The caller cannot fold after "
+            "calling the hand.")
 
 
 def _order(rs: RuleSet) -> Section:
@@ -432,8 +438,11 @@ def _calling(rs: RuleSet) -> Section:
         " of a turn" if rs.order_of_play is OrderOfPlay.TURNS else "")
     if c.not_by_turn_player:
         window = ("The call window stays open until the turn player draws (or stands): the draw "
-                  "itself closes it. A turn player who folded in their own turn closes it with "
-                  "a tap, or the next turn does.")
+                  "itself closes it, with no separate \"nobody calls\" tap. A turn player who "
+                  "folded in their own turn still rolls; their call window then closes as soon "
+                  "as the next player acts (or on a tap from them or the host): it never holds "
+                  "up the next turn. Any other player still in the hand may call while it is "
+                  "open.")
     elif phase.by is Who.TABLE:
         window = (f"When fewer than two players can still bet, the {phase.words} round of a "
                   "round where a call is allowed is a call window open to every player still "
@@ -466,6 +475,9 @@ def _calling(rs: RuleSet) -> Section:
         (
             f"A hand may be called by {who}, {where}, {when}. After the call, {after}.",
             *([window] if window else []),
+            *(["Where betting goes on after the call, the caller checks, calls, raises or goes "
+               "all-in like anyone else (the caller cannot fold)."]
+              if "bet" in phase.does and AfterCall.FINISH_PHASE in c.after_call else []),
             "The caller takes a risk: if the caller wins no share of a contested pot, the caller "
             "pays a penalty (see Penalties).",
         ),
@@ -568,6 +580,8 @@ def _penalties(rs: RuleSet) -> Section:
             "Nobody pays more than they have: the penalty is capped at the player's stack plus "
             "what they receive in this settlement. What the cap saves them is shown as a "
             "shortfall.",
+            "A penalty of 0 credits is not listed; one the cap reduces to 0 is listed with its "
+            "shortfall.",
         ),
         varies=True,
     )
@@ -615,6 +629,14 @@ def _variants(rs: RuleSet) -> Section:
         "The Plutt (the host, in the companion) rules on house rules and sets the credit value "
         "of anything other than credits put into a pot."
     )
+    limit = (f" (one bet or raise adds at most {credits(rs.bet_limit)})" if rs.bet_limit is not None
+             else "")
+    paragraphs.append(
+        "Such a stake counts toward the player's bet in the current betting round: it is a bet, "
+        "call or raise of its value, made in the player's own turn to bet. The bet limit"
+        f"{limit} and the order of betting apply to it exactly as to credits; a stake that "
+        "would break them is refused, and the host is told why."
+    )
     return Section("variants", "Variants and the Plutt", tuple(paragraphs), varies=True)
 
 
@@ -630,6 +652,8 @@ def _corners(rs: RuleSet) -> Section:
         "the winner of this hand can take.",
         "The sabacc pot goes to the best hand on the table (everyone who neither folded nor "
         "bombed out) when that hand is a special hand, even if a side pot goes to someone else.",
+        "A player still in the hand who put nothing in plays for the empty main pot (the level "
+        "of 0 credits), and can still take the sabacc pot with a special hand.",
         "In a sudden demise each pot's tie is decided among that pot's tied players. A player "
         "tied for more than one pot is dealt one card, used for each. The card counts in full: "
         "it can make an Idiot's Array or a Pure Sabacc, or a bomb out.",
@@ -655,6 +679,28 @@ def _corners(rs: RuleSet) -> Section:
         ("Where the printed rules leave a corner open, the companion rules:",),
         tuple(points),
         varies=rs.holdem or rs.bomb_out_penalty != HAND_POT,
+    )
+
+
+def _corrections() -> Section:
+    """Undo and the verifiable dice (the third-round ruling)."""
+    return Section(
+        "corrections",
+        "Corrections: undo and the dice",
+        (
+            "The host can undo a mistaken entry of the hand being played; the table is worked "
+            "out again without it.",
+        ),
+        (
+            "Once a hand's seed is revealed, after the hand, everyone knows its rolls: that "
+            "hand's play can no longer be undone, and corrections after that are adjustments "
+            "of a stack, made in words by the host.",
+            "Before the reveal, a roll that is undone comes back identical when the dice are "
+            "rolled again: the n-th roll of a hand that stands is always the seed's n-th roll, "
+            "so every finished hand can be verified.",
+            "An undo never depends on a card that is still hidden: while a hand or a demise "
+            "card entered later is not yet face up, undo that entry first.",
+        ),
     )
 
 
@@ -693,5 +739,6 @@ def explain(rs: RuleSet) -> list[Section]:
         _everyone_bombs(rs),
         _corners(rs),
         _variants(rs),
+        _corrections(),
         _rulings(),
     ]

@@ -315,8 +315,9 @@ def _verify_command(hand: dict[str, Any]) -> str | None:
 
 
 def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per hand: its seed commitment, its revealed seed, and every roll in the order the table
-    made it (undone rolls too: the roller drew them), with a `verify` command line."""
+    """Per hand: its seed commitment, its revealed seed, and every roll that stands in the order
+    the table made it (an undone roll is taken back: rolled again, it gives the same dice), with
+    a `verify` command line."""
     hands: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for e in entries:
@@ -325,9 +326,9 @@ def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 current = {"hand": ev.get("hand"), "commitment": ev.get("seed_commitment"),
                            "seed": None, "rolls": []}
                 hands.append(current)
-            elif ev.get("type") == "rolled" and current is not None:
+            elif ev.get("type") == "rolled" and current is not None and e["undone_by"] is None:
                 roll = dict(ev.get("roll") or {})
-                roll.update(seq=e["seq"], undone=e["undone_by"] is not None)
+                roll.update(seq=e["seq"])
                 current["rolls"].append(roll)
             elif ev.get("type") == "seed_revealed":
                 for h in hands:

@@ -23,6 +23,7 @@ from flask import Flask, current_app, request
 
 from companion.refusal import Refused
 from companion.server.access import client_address, request_token
+from companion.table.owner import KEY_MAX as OWNER_KEY_MAX
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,8 @@ class Limits:
 
 PRODUCTION = Limits()
 
-#: Longest idempotency key a request may carry.
-KEY_MAX = 100
+#: Longest idempotency key a request may carry (the owner's one check of it).
+KEY_MAX = OWNER_KEY_MAX
 #: Most entries one `GET .../log` answers.
 LOG_LIMIT_MAX = 500
 

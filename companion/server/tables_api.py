@@ -24,12 +24,12 @@ from companion.server.addresses import phone_base_url
 from companion.refusal import Refused
 from companion.server.errors import read_json
 from companion.server.access import request_token, table_owner, viewer
-from companion.server.limits import KEY_MAX, LOG_LIMIT_MAX
+from companion.server.limits import LOG_LIMIT_MAX
 from companion.server.tables_doc import describe_endpoints
 from companion.table import registry as registry_mod
 from companion.table.commands import check as check_schema  # the one validator
 from companion.table.engine import NAME_MAX
-from companion.table.owner import HOST, JOIN, VIEW_HISTORY, TableOwner
+from companion.table.owner import HOST, JOIN, VIEW_HISTORY, TableOwner, check_transport
 from companion.table.registry import registry_for
 from companion.table.views import dumps
 
@@ -97,12 +97,9 @@ def _only(body: dict, allowed: tuple[str, ...]) -> None:
 
 
 def _request_fields(body: dict) -> tuple[int | None, str | None]:
-    version = body.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
-        raise Refused(400, "version must be a whole number ≥ 0", "version")
-    key = body.get("idempotency_key")
-    if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX):
-        raise Refused(400, f"idempotency_key must be a string of 1 to {KEY_MAX} characters", "idempotency_key")
+    """The body's transport fields, checked by the owner's one check (`check_transport`)."""
+    version, key = body.get("version"), body.get("idempotency_key")
+    check_transport(version, key)
     return version, key
 
 

@@ -157,6 +157,8 @@ class Betting(Play):
         p = self.in_play(sid)
         if h["called_by"] == sid:
             raise Refused(409, "the caller cannot fold: check, call, raise or go all-in", None)
+        if self.stack(sid) == 0:
+            raise Refused(409, "you are all-in: there is nothing to fold for", None)
         b = h["betting"]
         if b is None and not self.fold_window_open():
             raise Refused(409, "a player may only fold during betting", None)

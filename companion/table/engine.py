@@ -422,8 +422,16 @@ class Table:
         h = s["hand"]
         stack = s["seats"][sid]["stack"]
         betting = h["betting"] if h and h["stage"] == "play" else None
+        bets = h
+        if betting is None and h and Game(s, rules, self._chips).folded_call_window():
+            # The next player's move closes a folded turn player's call window: offer the
+            # betting that move opens (Turns.next_player_acts).
+            closed = Game(working_copy(s), rules, self._chips)
+            closed.advance()
+            bets = closed.hand
+            betting = bets["betting"] if bets["stage"] == "play" else None
         if betting and betting["to_act"] == sid:
-            mine = h["p"][sid]
+            mine = bets["p"][sid]
             cur, limit = betting["current"], rules.bet_limit
             if cur == 0 and (betting["opener"] in (None, sid)) and stack >= 1:
                 out.append({"type": "bet", "min": 1, "max": min(stack, limit or stack)})
@@ -435,8 +443,6 @@ class Table:
                 out.append({"type": "call", "amount": cur - mine["bet"]})
         in_hand = h is not None and h["stage"] == "play" and sid in h["p"] and not h["p"][sid]["folded"]
         simple = ["check", "all_in", "fold", "call_hand", "no_call"] if in_hand else []
-        if in_hand and stack == 0:
-            simple.remove("fold")  # all-in: nothing to fold for, so it is not offered
         step = current_step(h) if h and h["stage"] == "play" else None
         if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
             simple.append("no_call")  # a turn player who folded in their own turn closes it
@@ -474,7 +480,7 @@ class Table:
             if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
                 out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
-            if not (h.get("demise_shown") and h["p"][sid]["demise"]):
+            if sid not in h["demise_public"]:  # a face-up demise card stands
                 out.append({"type": "demise_card"})
         return out
 

@@ -70,6 +70,9 @@ SNAPSHOT_EVERY = 25
 #: (The engine's events and views never carry them: docs/table-commands.md.) A refused undo does
 #: not quote the refusal of an entry of these kinds either: its words may name the cards.
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("cards",), "demise_card": ("card",)}
+#: The events that put those cards face up: every hand is in (`revealed`), every demise card is
+#: in (`demise_conflict` shows them all; `settled` ends the demise).
+SHOWN_BY: dict[str, tuple[str, ...]] = {"reveal": ("revealed",), "demise_card": ("demise_conflict", "settled")}
 
 
 @dataclass
@@ -82,6 +85,40 @@ class Result:
     seat: str | None = None  # joins: the new seat
     token: str | None = None  # joins: the seat's secret token (only ever returned, never kept)
     undone: int | None = None  # undos: the seq undone
+
+
+#: The longest idempotency key a request may carry.
+KEY_MAX = 100
+
+
+def check_transport(version: Any, key: Any) -> None:
+    """The one check of a request's transport fields (`version`, `idempotency_key`), for the
+    web layer and the owner alike: a fault gets the same answer, status and field wherever it
+    is caught (400: the request is malformed, as for a command field of the wrong type).
+
+        >>> check_transport(3, "bet-1")
+        >>> try:
+        ...     check_transport("3", None)
+        ... except Refused as exc:
+        ...     print(exc.status, exc.field)
+        400 version
+    """
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int) or version < 0):
+        raise Refused(400, "version must be a whole number ≥ 0", "version")
+    if key is None:
+        return
+    if not isinstance(key, str) or not 1 <= len(key) <= KEY_MAX:
+        raise Refused(400, f"idempotency_key must be a string of 1 to {KEY_MAX} characters", "idempotency_key")
+    try:
+        key.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused(400, "idempotency_key holds a lone surrogate (not text)", "idempotency_key") from None
+
+
+def _seeded_roll(e: Entry) -> bool:
+    """Whether entry `e` is a roll that threw dice (each takes the next number of the hand's
+    seed: companion.scrambler.seed)."""
+    return e.type == "roll" and bool(e.body.get("dice"))
 
 
 def token_hash(token: str) -> str:
@@ -303,6 +340,7 @@ class TableOwner:
         revealing the hand's seed) meets: a committed entry is never reported as refused.
         """
         entry = dict(entry)
+        check_transport(version, idempotency_key)
         with self._lock:
             done = self._replayed(entry, actor, idempotency_key)
             if done is not None:
@@ -361,6 +399,7 @@ class TableOwner:
         the rest without it; if any of them no longer applies, the undo is refused (409) and
         nothing changes. Only entries of the current hand can be undone, and not joins.
         """
+        check_transport(version, idempotency_key)
         with self._lock:
             body = {"type": UNDO} if seq is None else {"type": UNDO, "seq": seq}
             done = self._replayed(body, actor, idempotency_key)
@@ -370,6 +409,7 @@ class TableOwner:
                 raise Refused(403, "only the host can undo", None)
             self._check_version(version)
             target = self._undo_target(seq)
+            self._check_undo_keeps_secrets(target)
             snap = self.ledger.snapshot(self.code, before=target.seq)
             table = self.table_class.from_json(snap.state)
             for e in self.ledger.entries(self.code, after=snap.seq):
@@ -403,8 +443,52 @@ class TableOwner:
             self.table = table
             self.version = new_seq
             self._since_snapshot = 0
+            if self._commits():
+                self._rewind_roller()
             self._publish(new_seq, events, None)
             return Result(new_seq, events, undone=target.seq)
+
+    def _check_undo_keeps_secrets(self, target: Entry) -> None:
+        """Refuse an undo that would change what is already public, or whose answer would
+        depend on what is still hidden; the refusal depends only on public facts (which
+        entries exist and what has been shown), never on a hidden card.
+
+        - Once a hand's seed is revealed, everyone knows its rolls: its play is settled and
+          corrections are adjustments (the third-round ruling on undo and the dice).
+        - A roll of the hand's seed is undone only from the latest back: the n-th roll of a
+          hand that stands is the seed's n-th roll, so `verify` checks every finished hand.
+        - An undo never replays an entry whose cards are still hidden (a hand entered at the
+          reveal before every hand is in, a demise card before every card is in): whether it
+          would still fit would tell the host that player's cards (issue 15)."""
+        later = [e for e in self.ledger.entries(self.code, after=target.seq) if e.applies]
+        hand = [target] + later
+        for e in hand:
+            if e.type == REVEAL_SEED:
+                raise Refused(409, f"this hand's seed is revealed (entry {e.seq}): everyone knows its "
+                                   f"rolls, so its play can no longer be undone; correct a stack with "
+                                   f"an adjustment instead", "seq")
+        if self._commits() and target.type == "roll" and _seeded_roll(target):
+            rolls = [e.seq for e in later if e.type == "roll" and _seeded_roll(e)]
+            if rolls:
+                raise Refused(409, f"entry {rolls[-1]} is a later roll of this hand: undo the rolls "
+                                   f"from the latest back (the hand's n-th roll is always the "
+                                   f"seed's n-th roll)", "seq")
+        for i, e in enumerate(later):
+            if e.type in SHOWN_BY and not any(ev.get("type") in SHOWN_BY[e.type]
+                                              for x in later[i:] for ev in x.events):
+                raise Refused(409, f"entry {e.seq} ({e.type}) holds cards that are not face up "
+                                   f"yet: undo it first, or wait until every card is in", "seq")
+
+    def _rewind_roller(self) -> None:
+        """After an undo: the seeded roller goes back to the number of this hand's rolls that
+        stand, so that an undone roll rolled again gives the same dice."""
+        start = self._start_entry()
+        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
+            return
+        standing = sum(1 for e in self.ledger.entries(self.code, after=self.hand_start_seq)
+                       if e.applies and e.type == "roll" and _seeded_roll(e))
+        while getattr(self.roller, "index", 0) > standing:
+            self.roller.discard()
 
     def _undo_target(self, seq: int | None) -> Entry:
         if seq is None:
@@ -431,12 +515,6 @@ class TableOwner:
         """The stored result for a repeated idempotency key, or None for a new key."""
         if key is None:
             return None
-        if not isinstance(key, str) or not 1 <= len(key) <= 100:
-            raise Refused(422, "idempotency_key must be a string of 1 to 100 characters", "idempotency_key")
-        try:
-            key.encode("utf-8")
-        except UnicodeEncodeError:
-            raise Refused(422, "idempotency_key holds a lone surrogate (not text)", "idempotency_key") from None
         old = self.ledger.entry_by_key(self.code, key)
         if old is None:
             return None
@@ -461,8 +539,6 @@ class TableOwner:
     def _check_version(self, version: int | None) -> None:
         if version is None:
             return
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise Refused(422, "version must be a whole number", "version")
         if version != self.version:
             raise Refused(
                 409,
@@ -586,7 +662,7 @@ class TableOwner:
             return  # the stored seed is for the next hand: nothing rolled from it yet
         trigger = self.table.roll_needed({"type": "roll"})
         for e in self.ledger.entries(self.code, after=self.hand_start_seq):
-            if e.type == "roll" and e.body.get("dice"):
+            if e.applies and e.type == "roll" and _seeded_roll(e):
                 self.roller.dice(trigger)  # the same roll number, as before the restart
         if self._owed_reveal():
             self._reveal_seed()  # stopped between the hand's end and the reveal

@@ -136,12 +136,18 @@ class Play:
         h = self.hand
         if h is not None and h.get("drew_last") and typ not in STATIC_COMMANDS:
             h["drew_last"] = None  # the next player acts: the drawer's static window closes
+        self.next_player_acts(typ, f, actor)
         getattr(self, "cmd_" + typ)(f, actor)
 
     # -- the steps each section offers the others (implemented in the module named) ---------
 
     def advance(self) -> None:
         """Move to the next step of the round (turns.Turns)."""
+        raise NotImplementedError
+
+    def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+        """Close a folded turn player's call window if `typ` is the next turn's move
+        (turns.Turns)."""
         raise NotImplementedError
 
     def after_call_next(self) -> None:

@@ -131,23 +131,32 @@ class Reveal(Play):
             raise Refused(422, f"{exc}: check the card", "card") from None
         h["p"][sid]["demise"] = code
         self.emit("demise_card_entered", seat=sid)
-        if all(h["p"][x]["demise"] for x in h["demise_players"]):
-            cards = {x: h["p"][x]["demise"] for x in h["demise_players"]}
-            try:
-                deck.check_copies(list(cards.values()))
-            except deck.TooManyCopies as exc:
-                # Every demise card is now face up: the players who entered the same card
-                # enter it again; the others' cards stand, face up.
-                clash = [x for x, c in cards.items() if c == exc.code]
-                h["demise_public"] = [x for x in h["demise_players"] if x not in clash]
-                for x in clash:
-                    h["p"][x]["demise"] = None
-                names = " and ".join(self.name(x) for x in clash)
-                self.emit("demise_conflict", cards=cards, seats=clash,
-                          message=f"{exc.code}: more copies than the deck holds. {names}: "
-                                  f"check your card and enter it again.")
-                return
+        if all(h["p"][x]["demise"] for x in h["demise_players"]) and not self.demise_conflict():
             self.settle_hand()
+
+    def demise_conflict(self) -> bool:
+        """With every demise card in: if a card is now on the table (the face-up hands and
+        every demise card) more often than the deck holds, the players whose demise card it
+        is enter theirs again; the other demise cards stand, face up. True if there was such a
+        card. Resolved only here, once every card is in, so that no answer to one player's
+        entry ever depends on another's hidden card (the demise oracle)."""
+        h = self.hand
+        cards = {x: h["p"][x]["demise"] for x in h["demise_players"]}
+        count = Counter(c for x in self.live() for c in h["p"][x]["cards"])
+        count.update(cards.values())
+        over = sorted(c for c, n in count.items() if n > deck.CARDS[c].copies)
+        # A card that stood face up at an earlier clash stands: the new entries clash.
+        clash = [x for x, c in cards.items() if c in over and x not in h["demise_public"]]
+        if not clash:
+            return False
+        h["demise_public"] = [x for x in h["demise_players"] if x not in clash]
+        for x in clash:
+            h["p"][x]["demise"] = None
+        names = " and ".join(self.name(x) for x in clash)
+        self.emit("demise_conflict", cards=cards, seats=clash,
+                  message=f"{', '.join(over)}: more copies on the table than the deck holds. "
+                          f"{names}: check your card and enter it again.")
+        return True
 
     def settle_hand(self) -> None:
         """Settle with the rules engine and move the stacks and the sabacc pot."""

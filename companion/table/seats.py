@@ -160,19 +160,35 @@ class Seats(Play):
         if not item:
             raise Refused(422, "name the item", "item")
         value = f["value"]
-        # A buy-in in kind: the item buys `value` credits, committed to the hand pot at once.
-        # In a betting round it counts toward the seat's bet like credits (the Plutt ruling):
-        # it can match a bet, and over the current bet it is a bet or raise the others answer.
+        # The Plutt ruling: a non-credit stake is a bet, call or raise of its value, made in
+        # the player's turn to bet; the bet limit and the order of betting apply exactly as to
+        # credits (a stake out of turn would open or raise the betting out of turn).
+        b = h["betting"]
+        if b is None:
+            raise Refused(409, "a stake is a bet: make it in the player's turn to bet", None)
+        if b["to_act"] != sid:
+            raise Refused(409, f"it is {self.name(b['to_act'])}'s move: a stake is a bet made in "
+                               f"{self.name(sid)}'s own turn to bet", None)
+        cur, limit, to = b["current"], self.rules.bet_limit, p["bet"] + value
+        owed = cur - p["bet"]
+        if to < cur:
+            raise Refused(422, f"a stake of {value} does not cover the {owed} {self.name(sid)} owes: "
+                               f"stake {owed} or more, or call with credits", "value")
+        if limit is not None and to - cur > limit:
+            what = (f"a bet of {value}" if cur == 0 else f"a raise to {to}")
+            raise Refused(422, f"the bet limit is {limit}: a stake of {value} would be {what}",
+                          "value")
         self.s["seats"][sid]["items"] += value
         p["committed"] += value
-        b = h["betting"]
-        if b is not None:
-            p["bet"] += value
-            if p["bet"] > b["current"]:
-                b["current"] = p["bet"]
-                self.reopen(sid)
+        p["bet"] = to
+        if to > cur:
+            b["current"] = to
+            self.reopen(sid)  # a bet or raise: the others answer it
+        else:
+            p["acted"] = True  # a call
         self.s["items"].append({"hand": h["no"], "seat": sid, "item": item, "value": value})
         self.emit("staked", seat=sid, item=item, value=value, committed=p["committed"])
+        self.after_bet_action(sid)
 
     def cmd_end_session(self, f: dict[str, Any], actor: str | None) -> None:
         self.need_between_hands()

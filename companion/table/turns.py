@@ -34,6 +34,11 @@ from companion.table.state import (
 )
 
 
+#: The moves of a turn: made by the next turn's player, they close a folded turn player's
+#: call window first (`Turns.next_player_acts`).
+NEXT_TURN_MOVES = frozenset({"check", "bet", "call", "raise", "all_in", "fold", "draw", "roll"})
+
+
 class Turns(Play):
     """The turn and its draws (a section of the engine's Game)."""
 
@@ -214,6 +219,29 @@ class Turns(Play):
         nxt = h["steps"][i] if i < len(h["steps"]) else None
         return (nxt is not None and nxt["do"] == "draw" and nxt["seat"] == st["seat"]
                 and st["seat"] is not None and not h["p"][st["seat"]]["folded"])
+
+    def folded_call_window(self) -> bool:
+        """Whether the open call window is that of a turn player who folded in their own turn
+        (weg/classic): no draw of theirs closes it."""
+        h = self.hand
+        st = current_step(h) if h is not None and h["stage"] == "play" else None
+        return (st is not None and st["do"] == "call" and st["seat"] is not None
+                and h["p"][st["seat"]]["folded"])
+
+    def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+        """A folded turn player's call window closes as soon as the next player acts (the
+        third-round ruling): a move of the next turn closes it first, as their "no call" would,
+        so it never holds up the next turn. Only the next turn's player may fold to close it
+        (the others' folds belong to that turn's betting, which has not begun)."""
+        if typ not in NEXT_TURN_MOVES or not self.folded_call_window():
+            return
+        h = self.hand
+        folded = current_step(h)["seat"]
+        self.emit("no_call", seat=folded)
+        self.advance()
+        if typ == "fold" and h["stage"] == "play" and self.who(f, actor) != h["turn_of"]:
+            raise Refused(409, f"the call window of {self.name(folded)}'s turn is still open: "
+                               f"folding opens with {self.name(h['turn_of'])}'s move", None)
 
     def call_window(self) -> list[str]:
         """The players who may still call (or pass) in an open pagat call window."""

@@ -27,7 +27,7 @@
 //   h("button", {class: "button", onclick: fn}, "text", child...)   DOM without HTML parsing:
 //     strings become text nodes, so a name like <script> shows as typed.
 //   seatNames(state) -> Map(seat id -> name);  eventWords(event, names) -> words or null
-//   turnWords(state, names, mySeat) -> "Han: bet or check" / "You: roll the scrambler" / ...
+//   turnWords(state, names, mySeat) -> the server's turn line for this viewer (hand.words)
 //   showError(control, words) / clearError(control);  keepScreenOn();  vibrate(pattern)
 //   beep() -> false until the page has had a tap (browsers allow sound only after one);
 //   soundReady() says whether it has.
@@ -222,41 +222,16 @@ export class TapGuard {
   }
 }
 
-/** "a", "a and b", "a, b and c". */
-function listWords(words) {
-  if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
-}
-
-/** Whose move it is and what they do, in words ("You" for `mySeat`). */
+/** Whose move it is and what they do: the server's words for this viewer (`hand.words`). */
 export function turnWords(state, names, mySeat = null) {
+  // The turn line is only ever the server's words (the engine words it for this viewer, from
+  // the rule set's own phase names, as the rules page does): no fallback of the page's own,
+  // which went stale when the engine's rulings changed ("call the round's bet").
   const hand = state && state.hand;
-  const who = (seat) => (seat && seat === mySeat ? "You" : names.get(seat) || seat || "The dealer");
   if (!state) return "";
   if (state.ended) return "The session is over.";
   if (!hand || hand.stage === "settled") return "Between hands: the host starts the next one.";
-  // The engine words the turn line for this viewer, from the rule set's own phase names (the
-  // rules page reads the same): what a player owes is their own amount ("call 5", not the bet).
-  if (hand.words) return hand.words;
-  if (hand.stage === "reveal") {
-    const waiting = hand.players.filter((p) => !p.folded && !p.entered)
-      .map((p) => (p.seat === mySeat ? "you" : who(p.seat))); // mid-sentence
-    return `The reveal: waiting for ${listWords(waiting)} to enter ${waiting.length === 1 && waiting[0] !== "you" ? "their" : "the"} cards.`;
-  }
-  if (hand.stage === "demise") {
-    return `Sudden demise: ${listWords((hand.demise_players || []).map(who))} get one more card each.`;
-  }
-  if (hand.stage === "final_roll") return `${who(hand.roller)}: roll the scrambler one last time.`;
-  if (hand.to_act) {
-    const what = hand.current_bet ? `call ${hand.current_bet}, raise or fold` : "bet or check";
-    return `${who(hand.to_act)}: ${what}.`;
-  }
-  if (hand.do === "roll") return `${who(hand.roller || hand.turn)}: roll the scrambler.`;
-  if (hand.do === "call") {
-    return `${hand.turn === mySeat ? "Your" : `${who(hand.turn)}'s`} turn: the others may call the hand now.`;
-  }
-  if (hand.do === "draw") return `${who(hand.turn)}: gain a card, trade one or stand.`;
-  return `${who(hand.turn)}: your move.`;
+  return hand.words || "";
 }
 
 const KEEP_AWAKE_VIDEO = "/static/media/keepawake.webm";
