@@ -68,12 +68,15 @@ def _listen(owner: TableOwner, seats: list[str]) -> tuple[dict[str, Any], dict[s
 
 
 def _collect(owner: TableOwner, subs: dict[str, Any], out: dict[str, list[str]]) -> None:
+    if hasattr(owner, "_drain"):  # main before issue 19 (how the fixture was recorded)
+        owner._drain()
     for name, sub in subs.items():
         while not sub.messages.empty():
             msg = sub.messages.get_nowait()
             assert msg is not None
             seq, kind, update = msg
-            out[name].append(f"{seq} {kind} {sub.text(update)}")
+            text = update if isinstance(update, str) else sub.text(update)
+            out[name].append(f"{seq} {kind} {text}")
 
 
 # -- recording: a random evening driven by each seat's own legal actions ---------------------
