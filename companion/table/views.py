@@ -245,9 +245,15 @@ class Update:
     def __init__(self, seq: int, events: list[dict[str, Any]], views: VersionViews):
         self.seq, self.events, self.views = seq, events, views
         self._events_text: str | None = None
+        self._texts: dict[Viewer, str] = {}  # one text per viewer, however many streams it has
 
     def text(self, seat: str | None = None, host: bool = False) -> str:
         """The `update` message for one viewer: `update_json(seq, events, its state)`."""
-        if self._events_text is None:
-            self._events_text = dumps(self.events)
-        return f'{{"version":{self.seq},"events":{self._events_text},"state":{self.views.text(seat, host)}}}'
+        text = self._texts.get((seat, host))
+        if text is None:
+            if self._events_text is None:
+                self._events_text = dumps(self.events)
+            state = self.views.text(seat, host)
+            text = f'{{"version":{self.seq},"events":{self._events_text},"state":{state}}}'
+            self._texts[(seat, host)] = text
+        return text
