@@ -159,13 +159,23 @@ def hold_data(folder: Path, err: TextIO):
         return None
 
 
-def print_owner_notes(tables, out: TextIO) -> None:
-    """After the banner: the owner token that binds the physical scrambler, and every damaged
-    table, in words (they are also in the log and on /api/v1/health)."""
+def host_link(url: str, token: str) -> str:
+    """The host's link: the host page with the owner token in its fragment (never sent to the
+    server in the address, nor kept in any log); a table made from it is the owner's."""
+    return f"{url.rstrip('/')}/host#owner={token}"
+
+
+def print_owner_notes(tables, out: TextIO, url: str | None = None) -> None:
+    """After the banner: the host's link carrying the owner token (a table made from it is the
+    owner's: it takes the scrambler, and its seats come first), the owner token itself, and
+    every damaged table, in words (they are also in the log and on /api/v1/health)."""
     if tables is None:
         return
     token = tables.owner_secret
     if token:
+        if url:
+            out.write(f"Host: open {host_link(url, token)} to make the real table (it binds the "
+                      "scrambler; keep this link to yourself)\n")
         out.write(f"Owner token (binds the table's physical scrambler; keep it to yourself): {token}\n"
                   f"  (kept in {tables.data_dir / 'owner-token'})\n")
     for d in getattr(tables, "damaged", []):
@@ -222,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     print_banner(url, sys.stdout)
-    print_owner_notes(tables, sys.stdout)
+    print_owner_notes(tables, sys.stdout, url)
     try:
         server.run()  # returns after the interrupt, once the worker threads have finished
     except KeyboardInterrupt:

@@ -86,6 +86,11 @@ def pages(t: dict) -> list[tuple[str, str, str | None]]:
         ("player-result", f"/t/{t['settled']['code']}/seat", "#result-hands table"),
         ("display-result", f"/t/{t['settled']['code']}/display", "#d-result-hands table"),
         ("history-result", f"/t/{t['settled']['code']}/history", None),
+        # issue 18: the cash-out's pages (a classic table whose session has ended)
+        ("summary", f"/t/{t['ended']['code']}/summary", None),
+        ("player-final", f"/t/{t['ended']['code']}/seat", "#final-panel:not([hidden]) table"),
+        ("display-final", f"/t/{t['ended']['code']}/display", "#d-final:not([hidden]) table"),
+        ("host-console-final", f"/t/{t['ended']['code']}/host", "#standings:not([hidden]) tbody tr"),
     ]
 
 
@@ -101,6 +106,10 @@ def test_every_page_has_no_serious_accessibility_violations(chromium, live_serve
     try:
         t = set_up_table(context.request, live_server.url)
         t["settled"] = s = set_up_settled(context.request, live_server.url)
+        t["ended"] = e = set_up_settled(context.request, live_server.url)
+        got = context.request.post(f"{live_server.url}/api/v1/tables/{e['code']}/commands",
+                                   data={"type": "end_session"}, headers={"Authorization": "Bearer " + e["host_token"]})
+        assert got.status == 200, got.text()
         # The host token and the evil seat's token, as the start page and join page keep them.
         page.goto(live_server.url + "/")
         page.evaluate(
@@ -108,6 +117,8 @@ def test_every_page_has_no_serious_accessibility_violations(chromium, live_serve
             [f"sabacc.host.{t['code']}", t["host_token"], f"sabacc.seat.{t['code']}", json.dumps(t["seat"])],
         )
         page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"sabacc.seat.{s['code']}", json.dumps(s["seat"])])
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"sabacc.seat.{e['code']}", json.dumps(e["seat"])])
+        page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"sabacc.host.{e['code']}", e["host_token"]])
         for name, path, ready in pages(t):
             if name == "join":  # a phone without a seat sees the join form
                 page.evaluate(f"localStorage.removeItem('sabacc.seat.{t['code']}')")

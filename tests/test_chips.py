@@ -21,10 +21,12 @@ def test_holodex_buy_ins_are_the_ruled_chip_stocks():
         assert sum(c.value * c.per_buy_in for c in chips) == total
 
 
-def test_an_amount_no_chip_covers_is_reported_as_a_remainder():
+def test_an_amount_no_chip_covers_is_reported_with_how_the_table_settles_it():
     b = breakdown(518, HOLODEX_LAY_CHIPS)
     assert b.remainder == 3
-    assert b.words == "5 aurodium, 3 bronzium, 3 credits without a chip"
+    assert b.words == ("5 aurodium, 3 bronzium; 3 credits below the smallest chip (5): "
+                       "the banker pays them in cash or writes an IOU")
+    assert "without a chip" not in b.words and b.to_json()["small"] in b.words
     assert b.to_json()["chips"] == [{"name": "aurodium", "value": 100, "count": 5},
                                     {"name": "bronzium", "value": 5, "count": 3}]
 

@@ -40,12 +40,14 @@ def test_item6_a_guest_who_creates_a_table_cannot_take_the_scrambler(tmp_path):
     app = new_app(tmp_path)
     client = app.test_client()
     host, guest = Api(flask_call(client)), Api(flask_call(client))
+    guest.create()  # anyone on the Wi-Fi can do this, first on a fresh server too
     host.create()
-    guest.create()  # anyone on the Wi-Fi can do this
-    # The scrambler stays with the table it served alone; the guest's host token cannot move it.
-    assert client.get("/api/v1/scrambler").get_json() == {"code": host.code}
+    # Being first binds nothing (issue 15); the guest's host token cannot take it.
+    assert client.get("/api/v1/scrambler").get_json() == {"code": None}
     resp = put_scrambler(client, guest.code, guest.host)
     assert resp.status_code == 403 and "owner token" in resp.get_json()["error"]
+    owner = (tmp_path / OWNER_TOKEN_FILE).read_text().strip()
+    assert put_scrambler(client, host.code, owner).status_code == 200
     assert client.get("/api/v1/scrambler").get_json() == {"code": host.code}
     # Explicitly bound: still not.
     assert put_scrambler(client, host.code, host.host).status_code == 200
@@ -80,13 +82,19 @@ def test_item6_the_owner_token_or_the_serving_tables_host_moves_the_scrambler(tm
     app.extensions["tables"].close()
 
 
-def test_item6_with_one_table_its_host_binds_the_scrambler_as_before(tmp_path):
+def test_item6_a_lone_tables_host_needs_the_owner_token_and_the_owners_table_binds_itself(tmp_path):
+    """Issue 15 replaces "the only table's host binds it": being first or alone is no right
+    to the scrambler; a table made with the owner token (the host's link) takes it."""
     app = new_app(tmp_path)
     client = app.test_client()
     host = Api(flask_call(client))
     host.create()
-    assert client.get("/api/v1/scrambler").get_json() == {"code": None}  # served, not bound
-    assert put_scrambler(client, host.code, host.host).get_json() == {"code": host.code}
+    assert client.get("/api/v1/scrambler").get_json() == {"code": None}
+    assert put_scrambler(client, host.code, host.host).status_code == 403
+    owner = (tmp_path / OWNER_TOKEN_FILE).read_text().strip()
+    made = client.post("/api/v1/tables", json={"rules": "weg"}, headers={"Authorization": f"Bearer {owner}"})
+    assert made.status_code == 201
+    assert client.get("/api/v1/scrambler").get_json() == {"code": made.get_json()["code"]}
     app.extensions["tables"].close()
 
 
@@ -97,7 +105,7 @@ def test_item7_no_new_table_while_the_disk_is_nearly_full_and_tables_go_on(tmp_p
     app = new_app(tmp_path, MIN_FREE_TABLE=1 << 62)
     client = app.test_client()
     ledger = app.extensions["tables"].ledger
-    ledger.min_free_table = 0
+    ledger.min_free_table = ledger.guest_min_free_table = 0  # any disk: the table is a guest's
     a = Api(flask_call(client))
     a.create()
     a.join("Lando")

@@ -39,14 +39,18 @@ class Api:
         return got.json()
 
 
-def test_a_host_runs_a_session_from_the_console(chromium, live_server):
+def test_a_host_runs_a_session_from_the_console(chromium, live_server, app):
+    from companion.table.registry import owner_token
+
     context = chromium.new_context(**DISPLAY)
     page = context.new_page()
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:
-        # Create the table: West End Games with a 2-credit fold fee and a 60-credit bet limit.
-        page.goto(live_server.url + "/host")
+        # Create the table from the host's link serve prints (it carries the owner token):
+        # West End Games with a 2-credit fold fee and a 60-credit bet limit.
+        page.goto(live_server.url + "/host#owner=" + owner_token(app.config["DATA_DIR"]))
+        assert "owner" not in page.url  # taken out of the address bar at once
         page.get_by_label("West End Games (1989)").check()
         page.get_by_label("Fold fee to the sabacc pot, credits").fill("2")
         # A bet limit that lets the Falcon's stake below be a bet of 50 (a stake obeys the limit).
@@ -81,7 +85,7 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         # Only the changed options were sent: the table plays West End Games with a fold fee of 2
         # and a bet limit of 60.
         assert "West End Games (1989) (weg), changed: bet limit, fold fee" in page.locator("#host-area").inner_text()
-        page.get_by_role("button", name="Let the scrambler roll for this table").click()
+        # The owner's table took the scrambler when it was made (issue 15).
         expect(page.locator("#scrambler-status")).to_have_text("The scrambler (button or USB box) rolls for this table.")
         # No button or box on this server: the host reads that players roll on their phones.
         expect(page.locator("#scrambler-devices")).to_have_text(
@@ -98,7 +102,8 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         result = page.locator("#undo-result")
         result.wait_for()
         counter = bet["seq"] + 1
-        assert result.inner_text() == f"Entry {bet['seq']} (bet by {EVIL}) is undone by counter-entry {counter}."
+        # What was undone, in words (issue 18 item 7), not "entry 47".
+        assert result.inner_text() == f"Undone: {EVIL}'s bet of 2 (entry {bet['seq']})."
         expect(page.locator("#hand-pot")).to_have_text("2")
 
         audit = context.new_page()
@@ -187,17 +192,18 @@ def test_a_host_runs_a_session_from_the_console(chromium, live_server):
         table.wait_for()
         expect(table.locator("tbody tr")).to_have_count(2)
         rows = [r.split("\t") for r in table.locator("tbody tr").all_inner_texts()]
+        # The sabacc pot (4) is split at the end of the session: 2 each (issue 18's ruling).
         assert rows == [
-            # player, bought in, items, adjusted, cashed out, stack, net, chips for the stack
-            [EVIL, "20", "50", "0", "0", "70", "0", "2 aurodium, 4 argentium"],
-            ["Han", "20", "0", "5", "0", "21", "-4", "4 argentium, 1 bronzium"],
+            # player, bought in, items, adjusted, cashed out, stack, net, share, chips to hand back
+            [EVIL, "20", "50", "0", "0", "72", "+2", "2", "2 aurodium, 4 argentium, 2 bronzium"],
+            ["Han", "20", "0", "5", "0", "23", "-2", "2", "4 argentium, 3 bronzium"],
         ]
         # Cash Han out from the console: the banker's chips in words.
         page.get_by_role("button", name="Cash out: Han").click()
-        page.locator("#cash-result").filter(has_text="Han cashes out 21: pay 4 argentium, 1 bronzium.").wait_for()
+        page.locator("#cash-result").filter(has_text="Han cashes out 23: pay 4 argentium, 3 bronzium.").wait_for()
         # The standings now show the cash-out; Han's net is the same.
         expect(table.locator('tr[data-seat="s1"]').locator("th, td")).to_have_text(
-            ["Han", "20", "0", "5", "21", "0", "-4", "nothing"])
+            ["Han", "20", "0", "5", "23", "0", "-2", "2", "nothing"])
         screenshot(page, "host-console-ended-display")
 
         # Back on the start page, this browser's table is listed with its console.
@@ -326,14 +332,15 @@ def test_long_words_in_the_consoles_latest_entries_stay_inside_a_laptop_screen(c
 
 
 def test_issue11_item6_the_console_moves_the_scrambler_only_with_the_owner_token(chromium, live_server, app):
-    # The first table serves the scrambler. A second table's host (a guest could create one)
+    # The owner's table serves the scrambler. Another table's host (a guest could create one)
     # cannot take it with their own host token; with the owner token serve printed, they can.
     from companion.table.registry import owner_token
 
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     try:
-        first = context.request.post(f"{live_server.url}/api/v1/tables", data={"rules": "classic"})
+        first = context.request.post(f"{live_server.url}/api/v1/tables", data={"rules": "classic"},
+                                     headers={"Authorization": "Bearer " + owner_token(app.config["DATA_DIR"])})
         assert first.status == 201, first.text()
         first_code = first.json()["code"]
         page.goto(live_server.url + "/host")

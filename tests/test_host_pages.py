@@ -144,7 +144,8 @@ def test_audit_log_keeps_an_undone_entry_next_to_its_counter_entry(client):
     assert "Lando bets 2" in row.group(2)
     counter = re.search(rf'<tr id="entry-{undone["seq"]}"(.*?)</tr>', page, re.S).group(1)
     assert f'<strong>Undo</strong> of <a href="#entry-{bet["seq"]}">entry {bet["seq"]}</a>' in counter
-    assert f"counter-entry: entry {bet['seq']} (bet) is undone" in counter
+    # what was undone, in words (not only "entry 47")
+    assert f"bet of 2 (entry {bet['seq']}) is undone" in counter and "counter-entry: Lando" in counter
 
 
 def test_audit_rows_after_an_entry_are_served_for_live_updates(client):
@@ -219,14 +220,20 @@ def test_final_standings_count_items_and_adjustments_apart_from_winnings(client)
     # hand pot, antes 2 and the Falcon's 50
     t.do("host", type="end_session")
     rows = {r["name"]: r for r in client.get(f"/t/{t.code}/standings.json").get_json()["standings"]}
-    assert rows["Han"]["stack"] == 25 - 2 - 1 and rows["Han"]["adjusted"] == 5 and rows["Han"]["net"] == -3
-    assert rows["Lando"]["stack"] == 20 - 2 + 1 + 50 + 1 and rows["Lando"]["items"] == 50
-    assert rows["Lando"]["net"] == 70 - 20 - 50
-    assert rows["Lando"]["chips"]["words"] == "2 aurodium, 4 argentium"
+    # The sabacc pot (antes 1 + 1, the fold fee 1) is split at the end of the session: 1 each,
+    # the odd credit to the dealer's left (the ruling).
+    assert rows["Han"]["sabacc_share"] + rows["Lando"]["sabacc_share"] == 3
+    han, lando = rows["Han"]["sabacc_share"], rows["Lando"]["sabacc_share"]
+    assert rows["Han"]["stack"] == 25 - 2 - 1 + han and rows["Han"]["adjusted"] == 5
+    assert rows["Han"]["net"] == -3 + han
+    assert rows["Lando"]["stack"] == 20 - 2 + 1 + 50 + 1 + lando and rows["Lando"]["items"] == 50
+    assert rows["Lando"]["net"] == 70 + lando - 20 - 50
+    words = rows["Lando"]["chips"]["words"]
     page = t.page("history")
-    assert "Final standings" in page and "2 aurodium, 4 argentium" in page
-    lando = re.search(r'<tr data-seat="s2">(.*?)</tr>', page, re.S).group(1)
-    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', lando) == ["20", "50", "0", "0", "70", "0"]
+    assert "Final standings" in page and words in page
+    lando_row = re.search(r'<tr data-seat="s2">(.*?)</tr>', page, re.S).group(1)
+    assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', lando_row) == [
+        "20", "50", "0", "0", str(70 + lando), f"+{lando}", str(lando)]
 
 
 # -- moving a seat to a new phone -------------------------------------------------------------

@@ -478,12 +478,13 @@ def test_the_scrambler_rolls_for_the_table_it_is_bound_to(tmp_path):
     try:
         with pytest.raises(Refused):
             reg.scrambler_submit({"type": "roll"})  # no table yet
-        first, _ = reg.create({"rules": "weg"})
-        second, _ = reg.create({"rules": "classic"})
-        # The scrambler stays with the table it served alone (issue 11, item 6): a second
-        # table does not take it, nor leave it idle.
-        assert reg.scrambler_table() is first and reg.scrambler_code == first.code
-        reg.bind_scrambler(second.code)
+        first, _ = reg.create({"rules": "weg"}, by="127.0.0.2")
+        # Never bound by being first (issue 15): a guest may make a fresh server's first table.
+        assert reg.scrambler_table() is None and not reg.is_priority(first.code) and first.guest
+        second, _ = reg.create({"rules": "classic"}, owner_token=True)
+        # A table made with the owner token takes the unbound scrambler.
+        assert reg.scrambler_table() is second and reg.scrambler_code == second.code
+        assert reg.is_priority(second.code) and not second.guest
         for seat, name in (("s1", "Lando"), ("s2", "Han")):
             second.join(name)
             second.submit({"type": "buy_in", "amount": 50}, seat)
@@ -499,7 +500,29 @@ def test_the_scrambler_rolls_for_the_table_it_is_bound_to(tmp_path):
     # The binding survives a restart.
     again = Registry(tmp_path, table_class=Table)
     assert again.scrambler_code == second.code
+    assert again.party(first.code) == "made by 127.0.0.2" and again.party(second.code) == "owner"
     again.close()
+
+
+def test_a_guests_table_never_holds_the_scrambler_after_a_restart(tmp_path):
+    """Issue 15: "a guest creates the first table on a freshly started server". Earlier
+    versions bound the scrambler to the first table by being first; on start that binding is
+    dropped, and the guest's table is not the scrambler's, nor one of the owner's."""
+    from companion.table.registry import Registry
+
+    reg = Registry(tmp_path, table_class=Table)
+    guest, _ = reg.create({"rules": "weg"}, by="127.0.0.2")
+    reg.ledger.set_meta("scrambler_table", guest.code)  # as the old first-table rule left it
+    reg.close()
+    again = Registry(tmp_path, table_class=Table)
+    try:
+        assert again.scrambler_code is None and again.scrambler_table() is None
+        assert not again.is_priority(guest.code) and again.get(guest.code).guest
+        with pytest.raises(Refused):
+            again.scrambler_submit({"type": "roll"})
+        assert not again.may_bind_scrambler(None) and not again.may_bind_scrambler("x" * 30)
+    finally:
+        again.close()
 
 
 def play_to_the_end(owner: TableOwner) -> None:

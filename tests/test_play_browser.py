@@ -422,11 +422,12 @@ def test_classic_hand_static_field_core_shift_pure_sabacc_and_a_script_name(tabl
     t.shows((48, 48, 3, 3, 3))
     for p in [t.display, *t.phones.values()]:
         expect(p.locator('[data-seat="s3"] .d-name, [data-seat="s3"] .seat-name').first).to_have_text(chewie)
-    # A bet over Han's stack: the server's refusal is shown in words under the amount.
+    # A bet over Han's stack: checked against the limit before sending (issue 18), in words.
     han = t.phones["s2"]
     han.get_by_label("Bet another amount").fill("60")
     han.locator("#actions").get_by_role("button", name="Bet", exact=True).click()
-    expect(han.locator("#actions .amount-form .field-error")).to_have_text("you have 48 credits")
+    expect(han.locator("#actions .amount-form .field-error")).to_have_text(
+        "60 is outside what you may bet now: from 1 to 48.")
     t.shows((48, 48, 3, 3, 3))
     t.tap("s2", "Bet 10", (48, 38, 3, 13, 3))
     t.tap("s3", "All-in (3)", (48, 38, 0, 16, 3))

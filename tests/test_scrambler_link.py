@@ -33,7 +33,7 @@ def registry(tmp_path):
 
 
 def table_waiting_for_a_roll(registry):
-    owner, _ = registry.create({"rules": "classic"})
+    owner, _ = registry.create({"rules": "classic"}, owner_token=True)  # the owner's tables
     for name in ("Han", "Leia"):
         owner.submit({"type": "join", "name": name}, actor=None)
     for seat in owner.seat_ids():
@@ -132,7 +132,7 @@ def test_the_link_follows_the_scrambler_when_the_host_binds_another_table(regist
 
     link = TableLink(registry, Devices(), poll_s=0.05).start()
     try:
-        # The table the scrambler served alone keeps it when a second one is made (issue 11, item 6).
+        # The owner's first table took the scrambler; a second one does not move it.
         assert registry.scrambler_code == first.code
         registry.bind_scrambler(second.code)
         assert wait_for(lambda: link.code == second.code)

@@ -162,7 +162,7 @@ def test_item1_serve_and_the_test_server_are_built_the_same_way(monkeypatch, tmp
         assert isinstance(srv.server, front.TableServer)
         adj = srv.server.adj
         assert adj.max_request_body_size == front.MAX_BODY_BYTES
-        assert adj.connection_limit == front.CONNECTION_LIMIT and adj.cleanup_interval == front.CHECK_INTERVAL_S
+        assert adj.connection_limit == front.CONNECTION_LIMIT + front.ACCEPT_SLACK and adj.cleanup_interval == front.CHECK_INTERVAL_S
     finally:
         srv.close()
         app.extensions["tables"].close()

@@ -189,9 +189,49 @@ def test_end_of_session_standings_sorted_by_net_result():
     events = do(t, HOST, "end_session")
     rows = events[0]["standings"]
     # Antes 1 + 1 each; Han takes the hand pot (1 + 1 + 5) back; Lando's ante and fold fee
-    # stay in the sabacc pot.
-    assert [(r["name"], r["net"]) for r in rows] == [("Han", 0), ("Lando", -3)]
+    # (3) are in the sabacc pot, which the end of the session splits: 1 each, and the odd
+    # credit to the dealer's left (Han deals next, so Lando).
+    assert [(r["name"], r["net"], r["sabacc_share"]) for r in rows] == [("Han", 1, 1), ("Lando", -1, 2)]
+    assert t.view()["sabacc_pot"] == 0 and t.credits() == 40
     assert refused(t, {"type": "start_hand"}, HOST).status == 409
+
+
+def test_end_of_session_can_carry_the_sabacc_pot_to_the_next_session():
+    t = table(players=2, stack=20)
+    do(t, HOST, "start_hand")
+    do(t, "s2", "bet", amount=5)
+    do(t, "s1", "fold")
+    events = do(t, HOST, "end_session", sabacc_pot="carry")
+    assert events[0]["carried_sabacc_pot"] == 3
+    assert [(r["name"], r["net"]) for r in events[0]["standings"]] == [("Han", 0), ("Lando", -3)]
+    v = t.view()
+    assert v["sabacc_pot"] == 0 and v["carried_sabacc_pot"] == 3
+    nxt = Table.create("NEXT1", {"rules": "weg", "sabacc_pot": 3})
+    assert nxt.view()["sabacc_pot"] == 3 and nxt.credits() == 3
+
+
+def test_dealers_choice_changes_the_rules_between_hands_and_keeps_the_seats():
+    t = table("weg", players=2, stack=20)
+    do(t, HOST, "start_hand")
+    assert refused(t, {"type": "change_rules", "rules": "classic"}, HOST).status == 409
+    do(t, "s2", "bet", amount=2)
+    do(t, "s1", "fold")
+    stacks = {s["seat"]: s["stack"] for s in t.view()["seats"]}
+    assert refused(t, {"type": "change_rules", "rules": "classic"}, "s1").status == 403
+    assert refused(t, {"type": "change_rules", "rules": "nope"}, HOST).field == "rules.preset"
+    assert refused(t, {"type": "change_rules", "rules": "classic", "bogus": 1}, HOST).field == "bogus"
+    events = do(t, HOST, "change_rules", rules={"preset": "classic", "bet_limit": 5})
+    assert events[0]["type"] == "rules_changed" and events[0]["preset"] == "classic"
+    v = t.view()
+    assert v["rules"]["name"] == "classic" and v["rules"]["bet_limit"] == 5
+    assert v["game"] == "Classic Sabacc v1.01 (bet limit 5)"
+    assert {s["seat"]: s["stack"] for s in v["seats"]} == stacks
+    do(t, HOST, "start_hand")
+    assert t.view()["hand"]["no"] == 2
+    # the table made again from its snapshot plays the same rules
+    again = Table.from_json(t.to_json())
+    assert again.rules.name == "classic" and again.view() == t.view()
+    assert t.view()["hands"][0]["game"] == "West End Games (1989)"
 
 
 # -- ante and betting -------------------------------------------------------------------------

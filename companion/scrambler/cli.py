@@ -16,7 +16,7 @@ from pathlib import Path
 
 from companion.rules.rulesets import ShiftKind, Trigger
 from companion.scrambler.dice import DICE
-from companion.scrambler.seed import SCHEME, SeededRoller, verify
+from companion.scrambler.seed import BY_HAND, SCHEME, SeededRoller, verify
 from companion.scrambler.simulate import simulate
 
 DICE_TRIGGERS = [t.value for t in Trigger if t in DICE]
@@ -81,9 +81,12 @@ def run_simulate(args) -> int:
 
 def _parse_roll(text: str) -> dict:
     trigger, _, faces = text.partition(":")
+    faces, _, mark = faces.partition(":")
     Trigger(trigger)  # ValueError for an unknown trigger
+    if mark not in ("", "by-hand"):
+        raise ValueError(f"unknown mark {mark!r} (only by-hand)")
     dice = [int(f) for f in faces.split(",") if f.strip()] if faces else []
-    return {"trigger": trigger, "dice": dice}
+    return {"trigger": trigger, "dice": dice, **({BY_HAND: True} if mark else {})}
 
 
 def run_verify(args) -> int:

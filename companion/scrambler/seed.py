@@ -202,6 +202,11 @@ class Verification:
         return self.ok
 
 
+#: A recorded roll's mark for dice the host entered by hand, and what `verify` says of it.
+BY_HAND = "by_hand"
+HAND_WORDS = "rolled by hand, not from the seed"
+
+
 def verify(
     seed: bytes | str,
     published: str,
@@ -212,7 +217,8 @@ def verify(
 
     Each recorded roll is a mapping with ``trigger`` and ``dice`` (as `Roll.to_json` or
     `SeededRoller.record` write them) and optionally ``index`` and ``shift``. Rolls without
-    dice (the timer) are skipped. When a roll has ``shift``, the recomputed faces are judged
+    dice (the timer) are skipped; a roll marked ``by_hand`` (dice the host entered) takes no
+    number and is a problem: "rolled by hand, not from the seed". When a roll has ``shift``, the recomputed faces are judged
     too (with the roll's own ``face``, else `face`, else the trigger's default face).
     """
     problems: list[str] = []
@@ -235,6 +241,11 @@ def verify(
             problems.append(f"roll {n}: unknown trigger {rec.get('trigger')!r}")
             continue
         if DICE.get(trigger, (0, 0))[0] == 0:
+            continue
+        if rec.get(BY_HAND):
+            # The host entered these dice: the roller drew nothing, so they take no number.
+            problems.append(f"roll {n} ({trigger.value}): dice {list(rec.get('dice') or ())} "
+                            f"{HAND_WORDS}")
             continue
         if "index" in rec and rec["index"] != index:
             problems.append(f"roll {n}: recorded as roll number {rec['index']}, expected {index}")
@@ -270,7 +281,10 @@ def hand_records(log: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         elif hands and e.get("type") == "roll" and body.get("dice"):
             for ev in e.get("events") or ():
                 if ev.get("type") == "rolled":
-                    hands[-1]["rolls"].append({"trigger": ev["roll"]["trigger"], "dice": list(body["dice"])})
+                    rec = {"trigger": ev["roll"]["trigger"], "dice": list(body["dice"])}
+                    if ev["roll"].get(BY_HAND):
+                        rec[BY_HAND] = True
+                    hands[-1]["rolls"].append(rec)
         elif hands and e.get("type") == "reveal_seed":
             hands[-1]["seed"] = body.get("seed")
     return hands

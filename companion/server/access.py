@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import request
 
 from companion.refusal import Refused
+from companion.server import front
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
 
@@ -50,6 +51,10 @@ def viewer(owner: TableOwner, required: bool = False) -> str | None:
     who = owner.seat_for_token(token) if len(token) <= TOKEN_MAX else None
     if who is None:
         raise Refused(403, "this token is not valid at this table", "token")
+    # The server now knows this connection's client: the owner's tables' come first for its
+    # connections, threads and streams (companion.server.front).
+    own = registry_for().is_priority(owner.code)
+    front.mark(request.environ, front.OWN_TABLE if own else front.OTHER_TABLE, token)
     return who
 
 

@@ -21,6 +21,7 @@ BLUEPRINTS = (
     "companion.server.events",
     "companion.server.host_pages",
     "companion.server.play_pages",
+    "companion.server.evening_pages",
     "companion.server.health",
 )
 

@@ -8,15 +8,18 @@ connection fails, the stream is closed and its `close()` unsubscribes (FIELD-NOT
 that stops reading is dropped by the server's send deadline (`companion.server.front`).
 
 Each open stream holds one waitress thread, so streams are counted in two pools (`StreamGate`):
-- the **seats' pool** (`MAX_STREAMS`): streams with a seat's or the host's token. One token holds
-  at most `STREAMS_PER_TOKEN` streams: one more (a reloaded page) takes the place of its oldest,
-  which is told goodbye, so a seat's own phone always gets through; one address holds at most
-  `TOKEN_STREAMS_PER_ADDRESS` of the pool.
+- the **seats' pool** (`MAX_STREAMS`): streams with a seat's, the host's or the display's token.
+  One token holds at most `STREAMS_PER_TOKEN` streams: one more (a reloaded page) takes the
+  place of its oldest, which is told goodbye, so a seat's own phone always gets through; one
+  address holds at most `TOKEN_STREAMS_PER_ADDRESS` of the pool. With the pool full, the owner's
+  tables' first stream per token still gets in, and other tables share by party (issue 15; see
+  `StreamGate`).
 - the **spectators' pool** (`MAX_SPECTATOR_STREAMS`): token-less streams (guests watching, the
   table display, the audit page). One address holds at most `SPECTATOR_STREAMS_PER_ADDRESS`.
 A stream over its address's share is answered `429`, one beyond a full pool `503`, both with
 `Retry-After`. `companion.serve` sizes its thread pool above both pools together, so action
-requests always find a free thread.
+requests always find a free thread. A stream more than `STREAM_BEHIND_BYTES` behind its client
+is cut (its connection closed); the phone reconnects to a fresh snapshot, as after sleep.
 """
 
 from __future__ import annotations
@@ -31,8 +34,10 @@ from typing import Callable, Iterator
 from flask import Blueprint, Flask, Response, current_app, request
 
 from companion.refusal import Refused
+from companion.server import front
 from companion.server.access import client_address, request_token, table_owner, viewer
 from companion.table.owner import HOST, Subscription, TableOwner
+from companion.table.registry import registry_for
 
 bp = Blueprint("events", __name__)
 
@@ -55,6 +60,12 @@ REPLAY_LIMIT = 500
 RETRY_MS = 2000
 
 
+#: A stream whose client has not taken this many bytes of it is cut (its connection closed):
+#: a phone that far behind (dozens of updates) reconnects and gets a fresh snapshot, as after
+#: sleep. It bounds what the server holds per stream: at the stream limits, 144 × 128 KiB = 18 MiB.
+STREAM_BEHIND_BYTES = 128 * 1024
+
+
 class Pool:
     """One pool of stream places, with a share per address."""
 
@@ -62,13 +73,19 @@ class Pool:
         self.name, self.limit, self.per_address = name, limit, per_address
         self.open = 0
         self.by_address: dict[str, int] = {}
+        self.places: list["Place"] = []
 
 
 class Place:
-    """One stream's place in a pool; `leave()` gives it back (once)."""
+    """One stream's place in a pool; `leave()` gives it back (once).
 
-    def __init__(self, gate: "StreamGate", pool: Pool, address: str, token: str | None):
+    `table`: the table it streams; `party`: whose tables those are (`"owner"` for the owner's
+    tables, else who made it); `own`: a stream of the owner's tables' seats, host or display."""
+
+    def __init__(self, gate: "StreamGate", pool: Pool, address: str, token: str | None,
+                 party: str | None = None, own: bool = False):
         self.gate, self.pool, self.address, self.token = gate, pool, address, token
+        self.party, self.own = party, own
         self.stream: "EventStream | None" = None
         self.left = False
 
@@ -80,9 +97,15 @@ class Place:
 class StreamGate:
     """Counts open streams in their pools and refuses one beyond a pool or a share.
 
-    `enter(address, token)` returns a `Place` or raises `Refused` (429 over the address's
-    share, 503 with the pool full). A token's stream beyond `per_token` takes the place of that
-    token's oldest stream, which is told goodbye.
+    `enter(address, token, party, own)` returns a `Place` or raises `Refused` (429 over the
+    address's share, 503 with the pool full). A token's stream beyond `per_token` takes the
+    place of that token's oldest stream, which is told goodbye. With the seats' pool full, a
+    token's first stream still gets in, in the place of (in this order): another token's extra
+    stream (its second or third), a stream of another party's tables when the newcomer is of
+    the owner's tables, or a stream of the party holding the most places when it holds more
+    than the newcomer's party would. So the owner's tables' seats, host and display always
+    get their streams, and one client's tables (however many addresses made them) hold no more
+    of the pool than another table's party needs.
     """
 
     def __init__(self, seats: int, spectators: int, per_token: int = STREAMS_PER_TOKEN,
@@ -93,41 +116,72 @@ class StreamGate:
         self.per_token = per_token
         self._by_token: dict[str, deque[Place]] = {}
         self._lock = threading.Lock()
+        #: Streams that lost their place to a more entitled one.
+        self.shed = 0
 
     @property
     def open(self) -> int:
         """Streams open in both pools."""
         return self.seats.open + self.spectators.open
 
-    def enter(self, address: str, token: str | None) -> Place:
-        """Take a place for a stream from `address` (with `token`, when it has a valid one)."""
+    def _victim(self, pool: Pool, party: str | None, own: bool, spared: list[Place]) -> Place | None:
+        """The place a token's first stream of `party` may take in the full `pool`, or None."""
+        places = [p for p in pool.places if p not in spared]
+        extra = [p for p in places if p.token is not None and len(self._by_token.get(p.token, ())) > 1
+                 and self._by_token[p.token][-1] is not p]
+        if extra:
+            return extra[0]
+        others = [p for p in places if not p.own]
+        if own and others:
+            return others[0]
+        if own:
+            return None
+        count: dict[str | None, int] = {}
+        for p in others:
+            count[p.party] = count.get(p.party, 0) + 1
+        if not count:
+            return None
+        richest = max(count, key=lambda k: count[k])
+        if count[richest] > count.get(party, 0) + 1:
+            return next(p for p in others if p.party == richest)
+        return None
+
+    def enter(self, address: str, token: str | None, party: str | None = None,
+              own: bool = False) -> Place:
+        """Take a place for a stream from `address` (with `token`, when it has a valid one, of
+        `party`'s tables; `own`: of the owner's tables)."""
         pool = self.seats if token is not None else self.spectators
-        evict = None
+        evict: list[Place] = []
         with self._lock:
             mine = self._by_token.get(token) if token is not None else None
             if mine and len(mine) >= self.per_token:
                 # The same seat again (a reload, a new tab): it replaces its oldest stream.
-                evict = mine[0]
+                evict.append(mine[0])
             held = pool.by_address.get(address, 0)
-            freed = evict is not None and evict.pool is pool
-            if held - (freed and evict.address == address) >= pool.per_address:
+            freed = sum(1 for p in evict if p.pool is pool)
+            if held - sum(1 for p in evict if p.address == address) >= pool.per_address:
                 raise Refused(429, f"this device already has {held} {'live' if token else 'spectator'} "
                               "streams open; close a page and try again", None, retry_after=5)
             if pool.open - freed >= pool.limit:
-                raise Refused(503, "too many open event streams; try again shortly", None, retry_after=5)
-            if evict is not None:
-                mine.popleft()
-                self._release(evict)
-                held = pool.by_address.get(address, 0)
-            if token is not None and mine is None:
-                mine = self._by_token[token] = deque()
+                victim = self._victim(pool, party, own, evict) if token is not None and not mine else None
+                if victim is None:
+                    raise Refused(503, "too many open event streams; try again shortly", None, retry_after=5)
+                evict.append(victim)
+                self.shed += 1
+            for old in evict:
+                self._forget(old)
+            held = pool.by_address.get(address, 0)
+            if token is not None:
+                mine = self._by_token.setdefault(token, deque())
             pool.open += 1
             pool.by_address[address] = held + 1
-            place = Place(self, pool, address, token)
-            if mine is not None:
-                mine.append(place)
-        if evict is not None and evict.stream is not None:
-            evict.stream.goodbye()
+            place = Place(self, pool, address, token, party, own)
+            pool.places.append(place)
+            if token is not None:
+                self._by_token[token].append(place)
+        for old in evict:
+            if old.stream is not None:
+                old.stream.goodbye(cut=old.token != token)
         return place
 
     def _release(self, place: Place) -> None:
@@ -136,25 +190,33 @@ class StreamGate:
         place.left = True
         pool = place.pool
         pool.open -= 1
+        try:
+            pool.places.remove(place)
+        except ValueError:
+            pass
         left = pool.by_address.get(place.address, 1) - 1
         if left:
             pool.by_address[place.address] = left
         else:
             pool.by_address.pop(place.address, None)
 
+    def _forget(self, place: Place) -> None:
+        """Release `place` and take it off its token's list (under the lock)."""
+        self._release(place)
+        if place.token is not None:
+            mine = self._by_token.get(place.token)
+            if mine is not None:
+                try:
+                    mine.remove(place)
+                except ValueError:
+                    pass
+                if not mine:
+                    del self._by_token[place.token]
+
     def leave(self, place: Place) -> None:
         """Give a place back."""
         with self._lock:
-            self._release(place)
-            if place.token is not None:
-                mine = self._by_token.get(place.token)
-                if mine is not None:
-                    try:
-                        mine.remove(place)
-                    except ValueError:
-                        pass
-                    if not mine:
-                        del self._by_token[place.token]
+            self._forget(place)
 
 
 def _gate(app: Flask) -> StreamGate:
@@ -180,8 +242,12 @@ class EventStream:
         first: list[str],
         heartbeat: float,
         disconnected: Callable[[], bool] | None = None,
+        environ: dict | None = None,
     ):
         self.owner, self.sub, self.place = owner, sub, place
+        # The server's request environment: how far behind the client is (`front.unsent`),
+        # and how to cut it (`front.drop`). None outside waitress.
+        self.environ = environ
         place.stream = self
         self.first = first
         self.heartbeat = heartbeat
@@ -211,6 +277,13 @@ class EventStream:
                 if msg is None:  # shutting down, the seat's token replaced, or a newer stream
                     yield message("bye", "{}").encode("utf-8")
                     return
+                if self._cut:
+                    return
+                if self.environ is not None and front.unsent(self.environ) > STREAM_BEHIND_BYTES:
+                    # Too far behind: holding more for it would let one slow reader fill the
+                    # server's memory. It reconnects, and a fresh snapshot catches it up.
+                    front.drop(self.environ, "its event stream fell too far behind")
+                    return
                 seq, kind, update = msg
                 # Rendered here, by this stream's own thread: its text is ready as soon as
                 # its own part is (the public part is encoded once for every stream).
@@ -227,8 +300,16 @@ class EventStream:
         self.owner.unsubscribe(self.sub)
         self.place.leave()
 
-    def goodbye(self) -> None:
-        """End this stream with a `bye` (a newer stream of the same token took its place)."""
+    _cut = False
+
+    def goodbye(self, cut: bool = False) -> None:
+        """End this stream with a `bye` (a newer stream of the same token took its place); with
+        `cut` (a more entitled stream took it), also close its connection at once, so that its
+        thread is freed even if its client does not read."""
+        if cut:
+            self._cut = True
+            if self.environ is not None:
+                front.drop(self.environ, "its stream's place was needed")
         self.sub.messages.put(None)
 
 
@@ -251,9 +332,13 @@ def events(code: str):
     # The table display holds no token (a TV shows only public things) but its key: it takes
     # a place in the seats' pool, so guests filling the spectators' pool cannot blind it.
     key = request.args.get("display")
-    place_token = request_token() if who is not None else \
-        f"display:{owner.code}" if key and len(key) <= 64 and owner.is_display_key(key) else None
-    place = gate.enter(client_address(), place_token)
+    display = who is None and bool(key) and len(key) <= 64 and owner.is_display_key(key)
+    place_token = request_token() if who is not None else f"display:{owner.code}" if display else None
+    reg = registry_for()
+    own = place_token is not None and reg.is_priority(owner.code)
+    if display:
+        front.mark(request.environ, front.OWN_TABLE if own else front.OTHER_TABLE, f"display:{key}")
+    place = gate.enter(client_address(), place_token, reg.party(owner.code), own)
     try:
         sub, version, state = owner.subscribe(seat, host)
     except BaseException:
@@ -277,7 +362,8 @@ def events(code: str):
         first.append(message("snapshot", snapshot, version))
     heartbeat = float(current_app.config.get("SSE_HEARTBEAT_S", DEFAULT_HEARTBEAT_S))
     body = EventStream(owner, sub, place, first, heartbeat,
-                       request.environ.get("waitress.client_disconnected"))
+                       request.environ.get("waitress.client_disconnected"), request.environ)
+    front.streaming(request.environ)
     resp = Response(body, mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"

@@ -16,6 +16,14 @@ command):
 - a **fair share per address**: one client address holds at most `PER_ADDRESS_CONNECTIONS`
   open connections; one more is answered `429` and closed at once, so the server's
   `CONNECTION_LIMIT` can only be reached by many addresses together.
+- **the owner's tables first** (issue 15, 22): the application marks who each connection's
+  client is (`mark`: a seat, host or display of one of the owner's tables, of another table, or
+  anonymous). At `CONNECTION_LIMIT` the longest-idle connection not of the owner's tables is
+  shed for a newcomer; requests not of the owner's tables run in a few guest lanes
+  (`LaneDispatcher`); one request at a time per connection, the next once the client has taken
+  the answer before it; the guests' unsent answers are bounded in memory
+  (`GUEST_UNSENT_BYTES`) and nothing unsent ever goes to a temporary file. docs/SECURITY.md
+  says how each resource is shared.
 - refusals made by waitress itself (a body over `max_request_body_size`, read as soon as its
   `Content-Length` header arrives and, for a chunked body, as it grows) get the API's JSON body
   in words instead of waitress's plain text.
@@ -35,13 +43,17 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import sys
+import threading
 import time
+from collections import deque
 from typing import Any
+from urllib.parse import parse_qs
 
 from waitress.adjustments import Adjustments
-from waitress.channel import HTTPChannel
+from waitress.channel import ClientDisconnected, HTTPChannel
 from waitress.server import TcpWSGIServer
-from waitress.task import ErrorTask
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 
 log = logging.getLogger("companion.front")
 
@@ -70,6 +82,40 @@ MAX_HEADER_BYTES = 32 * 1024
 SEND_BUFFER_BYTES = 32 * 1024
 #: How often (seconds) the deadlines are checked; waitress's own default is 30.
 CHECK_INTERVAL_S = 1
+#: waitress's own cap on connections sits this far above `CONNECTION_LIMIT`, so that it never
+#: stops accepting while a guest's connections can still be shed for a known client's.
+ACCEPT_SLACK = 16
+
+#: What the server knows of a connection's client (`TableChannel.rank`), best first:
+#: the seats, host or display of one of the owner's tables (bound to the scrambler, or made
+#: with the owner token); a seat, host or display of another table; anyone else.
+OWN_TABLE, OTHER_TABLE, ANONYMOUS = 0, 1, 2
+#: Requests of clients other than the owner's tables' that run at once (the "guest lanes"),
+#: for other tables' clients and for anonymous ones apart (so a spectators' crowd does not hold
+#: up another table's phones); the rest wait their turn. The owner's tables' requests never
+#: wait for a lane.
+GUEST_LANES = {OTHER_TABLE: 2, ANONYMOUS: 2}
+#: Bytes answered but not yet taken by their clients, over every connection not of the owner's
+#: tables: past this, the connection holding the most is dropped. (Kept in memory: nothing a
+#: client has not read is written to disk, see `OUTBUF_OVERFLOW`.)
+GUEST_UNSENT_BYTES = 12 * 1024 * 1024
+#: The interpreter's thread switch interval under `serve` (Python's default is 5 ms): a request
+#: of the owner's tables waiting for the interpreter behind the guests' lanes gets it sooner.
+SWITCH_INTERVAL_S = 0.002
+#: Requests one connection may have waiting (pipelined, sent before their answers were read):
+#: browsers send one at a time; a client with more waiting is dropped, so a burst of pipelined
+#: requests costs the server at most this many parsed requests per connection.
+PIPELINE_MAX = 8
+#: waitress blocks a response's thread once this many bytes wait on its connection. Above any
+#: response the companion makes (the largest, a 500-entry log page, is about 1 MB); an event
+#: stream is cut long before (`companion.server.events.STREAM_BEHIND_BYTES`).
+OUTBUF_HIGH_WATERMARK = 4 * 1024 * 1024
+#: waitress moves a connection's unsent output to a temporary file past this size. Set far above
+#: every bound here, so it never happens: a client's unread output never reaches the disk.
+OUTBUF_OVERFLOW = 64 * 1024 * 1024
+#: A request body is kept in memory up to this size (waitress spools larger ones to a file):
+#: above `MAX_BODY_BYTES`, so no body ever reaches the disk either.
+INBUF_OVERFLOW = 512 * 1024
 
 
 def _json_answer(status: str, error: str, field: str | None, extra_headers: str = "") -> bytes:
@@ -87,6 +133,11 @@ OVER_SHARE_ANSWER = _json_answer(
     "close some pages and try again",
     None,
     "Retry-After: 5\r\n",
+)
+#: Sent to a newcomer when every place is held by the owner's tables' own clients.
+SERVER_FULL_ANSWER = _json_answer(
+    "503 Service Unavailable",
+    "the table's server is full; try again shortly", None, "Retry-After: 5\r\n",
 )
 
 
@@ -110,40 +161,136 @@ class JsonErrorTask(ErrorTask):
         self.write(body)
 
 
+class TableTask(WSGITask):
+    """waitress's WSGI task, telling the application which connection asks
+    (`environ["companion.channel"]`), so that it can say who the client is (`mark`) and cut a
+    stream that falls behind (`drop`)."""
+
+    def get_environment(self) -> dict:
+        environ = super().get_environment()
+        environ["companion.channel"] = self.channel
+        return environ
+
+
+def _channel(environ: dict) -> "TableChannel | None":
+    channel = environ.get("companion.channel")
+    return channel if isinstance(channel, TableChannel) else None
+
+
+def mark(environ: dict, rank: int, token: str | None = None) -> None:
+    """The application has learned who asks on this connection: `rank` (`OWN_TABLE`,
+    `OTHER_TABLE`). A connection keeps the best rank it has shown; an `OWN_TABLE` token is
+    remembered, so that its next requests (on any connection) are served before the guests'."""
+    channel = _channel(environ)
+    if channel is None:
+        return
+    if rank < channel.rank:
+        channel.rank = rank
+    if rank != ANONYMOUS and token:
+        channel.server.remember(token, rank)
+
+
+def streaming(environ: dict) -> None:
+    """This connection's request is an event stream: it holds its thread for long, waiting, so
+    it gives its guest lane back, and the connection keeps being read (to see the client go)."""
+    channel = _channel(environ)
+    if channel is not None:
+        channel.streaming = True
+        dispatcher = channel.server.task_dispatcher
+        if isinstance(dispatcher, LaneDispatcher):
+            dispatcher.release()
+
+
+def unsent(environ: dict) -> int:
+    """Bytes of this connection's answer waiting for its client (0 outside waitress)."""
+    channel = _channel(environ)
+    return channel.total_outbufs_len if channel is not None else 0
+
+
+def drop(environ: dict, why: str) -> None:
+    """Close this connection now, discarding what its client has not read."""
+    channel = _channel(environ)
+    if channel is not None:
+        channel.server.drop(channel, why)
+
+
 class TableChannel(HTTPChannel):
-    """One client connection, with the clocks its deadlines need.
+    """One client connection, with the clocks its deadlines need and what is known of its client.
 
     `request_started`: when the request being received began (its first byte, or the opening
     of the connection for the first request). `send_progress`: the last time the client took
-    bytes, or the time bytes began to wait for it.
+    bytes, or the time bytes began to wait for it. `last_served`: when its last answer was made
+    (or it opened): the connection idle longest is shed first. `rank`: who its client is
+    (`OWN_TABLE`, `OTHER_TABLE`, `ANONYMOUS`), set by the application (`mark`).
     """
 
     error_task_class = JsonErrorTask
+    task_class = TableTask
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map=map)
-        self.request_started = self.send_progress = time.time()
+        self.request_started = self.send_progress = self.last_served = time.time()
         self.received_any = False
+        self.rank = ANONYMOUS
+        self.streaming = False
 
     def received(self, data: bytes) -> bool:
-        """Note when a new request starts, then let waitress parse it."""
+        """Note when a new request starts, then let waitress parse it; a connection with more
+        than `PIPELINE_MAX` requests waiting is dropped."""
         if data and self.request is None:
             self.request_started = time.time()
         if data:
             self.received_any = True
-        return super().received(data)
+        taken = super().received(data)
+        if len(self.requests) > PIPELINE_MAX:
+            self.server.drop(self, f"it pipelined more than {PIPELINE_MAX} requests")
+        return taken
+
+    #: A request is waiting for this connection's client to take the answer before it.
+    deferred = False
+
+    def next_request(self) -> bool:
+        """Whether the connection's next request may run now: only once its client has taken
+        every byte of the answers before it (else it waits: `deferred`). Called with the
+        next request queued."""
+        with self.outbuf_lock:
+            if self.total_outbufs_len and self.connected:
+                self.deferred = True
+                return False
+            self.deferred = False
+            return True
+
+    def resume(self) -> None:
+        """Run the deferred request once the answers before it are all taken."""
+        if not self.deferred:
+            return
+        with self.outbuf_lock:
+            ready = self.deferred and not self.total_outbufs_len and self.connected and bool(self.requests)
+            if ready:
+                self.deferred = False
+        if ready:
+            self.server.task_dispatcher.add_task(self)
+
+    def handle_write(self) -> None:
+        """waitress's flush; then a deferred request runs if its turn has come."""
+        super().handle_write()
+        self.resume()
 
     #: A task thread is in `write_soon` (sending, or about to): see `writable`.
     task_writing = False
 
     def write_soon(self, data) -> int:
-        """Queue a response's bytes; if nothing was waiting, the send clock starts now.
+        """Queue a response's bytes; if nothing was waiting, the send clock starts now. A
+        guest's connection whose answer would take the guests' unsent bytes past
+        `GUEST_UNSENT_BYTES` is dropped (or the guest connection holding the most).
 
         waitress sends them from this (the task's) thread, holding the buffer's lock; while it
         does, the channel is not `writable` for the main loop, which would otherwise find the
         socket ready and the lock taken, and poll again at once until the send is done (87
         polls per update with 6 streams, issue 19). What the task could not send is left to
         the main loop, woken for it here."""
+        if data and self.rank != OWN_TABLE and self.server.over_budget(len(data), self):
+            raise ClientDisconnected
         if data and not self.total_outbufs_len:
             self.send_progress = time.time()
         self.task_writing = True
@@ -160,17 +307,31 @@ class TableChannel(HTTPChannel):
             self.send_progress = time.time()
         return sent
 
-    #: Why the server dropped this connection (set by `TableServer.maintenance`), or None.
+    def service(self) -> None:
+        """Answer one request; the connection has been served now."""
+        try:
+            super().service()
+        finally:
+            self.last_served = time.time()
+
+    #: Why the server dropped this connection (set by `TableServer.drop`), or None.
     drop_reason: str | None = None
 
     def readable(self) -> bool:
         """Close a dropped connection here, at the start of a loop pass, before its socket is
         watched: closing it anywhere else in the pass could free its file descriptor while
         the pass still watches it, and a connection accepted in the same pass (which reuses
-        the number) would then be closed in its place."""
+        the number) would then be closed in its place.
+
+        One request at a time: while a request is being answered the connection is not read
+        (pipelined requests wait in the client's socket, not in the server's memory), except
+        an event stream's, read to see its client go; and waitress reads nothing more while
+        an answer waits for the client."""
         if self.drop_reason is not None:
             if self.connected or self.socket is not None:
                 self.handle_close()
+            return False
+        if self.requests and not self.streaming:
             return False
         return super().readable()
 
@@ -178,6 +339,24 @@ class TableChannel(HTTPChannel):
         """A dropped connection is not watched any more; nor is one whose task is sending
         (`write_soon`)."""
         return False if self.drop_reason is not None or self.task_writing else super().writable()
+
+    def sheddable(self) -> bool:
+        """Whether the server may close this connection to make room for another: a client
+        not of the owner's tables, with no request being answered (an idle keep-alive, or a
+        request still arriving, however slowly)."""
+        return (self.rank != OWN_TABLE and not self.requests and not self.streaming
+                and self.drop_reason is None)
+
+    def request_rank(self) -> int:
+        """Who the request about to run is from: the connection's rank, or better when its
+        token is known (`TableServer.rank_of`)."""
+        rank = self.rank
+        request = self.requests[0] if self.requests else None
+        if rank == OWN_TABLE or request is None or request.error:
+            return rank
+        for token in _request_tokens(request):
+            rank = min(rank, self.server.rank_of(token))
+        return rank
 
     def overdue(self, now: float) -> str | None:
         """Why this connection must go now, or None."""
@@ -194,13 +373,158 @@ class TableChannel(HTTPChannel):
         return None
 
 
+def _request_tokens(request) -> list[str]:
+    """The tokens a parsed request carries (header, `?token=`, the display's `?display=`)."""
+    found = []
+    auth = request.headers.get("AUTHORIZATION", "")
+    if auth[:7].lower() == "bearer ":
+        found.append(auth[7:].strip())
+    if request.headers.get("X_SEAT_TOKEN"):
+        found.append(request.headers["X_SEAT_TOKEN"])
+    if request.query and ("token=" in request.query or "display=" in request.query):
+        args = parse_qs(request.query[:1024])
+        found += args.get("token", [])[:1] + [f"display:{k}" for k in args.get("display", [])[:1]]
+    return found
+
+
+class LaneDispatcher(ThreadedTaskDispatcher):
+    """waitress's thread pool, serving the owner's tables first: their requests run as soon as
+    a thread is free; everyone else's take one of `GUEST_LANES` lanes, and wait for one. An
+    event stream gives its lane back once it streams (`streaming`): it holds its thread
+    waiting, not working, and the stream pools bound those threads
+    (`companion.server.events`)."""
+
+    def __init__(self, guest_lanes: dict[int, int] | None = None):
+        super().__init__()
+        self.guest_lanes = dict(guest_lanes or GUEST_LANES)
+        self.guest_queues: dict[int, deque] = {rank: deque() for rank in self.guest_lanes}
+        self.guests_running = {rank: 0 for rank in self.guest_lanes}
+        # The lane (a rank) the current worker thread holds: a lane belongs to the thread
+        # running the request, not to its connection, whose next request may already run on
+        # another thread by the time this one ends.
+        self._held = threading.local()
+
+    def add_task(self, task) -> None:
+        """Queue a connection's next request: in the owner's queue or its class's."""
+        rank = task.request_rank() if isinstance(task, TableChannel) else OWN_TABLE
+        with self.lock:
+            (self.guest_queues[rank] if rank in self.guest_queues else self.queue).append(task)
+            self.queue_cv.notify()
+
+    def _lane(self) -> int | None:
+        """A class of guests with a request waiting and a free lane, or None."""
+        for rank, waiting in self.guest_queues.items():
+            if waiting and self.guests_running[rank] < self.guest_lanes[rank]:
+                return rank
+        return None
+
+    def _ready(self) -> bool:
+        return bool(self.queue) or self._lane() is not None
+
+    def handler_thread(self, thread_no: int) -> None:
+        """waitress's worker loop, taking the owner's requests first."""
+        while True:
+            with self.lock:
+                while not self._ready() and self.stop_count == 0:
+                    self.active_count -= 1
+                    self.queue_cv.wait()
+                    self.active_count += 1
+                if self.stop_count > 0:
+                    self.active_count -= 1
+                    self.stop_count -= 1
+                    self.threads.discard(thread_no)
+                    self.thread_exit_cv.notify()
+                    break
+                if self.queue:
+                    task = self.queue.popleft()
+                    self._held.lane = None
+                else:
+                    rank = self._lane()
+                    task = self.guest_queues[rank].popleft()
+                    self.guests_running[rank] += 1
+                    self._held.lane = rank
+            try:
+                task.service()
+            except BaseException:
+                self.logger.exception("Exception when servicing %r", task)
+            finally:
+                self.release()
+
+    def release(self) -> None:
+        """Give back the guest lane the current thread holds, if it holds one."""
+        rank = getattr(self._held, "lane", None)
+        if rank is None:
+            return
+        with self.lock:
+            self._held.lane = None
+            self.guests_running[rank] -= 1
+            self.queue_cv.notify()
+
+    def shutdown(self, cancel_pending: bool = True, timeout: float = 5) -> bool:
+        """waitress's shutdown, the guests' queue included."""
+        with self.lock:
+            for waiting in self.guest_queues.values():
+                self.queue.extend(waiting)
+                waiting.clear()
+        return super().shutdown(cancel_pending, timeout)
+
+
 class TableServer(TcpWSGIServer):
-    """waitress's TCP server, enforcing the deadlines and the per-address share."""
+    """waitress's TCP server, enforcing the deadlines, the per-address share and the owner's
+    tables' reserved places."""
 
     channel_class = TableChannel
 
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self._known: dict[str, int] = {}
+        self._known_lock = threading.Lock()
+
+    #: Tokens remembered for scheduling with their rank (not for access: the application checks
+    #: every token itself); the oldest are forgotten past this many.
+    KNOWN_TOKENS = 4096
+
+    def remember(self, token: str, rank: int = OWN_TABLE) -> None:
+        """Remember `token`'s rank (`mark`)."""
+        with self._known_lock:
+            self._known[token[:200]] = rank
+            if len(self._known) > self.KNOWN_TOKENS:
+                self._known.pop(next(iter(self._known)))
+
+    #: Asked about a token not yet seen (`rank_of`): its rank (`make_server` sets the
+    #: registry's `token_rank`). None: only tokens seen count.
+    classifier: Any = None
+
+    def rank_of(self, token: str) -> int:
+        """`token`'s rank: seen before, or said by the `classifier` (a restarted server's
+        display, a phone's first request on a new connection); unknown: `ANONYMOUS`."""
+        token = token[:200]
+        rank = self._known.get(token)
+        if rank is not None:
+            return rank
+        if self.classifier is not None and token:
+            try:
+                rank = self.classifier(token)
+            except Exception:  # a question about scheduling must never stop the loop
+                log.exception("the token classifier failed")
+                return ANONYMOUS
+            if rank != ANONYMOUS:
+                self.remember(token, rank)
+            return rank
+        return ANONYMOUS
+
+    def add_task(self, channel) -> None:
+        """Queue a connection's request, unless the answer before it still waits for its client
+        (then it runs once that is taken: one request at a time, bounded output per connection)."""
+        if isinstance(channel, TableChannel) and not channel.next_request():
+            self.pull_trigger()
+            return
+        super().add_task(channel)
+
     def handle_accept(self) -> None:
-        """Accept a connection unless its address already holds its share."""
+        """Accept a connection unless its address already holds its share. With the server at
+        `CONNECTION_LIMIT`, the longest-idle connection not of the owner's tables is closed to
+        make room; only when every place is the owner's tables' is the newcomer refused."""
         try:
             pair = self.accept()
             if pair is None:
@@ -211,47 +535,93 @@ class TableServer(TcpWSGIServer):
             return
         addr = self.fix_addr(addr)
         host = addr[0] if isinstance(addr, tuple) else addr
-        held = sum(1 for ch in list(self.active_channels.values())
-                   if isinstance(ch.addr, tuple) and ch.addr[0] == host)
+        channels = [ch for ch in list(self.active_channels.values()) if ch.drop_reason is None]
+        held = sum(1 for ch in channels if isinstance(ch.addr, tuple) and ch.addr[0] == host)
         if held >= PER_ADDRESS_CONNECTIONS:
             self.refused_over_share += 1
             if self.refused_over_share in (1, 10, 100, 1000) or self.refused_over_share % 10000 == 0:
                 log.warning("%s holds %d connections: refused %d over its share so far",
                             host, held, self.refused_over_share)
-            try:
-                conn.setblocking(False)
-                conn.send(OVER_SHARE_ANSWER)
-            except OSError:
-                pass
-            conn.close()
+            self._refuse(conn, OVER_SHARE_ANSWER)
             return
+        if len(channels) >= CONNECTION_LIMIT:
+            idle = [ch for ch in channels if isinstance(ch, TableChannel) and ch.sheddable()]
+            if not idle:
+                self._refuse(conn, SERVER_FULL_ANSWER)
+                return
+            # The anonymous first, then other tables' clients; the longest idle of them.
+            victim = min(idle, key=lambda ch: (-ch.rank, ch.last_served))
+            self.shed += 1
+            self.drop(victim, "its place was needed (the server was full)")
         self.channel_class(self, conn, addr, self.adj, map=self._map)
+
+    @staticmethod
+    def _refuse(conn: socket.socket, answer: bytes) -> None:
+        try:
+            conn.setblocking(False)
+            conn.send(answer)
+        except OSError:
+            pass
+        conn.close()
 
     refused_over_share = 0
     dropped = 0
+    shed = 0
+
+    def over_budget(self, adding: int, writer: TableChannel) -> bool:
+        """Whether `writer` (not of the owner's tables) may not add `adding` unsent bytes: past
+        `GUEST_UNSENT_BYTES` over all such connections, the one holding the most is dropped;
+        True when that is the writer."""
+        guests = [ch for ch in list(self.active_channels.values())
+                  if getattr(ch, "rank", ANONYMOUS) != OWN_TABLE and ch.drop_reason is None]
+        total = adding + sum(ch.total_outbufs_len for ch in guests)
+        while total > GUEST_UNSENT_BYTES and guests:
+            biggest = max(guests, key=lambda ch: ch.total_outbufs_len + (adding if ch is writer else 0))
+            guests.remove(biggest)
+            total -= biggest.total_outbufs_len + (adding if biggest is writer else 0)
+            self.drop(biggest, "the guests' unsent answers were over their share of memory")
+            if biggest is writer:
+                return True
+        return False
+
+    def drop(self, channel: TableChannel, why: str) -> None:
+        """Close `channel` at the start of the loop's next pass, discarding its unsent bytes."""
+        if channel.drop_reason is not None:
+            return
+        self.dropped += 1
+        level = logging.INFO if self.dropped in (1, 10, 100) or self.dropped % 1000 == 0 else logging.DEBUG
+        log.log(level, "closed a connection from %s: %s (%d so far)",
+                channel.addr[0] if channel.addr else "?", why, self.dropped)
+        # Not waitress's `will_close`, which waits for the socket to be writable: a client that
+        # does not read never makes it writable again. The channel closes itself at the start
+        # of the next pass (`TableChannel.readable`), at once. A thread waiting to write to it
+        # is woken and told the client is gone.
+        channel.drop_reason = why
+        with channel.outbuf_lock:
+            channel.connected = False
+            channel.outbuf_lock.notify_all()
+        self.pull_trigger()
 
     def maintenance(self, now: float) -> None:
         """waitress's idle timeout, then the companion's deadlines."""
         super().maintenance(now)
         for channel in list(self.active_channels.values()):
+            if channel.deferred:
+                channel.resume()
             why = channel.overdue(now) if channel.drop_reason is None else None
             if why is not None:
-                self.dropped += 1
-                level = logging.INFO if self.dropped in (1, 10, 100) or self.dropped % 1000 == 0 else logging.DEBUG
-                log.log(level, "closed a connection from %s: %s (%d so far)",
-                        channel.addr[0] if channel.addr else "?", why, self.dropped)
-                # Not waitress's `will_close`, which waits for the socket to be writable: a
-                # client that does not read never makes it writable again. The channel closes
-                # itself at the start of the next pass (`TableChannel.readable`), at once.
-                channel.drop_reason = why
-                self.pull_trigger()
+                self.drop(channel, why)
 
 
 def server_settings(threads: int) -> dict[str, Any]:
     """waitress's adjustments for the companion (the numbers above)."""
     return {
         "threads": threads,
-        "connection_limit": CONNECTION_LIMIT,
+        # waitress stops accepting at its limit; the companion sheds guests before it is reached.
+        "connection_limit": CONNECTION_LIMIT + ACCEPT_SLACK,
+        "outbuf_high_watermark": OUTBUF_HIGH_WATERMARK,
+        "outbuf_overflow": OUTBUF_OVERFLOW,
+        "inbuf_overflow": INBUF_OVERFLOW,
         "channel_timeout": CHANNEL_TIMEOUT_S,
         "cleanup_interval": CHECK_INTERVAL_S,
         "max_request_body_size": MAX_BODY_BYTES,
@@ -274,4 +644,12 @@ def make_server(app, host: str, port: int, threads: int) -> TableServer:
     """The companion's server for `app` on `host:port` (port 0: a free one), not yet running."""
     adj = Adjustments(host=host, port=port, **server_settings(threads))
     adj.socket_options = list(SOCKET_OPTIONS)  # not a keyword of Adjustments
-    return TableServer(app, map={}, adj=adj, sockinfo=adj.listen[0])
+    dispatcher = LaneDispatcher()
+    dispatcher.set_thread_count(threads)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    server = TableServer(app, map={}, adj=adj, sockinfo=adj.listen[0], dispatcher=dispatcher)
+    tables = getattr(app, "extensions", {}).get("tables")
+    if tables is not None:
+        server.classifier = lambda token: {True: OWN_TABLE, False: OTHER_TABLE, None: ANONYMOUS}[
+            tables.token_is_priority(token)]
+    return server

@@ -29,12 +29,14 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
 from companion.table.chips import breakdown, chip_set_from
+from companion.table.outcome import KIND_WORDS, game_runs
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
 
@@ -100,7 +102,8 @@ SHIFT_WORDS = {
 }
 
 
-def _owner_or_404(code: str) -> TableOwner:
+def owner_or_404(code: str) -> TableOwner:
+    """The owner of table `code`, or a 404 page."""
     owner = registry_for().get(code)
     if owner is None:
         abort(404)
@@ -178,8 +181,12 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
             f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}",
         "hand_ended": lambda: f"hand {f('hand')} ends",
         "seed_revealed": lambda: f"the seed of hand {f('hand')} is revealed: {f('seed')}",
-        "session_ended": lambda: "the session ends",
-        "undone": lambda: f"counter-entry: entry {f('seq')} ({f('entry_type')}) is undone",
+        "session_ended": lambda: "the session ends" + (
+            f"; the sabacc pot ({f('carried_sabacc_pot')}) is carried to the next session" if f("carried_sabacc_pot")
+            else "; the sabacc pot is split: " + ", ".join(f"{_who(s, names)} {v}" for s, v in (f("sabacc_shares") or {}).items())
+            if f("sabacc_shares") else ""),
+        "undone": lambda: f"counter-entry: {f('words') or f('entry_type')} (entry {f('seq')}) is undone",
+        "rules_changed": lambda: f"from the next hand the table plays {f('game')}",
     }
     if t in ("step", "betting_done"):
         return None
@@ -193,7 +200,8 @@ def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
     who = _who(ev.get("seat"), names) if ev.get("seat") else "the scrambler"
     what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
     faces = " and ".join(str(d) for d in dice) if dice else "the timer"
-    return f"{who} rolls {faces} ({roll.get('trigger')}): {what}"
+    hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
+    return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
 
 
 def entry_words(entry: dict[str, Any], names: dict[str, str]) -> str:
@@ -248,9 +256,10 @@ def start():
 @bp.get("/t/<code>/host")
 def console(code: str):
     """The host console of table `code` (the host token lives in the browser)."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
-    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules)
+    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules,
+                           presets=PRESETS)
 
 
 def scrambler_devices_words(hub: Any) -> str:
@@ -299,8 +308,9 @@ def scrambler_devices():
 @bp.get("/t/<code>/rules")
 def table_rules(code: str):
     """The rules in plain words for this table's own rule set (its options included)."""
-    owner = _owner_or_404(code)
-    return render_template("host/table_rules.html", code=owner.code, ruleset=owner.table.rules)
+    owner = owner_or_404(code)
+    return render_template("host/table_rules.html", code=owner.code, ruleset=owner.table.rules,
+                           runs=game_runs(owner.table.session()))
 
 
 def _verify_command(hand: dict[str, Any]) -> str | None:
@@ -310,7 +320,8 @@ def _verify_command(hand: dict[str, Any]) -> str | None:
     parts = ["sabacc-companion verify", f"--seed {hand['seed']}", f"--commitment {hand['commitment']}"]
     for r in hand["rolls"]:
         if r.get("dice"):
-            parts.append(f"--roll {r['trigger']}:{','.join(str(d) for d in r['dice'])}")
+            mark = ":by-hand" if r.get(BY_HAND) else ""
+            parts.append(f"--roll {r['trigger']}:{','.join(str(d) for d in r['dice'])}{mark}")
     return " ".join(parts)
 
 
@@ -392,7 +403,7 @@ def _seq_arg(name: str) -> int | None:
 def audit(code: str):
     """The audit log, a page at a time (the newest first; `?before=N` for older entries):
     every entry, its counter-entry if undone, dice, seeds."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     version, state = owner.view(None)
     names = seat_names(state)
     after = _seq_arg("after")
@@ -445,22 +456,33 @@ def dice_table() -> dict[str, list[int]]:
 @bp.get("/t/<code>/history")
 def history(code: str):
     """The session so far: standings, the settled hands, and the stack chart."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     names = seat_names(state)
+    showdowns = [showdown_rows(h, names) for h in reversed(state["hands"]) if h.get("settlement")]
+    by_hand = dice_by_hand(owner)
+    for sd in showdowns:
+        sd["by_hand"] = by_hand.get(sd["hand"], 0)
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
-        standings=standings(state), showdowns=[showdown_rows(h, names) for h in reversed(state["hands"])
-                                               if h.get("settlement")],
+        standings=standings(state), runs=game_runs(owner.table.session()), showdowns=showdowns,
     )
 
 
-KIND_WORDS = {
-    "idiots_array": "Idiot's Array", "pure_sabacc": "Pure Sabacc", "fairy_empress": "Fairy Empress",
-    "ordinary": "ordinary", "bomb_out": "bombed out", "folded": "folded",
-    "conceded": "won, everyone else folded",
-}
+def dice_by_hand(owner: TableOwner) -> dict[int, int]:
+    """Per hand number, how many of its standing rolls the host entered by hand (issue 15: the
+    hand's history says so, as the audit page and `verify` do)."""
+    counts: dict[int, int] = {}
+    hand = None
+    for e in owner.ledger.entries_of_type(owner.code, ("start_hand", "roll")):
+        for ev in e.events:
+            if ev.get("type") == "hand_started":
+                hand = ev.get("hand")
+            elif (ev.get("type") == "rolled" and e.applies and hand is not None
+                  and (ev.get("roll") or {}).get(BY_HAND)):
+                counts[hand] = counts.get(hand, 0) + 1
+    return counts
 
 
 def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
@@ -504,14 +526,23 @@ def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
             "total": "—" if x.get("total") is None else str(x["total"]),
             "kind": KIND_WORDS.get(x["kind"], x["kind"]),
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
+            "net": _net_words((s.get("net") or {}).get(x["name"])),
+            "demise": (f"{display_name(x['demise'])}: {x['demise_total']}, "
+                       f"{KIND_WORDS.get(x['demise_kind'], x['demise_kind'])}") if x.get("demise") else "",
+            "why": x.get("why", ""),
         })
-    return {"hand": entry["hand"], "rows": rows, "pots": pots}
+    return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots}
+
+
+def _net_words(net: int | None) -> str:
+    """A net for the hand as the tables show it ("+12", "−5", "0"; "—" when not known)."""
+    return "—" if net is None else _signed(net)
 
 
 @bp.get("/t/<code>/chart.svg")
 def chart(code: str):
     """The stack chart alone, as an SVG image."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     return Response(stack_chart(state["stack_history"], seat_names(state)), mimetype="image/svg+xml")
 
@@ -531,6 +562,9 @@ def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
         row["net"] = row["stack"] + row["cashed_out"] - row["bought_in"] - row["items"] - row["adjusted"]
         row["chips"] = breakdown(row["stack"], chips).to_json()
         rows.append(row)
+    shares = {r["seat"]: r.get("sabacc_share", 0) for r in state.get("standings") or []}
+    for row in rows:
+        row["sabacc_share"] = shares.get(row["seat"], 0)
     final = [r["seat"] for r in state.get("standings") or []]
     if final:
         rows.sort(key=lambda r: final.index(r["seat"]) if r["seat"] in final else len(final))
@@ -542,7 +576,7 @@ def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
 @bp.get("/t/<code>/standings.json")
 def standings_json(code: str):
     """The standings with each remaining stack's chip breakdown (final once `ended`)."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     _, state = owner.view(None)
     return jsonify({"code": owner.code, "ended": state["ended"], "standings": standings(state)})
 
@@ -551,7 +585,7 @@ def standings_json(code: str):
 def seat_qr(code: str):
     """The QR code of the link that moves a seat to a new phone. Only drawn for a token that
     is valid for that seat, so this is no general QR service."""
-    owner = _owner_or_404(code)
+    owner = owner_or_404(code)
     seat, token = request.args.get("seat", ""), request.args.get("token", "")
     if not token or len(token) > 200 or owner.seat_for_token(token) != seat:
         abort(404)

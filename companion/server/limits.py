@@ -45,12 +45,20 @@ class Limits:
     #: The same, per client address over all its tokens (a guest seating a dozen seats of a
     #: table of their own cannot send twelve times as much).
     commands_per_address: Rate = Rate(burst=120, per_second=60)
+    #: Entries per guest table (one not of the owner's), over all its seats and its host:
+    #: a busy real table of eight writes about 100 a minute. Bounds how fast a guest's table
+    #: grows on the disk (with `COMMAND_BODY_MAX`, the bytes per entry).
+    entries_per_guest_table: Rate = Rate(burst=60, per_second=5)
 
 
 PRODUCTION = Limits()
 
 #: Longest idempotency key a request may carry (the owner's one check of it).
 KEY_MAX = OWNER_KEY_MAX
+#: Largest body of a command, undo, join or new seat token (`413` beyond): the largest real
+#: command (a reveal of a full hand, a 200-character adjustment reason) is well under 1 KiB,
+#: 2 KiB with every character escaped.
+COMMAND_BODY_MAX = 8 * 1024
 #: Most entries one `GET .../log` answers.
 LOG_LIMIT_MAX = 500
 
@@ -122,6 +130,7 @@ class Limiter:
         self.creation = Bucket(limits.table_creation, "tables created from this device")
         self.per_token = Bucket(limits.commands_per_token, "commands from this seat")
         self.per_address = Bucket(limits.commands_per_address, "commands from this device")
+        self.per_guest_table = Bucket(limits.entries_per_guest_table, "commands at this table")
 
     def check(self) -> None:
         """Refuse the current request if it is over a limit (before anything is read)."""
@@ -139,6 +148,10 @@ class Limiter:
                 # Per token *and* address: a token shared with a stranger does not let the
                 # stranger use up the seat's own allowance from elsewhere.
                 self.per_token.take(f"{address} {token[:200]}")
+            code = str((request.view_args or {}).get("code", ""))[:12].upper()
+            reg = current_app.extensions.get("tables")
+            if code and reg is not None and not reg.is_priority(code):
+                self.per_guest_table.take(code)
 
 
 def init_app(app: Flask) -> None:

@@ -23,8 +23,9 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from companion.server.addresses import phone_base_url
 from companion.refusal import Refused
 from companion.server.errors import read_json
-from companion.server.access import request_token, table_owner, viewer
-from companion.server.limits import LOG_LIMIT_MAX
+from companion.server import front
+from companion.server.access import client_address, request_token, table_owner, viewer
+from companion.server.limits import COMMAND_BODY_MAX, COMMAND_ENDPOINTS, LOG_LIMIT_MAX
 from companion.server.tables_doc import describe_endpoints
 from companion.table import registry as registry_mod
 from companion.table.commands import check as check_schema  # the one validator
@@ -161,6 +162,9 @@ def _refuse_large_bodies():
     """Refuse an oversized body on every table endpoint, also those that never read one (Flask
     only enforces MAX_CONTENT_LENGTH when the body is read)."""
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if request.endpoint in COMMAND_ENDPOINTS:
+        # One entry's bytes on the disk are bounded by its command's (docs/SECURITY.md).
+        limit = min(limit or COMMAND_BODY_MAX, COMMAND_BODY_MAX)
     if limit and (request.content_length or 0) > limit:
         raise Refused(413, f"the body is larger than {limit} bytes", "body")
 
@@ -187,9 +191,22 @@ def list_tables():
 
 @bp.post("/api/v1/tables")
 def create_table():
-    """Create a table from its settings; answers its code and the host token."""
+    """Create a table from its settings; answers its code and the host token. Made with the
+    server's owner token (`Authorization: Bearer`, the link `serve` prints for the host holds
+    it), the table is one of the owner's: it takes the scrambler when that is bound to no
+    table, and its seats, host and display come first (docs/SECURITY.md)."""
+    reg = registry_for()
+    token = request_token()
+    by_owner = reg.is_owner_token(token)
+    if token is not None and not by_owner:
+        raise Refused(403, "this is not the server's owner token; make the table without a "
+                      "token, or with the one serve printed", "token")
+    if by_owner:
+        front.mark(request.environ, front.OWN_TABLE, token)
     settings = _body_object()
-    owner, host_token = registry_for().create(settings)
+    owner, host_token = reg.create(settings, by=client_address(), owner_token=by_owner)
+    if by_owner:
+        front.mark(request.environ, front.OWN_TABLE, host_token)
     version, state = owner.view(None, host=True, history=VIEW_HISTORY)
     return (
         jsonify(

@@ -187,7 +187,8 @@ class Betting(Play):
         amount = sum(p["committed"] for p in h["p"].values())
         self.s["seats"][winner]["stack"] += amount
         h["betting"] = None
-        h["settlement"] = {"status": "conceded", "winner": winner, "amount": amount,
-                           "payouts": {sid: (amount if sid == winner else 0) for sid in h["players"]}}
+        h["settlement"] = self.told({"status": "conceded", "winner": winner, "amount": amount,
+                                     "payouts": {sid: (amount if sid == winner else 0)
+                                                 for sid in h["players"]}})
         self.emit("conceded", seat=winner, amount=amount)
         self.end_hand()

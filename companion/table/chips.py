@@ -8,7 +8,7 @@ The cash-out tells the banker which chips to hand over, largest first::
     >>> from companion.rules.rulesets import HOLODEX_LAY_CHIPS
     >>> b = breakdown(518, HOLODEX_LAY_CHIPS)
     >>> b.words, b.remainder
-    ('5 aurodium, 3 bronzium, 3 credits without a chip', 3)
+    ('5 aurodium, 3 bronzium; 3 credits below the smallest chip (5): the banker pays them in cash or writes an IOU', 3)
 """
 
 from __future__ import annotations
@@ -33,15 +33,27 @@ class Breakdown:
 
     amount: int
     counts: tuple[tuple[Chip, int], ...]
-    remainder: int  # credits smaller than the smallest chip (paid out in credits / IOU)
+    remainder: int  # credits smaller than the smallest chip (paid in cash or an IOU)
 
     @property
     def words(self) -> str:
         """The breakdown as players say it: "4 aurodium, 3 argentium, 7 bronzium"."""
-        parts = [f"{n} {chip.name}" for chip, n in self.counts if n]
-        if self.remainder:
-            parts.append(f"{self.remainder} credit{'s' if self.remainder != 1 else ''} without a chip")
-        return ", ".join(parts) if parts else "nothing"
+        parts = ", ".join(f"{n} {chip.name}" for chip, n in self.counts if n)
+        if not self.remainder:
+            return parts or "nothing"
+        return "; ".join(x for x in (parts, self.small_words) if x)
+
+    @property
+    def small_words(self) -> str:
+        """How the table settles the credits no chip covers (a 1-credit fold fee against a
+        5-credit smallest chip): the banker pays them in cash or writes an IOU; they are never
+        rounded away. Empty when every credit is a chip."""
+        if not self.remainder:
+            return ""
+        smallest = min((chip.value for chip, _ in self.counts), default=1)
+        one = self.remainder == 1
+        return (f"{self.remainder} credit{'' if one else 's'} below the smallest chip ({smallest}): "
+                f"the banker pays {'it' if one else 'them'} in cash or writes an IOU")
 
     def to_json(self) -> dict[str, Any]:
         """The breakdown as sent in the `cashed_out` event."""
@@ -49,6 +61,7 @@ class Breakdown:
             "amount": self.amount,
             "chips": [{"name": c.name, "value": c.value, "count": n} for c, n in self.counts if n],
             "remainder": self.remainder,
+            "small": self.small_words,
             "words": self.words,
         }
 

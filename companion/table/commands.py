@@ -67,7 +67,14 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "stake": _obj({"seat": {"type": "string"},
                    "item": {"type": "string", "minLength": 1, "maxLength": 60},
                    "value": {"type": "integer", "minimum": 1}}, ("seat", "item", "value")),
-    "end_session": _obj({}),
+    "end_session": _obj({"sabacc_pot": {"type": "string", "enum": ["split", "carry"],
+                                        "description": "a sabacc pot nobody won: split among the "
+                                                       "seated players (default) or carried to "
+                                                       "the table's next session"}}),
+    "change_rules": _obj({"rules": {"type": ["string", "object"],
+                                    "description": "dealer's choice between hands: a preset name "
+                                                   "or {\"preset\": ..., **options}"},
+                          "chip_set": {"type": "array", "maxItems": 12}}, ("rules",)),
     # the hand
     "start_hand": _obj({"seed_commitment": _HEX}),
     "check": _obj(dict(_FOR_SEAT)),
@@ -100,10 +107,11 @@ TRANSPORT_FIELDS = {"type", "version", "idempotency_key"}
 STATIC_COMMANDS = {"static_add", "static_remove"}
 
 
-HOST_ONLY = {"reorder", "set_dealer", "set_token", "adjust", "stake", "end_session", "start_hand"}
+HOST_ONLY = {"reorder", "set_dealer", "set_token", "adjust", "stake", "end_session", "start_hand",
+             "change_rules"}
 
 
-TABLE_SETTINGS = {"rules", "chip_set", "max_seats"}
+TABLE_SETTINGS = {"rules", "chip_set", "max_seats", "sabacc_pot"}
 
 
 # The one validator of a command (and of any other JSON body checked against a JSON Schema):

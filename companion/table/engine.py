@@ -37,10 +37,10 @@ import dataclasses
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.rulesets import OPTIONS, InvalidRules, RuleSet, Trigger, ruleset_from
+from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
 from companion.scrambler.dice import DICE
 from companion.table.betting import Betting
-from companion.table.chips import InvalidChips, chip_set_from, chip_set_to_json
+from companion.table.chips import chip_set_from
 from companion.table.commands import (
     COMMANDS,
     HOST,
@@ -49,6 +49,7 @@ from companion.table.commands import (
     TABLE_SETTINGS,
     parse,
 )
+from companion.table.evening import Evening, checked_rules, game_words, rules_spec
 from companion.table.reveal import Reveal
 from companion.table.seats import Seats
 from companion.table.shifts import Shifts
@@ -69,7 +70,7 @@ from companion.table.turns import Turns
 __all__ = ["COMMANDS", "HOST", "NAME_MAX", "SCRAMBLER", "Refused", "Table"]
 
 
-class Game(Seats, Betting, Turns, Shifts, Reveal):
+class Game(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
 
@@ -98,9 +99,15 @@ class Table:
 
     def __init__(self, state: TableState):
         self._s = state
-        self._chips = chip_set_from(state["settings"]["chip_set"])
+        self._read_settings()
+
+    def _read_settings(self) -> None:
+        """The rule set and chips the settings name (again after a dealer's-choice change)."""
+        settings = self._s["settings"]
+        self._chips = chip_set_from(settings["chip_set"])
         # The table's own chip set is part of the rules it plays (its rules page shows it).
-        self._rules = dataclasses.replace(ruleset_from(state["settings"]["rules"]), chip_set=self._chips)
+        self._rules = dataclasses.replace(ruleset_from(settings["rules"]), chip_set=self._chips)
+        self.__dict__.pop("_rules_json", None)
 
     # -- construction and snapshots ---------------------------------------------------------
 
@@ -120,38 +127,26 @@ class Table:
                 raise Refused(422, f"unknown table setting {k!r}", k)
         if "rules" not in settings:
             raise Refused(422, "choose the rules: a preset name or {\"preset\": ...}", "rules")
-        spec = settings["rules"]
-        spec = {"preset": spec} if isinstance(spec, str) else spec
-        if not isinstance(spec, dict):
-            raise Refused(422, "rules must be a preset name or an object with a preset", "rules")
-        spec = dict(spec)
-        for k, v in settings.items():
-            if k in OPTIONS:
-                if k in spec:
-                    raise Refused(422, f"{k} is given twice (top level and in rules)", k)
-                spec[k] = v
-        try:
-            rules = ruleset_from(spec)
-        except InvalidRules as exc:
-            raise Refused(422, exc.message, exc.field) from None
-        try:
-            chips = chip_set_from(settings["chip_set"]) if "chip_set" in settings else rules.chip_set
-        except InvalidChips as exc:
-            raise Refused(422, exc.message, exc.field) from None
+        spec = rules_spec(settings["rules"], {k: v for k, v in settings.items() if k in OPTIONS})
+        rules, chips = checked_rules(spec, settings.get("chip_set"))
+        opening = settings.get("sabacc_pot", 0)
+        if isinstance(opening, bool) or not isinstance(opening, int) or not 0 <= opening <= 10**9:
+            raise Refused(422, "sabacc_pot (carried from the last session) is a whole number of "
+                               "credits, at least 0", "sabacc_pot")
         max_seats = settings.get("max_seats", 8)
         if isinstance(max_seats, bool) or not isinstance(max_seats, int) or not 2 <= max_seats <= 12:
             raise Refused(422, "max_seats must be a whole number from 2 to 12", "max_seats")
         state: TableState = {
             "code": code,
             "version": 0,
-            "settings": {"rules": spec, "chip_set": chip_set_to_json(chips), "max_seats": max_seats},
+            "settings": {"rules": spec, "chip_set": chips, "max_seats": max_seats},
             "seats": {},
             "order": [],
             "departed": {},
             "next_seat": 1,
             "dealer": None,
             "token": None,
-            "sabacc_pot": 0,
+            "sabacc_pot": opening,
             "hand_no": 0,
             "hand": None,
             "hands": [],
@@ -252,7 +247,10 @@ class Table:
         game = Game(working_copy(self._s), self._rules, self._chips)
         game.run(typ, fields, actor)
         game.s["version"] += 1
+        changed = game.s["settings"] is not self._s["settings"]
         self._s = game.s
+        if changed:  # dealer's choice (evening.Evening.cmd_change_rules)
+            self._read_settings()
         return game.events
 
     def _try(self, entry: dict, actor: str | None) -> bool:
@@ -299,6 +297,7 @@ class Table:
             "code": s["code"],
             "version": s["version"],
             "rules": self._rules_view(),
+            "game": game_words(self._rules),
             "settings": {"chip_set": s["settings"]["chip_set"], "max_seats": s["settings"]["max_seats"]},
             "seats": [self._seat_view(sid) for sid in s["order"]],
             "departed": [{"seat": sid, **d} for sid, d in s["departed"].items()],
@@ -308,6 +307,7 @@ class Table:
             "hand_no": s["hand_no"],
             "ended": s["ended"],
             "standings": s["standings"],
+            "carried_sabacc_pot": s.get("carried_sabacc_pot", 0),
             "stack_history": s["stack_history"][-history:] if history else
                              [] if history == 0 else s["stack_history"],
             "hands": s["hands"][-20:],
@@ -332,6 +332,18 @@ class Table:
         if host:
             out["host_legal"] = self._host_legal()
         return out
+
+    def session(self) -> dict[str, Any]:
+        """The whole evening, public parts only (the export): every settled hand's history row
+        and the stacks after it, the seats (departed ones too), the final standings."""
+        s = self._s
+        return {"code": s["code"], "game": game_words(self._rules), "hands": list(s["hands"]),
+                "settings": {"chip_set": s["settings"]["chip_set"]},
+                "stack_history": list(s["stack_history"]),
+                "seats": [self._seat_view(sid) for sid in s["order"]],
+                "departed": [{"seat": sid, **d} for sid, d in s["departed"].items()],
+                "sabacc_pot": s["sabacc_pot"], "ended": s["ended"], "standings": s["standings"],
+                "carried_sabacc_pot": s.get("carried_sabacc_pot", 0)}
 
     def legal(self, seat: str) -> list[dict[str, Any]]:
         """The commands `seat` may send now (what its phone offers; the host console asks for
@@ -393,7 +405,7 @@ class Table:
             "token": h["token"],
             "players": players,
             "hand_pot": sum(p["committed"] for p in h["p"].values()),
-            "pots": pots_of(h),
+            "pots": pots_of(h, {sid: seat["stack"] for sid, seat in self._s["seats"].items()}),
             "deck": deck_left(h, self.rules),
             "junk": h["junk"],
             "last_roll": h["last_roll"],

@@ -90,8 +90,13 @@ UNDO = "undo"
 #: room to finish their hands (and reveal their seeds) after new tables are refused, and the
 #: disk never fills to the last byte, where SQLite can no longer even roll back cleanly.
 MIB = 1024 * 1024
-MIN_FREE_COMMAND = 16 * MIB
-MIN_FREE_TABLE = 64 * MIB
+MIN_FREE_COMMAND = 8 * MIB
+MIN_FREE_TABLE = 20 * MIB
+#: The same for a guest's table (one not of the owner's: not bound to the scrambler, not made
+#: with the owner token): refused well before the owner's, so the last part of the disk's
+#: reserve is the owner's tables' alone (docs/SECURITY.md).
+GUEST_MIN_FREE_COMMAND = 64 * MIB
+GUEST_MIN_FREE_TABLE = 96 * MIB
 
 #: SQLite's primary result codes for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB.
 _DAMAGED_CODES = (11, 26)
@@ -221,6 +226,11 @@ class Ledger:
         #: Free bytes the disk must keep for a command / a new table (tests lower or raise them).
         self.min_free_command = MIN_FREE_COMMAND
         self.min_free_table = MIN_FREE_TABLE
+        self.guest_min_free_command = GUEST_MIN_FREE_COMMAND
+        self.guest_min_free_table = GUEST_MIN_FREE_TABLE
+        #: What the free space is read from (tests give the server a small disk with it);
+        #: None: the data folder's file system.
+        self.free_space_probe: Callable[[], int] | None = None
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -291,13 +301,19 @@ class Ledger:
     # -- room on the disk -------------------------------------------------------------------
 
     def free_bytes(self) -> int:
-        """Free bytes on the data folder's disk (for an unprivileged process)."""
+        """Free bytes on the data folder's disk (for an unprivileged process), or what
+        `free_space_probe` says."""
+        if self.free_space_probe is not None:
+            return int(self.free_space_probe())
         return shutil.disk_usage(self.path.parent).free
 
-    def check_room(self, table: bool = False) -> None:
+    def check_room(self, table: bool = False, guest: bool = False) -> None:
         """Refuse (`NoRoom`, 507) a command, or with `table` a new table, when the disk keeps
-        less free space than it must (`min_free_command`, `min_free_table`)."""
+        less free space than it must (`min_free_command`, `min_free_table`; for a `guest`'s
+        table the larger `guest_min_free_command`, `guest_min_free_table`)."""
         need = self.min_free_table if table else self.min_free_command
+        if guest:  # never less than the owner's
+            need = max(need, self.guest_min_free_table if table else self.guest_min_free_command)
         if need <= 0:
             return
         try:
@@ -426,6 +442,13 @@ class Ledger:
 
     _COLUMNS = "seq, type, actor, body, ts, idempotency_key, undone_by, events"
 
+    def entries_of_type(self, code: str, types: tuple[str, ...]) -> list[Entry]:
+        """Table `code`'s entries of the given `types`, in order."""
+        marks = ",".join("?" * len(types))
+        sql = (f"SELECT {self._COLUMNS} FROM entries WHERE table_code=? AND type IN ({marks}) "
+               "ORDER BY seq")
+        return [self._row_entry(r) for r in self._query(sql, (code, *types))]
+
     def entries(self, code: str, after: int = 0, limit: int | None = None) -> list[Entry]:
         """Table `code`'s entries with seq > `after`, in order (at most `limit`)."""
         sql = f"SELECT {self._COLUMNS} FROM entries WHERE table_code=? AND seq>? ORDER BY seq"
@@ -500,6 +523,13 @@ class Ledger:
         return rows[0][0] if rows else None
 
     # -- server settings ------------------------------------------------------------------
+
+    def table_of_token(self, token_hash: str) -> str | None:
+        """The table a seat's or host token (by its hash) belongs to, or None."""
+        rows = self._query("SELECT table_code FROM tokens WHERE token_hash=? "
+                           "UNION ALL SELECT code FROM tables WHERE host_token_hash=? LIMIT 1",
+                           (token_hash, token_hash))
+        return rows[0][0] if rows else None
 
     def get_meta(self, key: str) -> str | None:
         """A server-wide setting (e.g. which table the scrambler serves), or None."""

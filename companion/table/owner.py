@@ -39,6 +39,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.scrambler.seed import commitment as seed_commitment_of
+from companion.table.evening import undone_words
 from companion.table.ledger import UNDO, Entry, Ledger, NotWritten
 from companion.table.views import Update, VersionViews, cuts_history, dumps
 
@@ -87,6 +88,18 @@ class Result:
     undone: int | None = None  # undos: the seq undone
 
 
+#: Set on a `rolled` event's roll whose dice the host entered by hand (not from the seed): the
+#: ledger keeps it, the audit page and `verify` say "rolled by hand, not from the seed".
+BY_HAND = "by_hand"
+
+
+def mark_by_hand(events: list[dict[str, Any]]) -> None:
+    """Mark the rolls among `events` as entered by hand."""
+    for ev in events:
+        if ev.get("type") == "rolled" and isinstance(ev.get("roll"), dict):
+            ev["roll"] = {**ev["roll"], BY_HAND: True}
+
+
 #: The longest idempotency key a request may carry.
 KEY_MAX = 100
 
@@ -117,8 +130,10 @@ def check_transport(version: Any, key: Any) -> None:
 
 def _seeded_roll(e: Entry) -> bool:
     """Whether entry `e` is a roll that threw dice (each takes the next number of the hand's
-    seed: companion.scrambler.seed)."""
-    return e.type == "roll" and bool(e.body.get("dice"))
+    seed: companion.scrambler.seed). Dice the host entered by hand took no number."""
+    return e.type == "roll" and bool(e.body.get("dice")) and not any(
+        isinstance(ev.get("roll"), dict) and ev["roll"].get(BY_HAND)
+        for ev in e.events if ev.get("type") == "rolled")
 
 
 def token_hash(token: str) -> str:
@@ -177,6 +192,8 @@ class TableOwner:
         self.table: Any = None
         self._seed: str | None = None  # the seed the roller rolls from (committing rollers)
         self._reveal_pending = False  # a hand's seed is owed: its reveal could not be written
+        #: A guest's table (not the owner's): the registry says so; its writes stop earlier.
+        self.guest = False
         self._load()
         if self._commits():
             self._restore_seed()
@@ -346,7 +363,9 @@ class TableOwner:
             if done is not None:
                 return done
             self._check_version(version)
-            self.ledger.check_room()  # 507 while the disk is nearly full: nothing changed
+            # 507 while the disk is nearly full: nothing changed. A guest's table is refused
+            # well before the owner's (the registry sets `guest`; docs/SECURITY.md).
+            self.ledger.check_room(guest=self.guest)
             if self._reveal_pending:
                 self._reveal_seed()  # owed since a full disk refused it: try again first
             if self._commits() and entry.get("type") == START_HAND:
@@ -364,6 +383,10 @@ class TableOwner:
                 if trigger is not None and hasattr(self.roller, "discard"):
                     self.roller.discard()  # nobody saw this roll: a seeded roller takes it back
                 raise
+            if (trigger is None and entry.get("type") == "roll" and entry.get("dice") is not None
+                    and self._commits()):
+                # The table rolls from its own committed seeds: dice the host typed are not.
+                mark_by_hand(events)
             seat_token = None
             result = Result(self.version + 1, events)
             if entry.get("type") == JOIN:
@@ -429,8 +452,13 @@ class TableOwner:
                         f"{target.seq}: {why}",
                         "seq",
                     ) from None
+            # Seat names for the undo's words (a table class without seats has none to give).
+            seats = self.table.to_json().get("seats") or {}
+            names = {sid: seat.get("name", sid) for sid, seat in seats.items() if isinstance(seat, dict)}
             events = [
-                {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor}
+                {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor,
+                 "words": undone_words(target.type, dict(target.body), target.actor,
+                                       lambda sid: names.get(sid, sid))}
             ]
             new_seq = self.version + 1
             entry = Entry(new_seq, UNDO, actor, {"undoes": target.seq}, time.time(),

@@ -177,3 +177,7 @@ class Play:
     def end_hand(self) -> None:
         """Close the hand (reveal.Reveal)."""
         raise NotImplementedError
+
+    def told(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A settlement record with the words and nets players read (reveal.Reveal)."""
+        raise NotImplementedError

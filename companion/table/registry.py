@@ -16,6 +16,7 @@ other parts of the program find it with `registry_for(app)`::
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
@@ -30,7 +31,7 @@ from flask import Flask, current_app
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.table.ledger import Ledger, is_damaged
 from companion.refusal import Refused
-from companion.table.owner import HOST, SCRAMBLER, TableOwner
+from companion.table.owner import HOST, SCRAMBLER, TableOwner, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,15 @@ CODE_LENGTH = 5  # 18**5 ≈ 1.9 million codes: plenty for one evening, short to
 LEDGER_FILE = "tables.sqlite3"
 OWNER_TOKEN_FILE = "owner-token"
 DAMAGED_DIR = "damaged"
-_SCRAMBLER_KEY = "scrambler_table"
+#: The table the scrambler is bound to (only ever set with the owner token's authority).
+_SCRAMBLER_KEY = "scrambler_bound"
+#: Where earlier versions kept it, also when the first table took it by being first: dropped on
+#: start, so that a guest's table never keeps the scrambler after a restart.
+_OLD_SCRAMBLER_KEY = "scrambler_table"
+#: Per table: who made it (the client's address) and whether with the owner token.
+_ORIGIN_KEY = "table_origin:"
+#: The party of the owner's tables (`Registry.party`).
+OWNER_PARTY = "owner"
 
 #: Tables one server keeps at most (docs/DATA-SAFETY.md): an evening needs a handful; each open
 #: table costs memory and start-up time, so a flood of creations is refused beyond this.
@@ -169,6 +178,21 @@ class Registry:
                 self._damaged_table(code, exc)
         for d in self.damaged:
             log.error("DAMAGED: %s", d["words"])
+        self._origins: dict[str, dict[str, Any]] = {}
+        for code in self._owners:
+            try:
+                self._origins[code] = json.loads(self.ledger.get_meta(_ORIGIN_KEY + code) or "{}")
+            except ValueError:
+                self._origins[code] = {}
+        if self.ledger.get_meta(_OLD_SCRAMBLER_KEY) is not None:
+            log.warning("the scrambler's old binding (made without the owner token) is dropped: "
+                        "bind it again with the owner token")
+            try:
+                self.ledger.set_meta(_OLD_SCRAMBLER_KEY, None)
+            except Refused:
+                pass
+        self._bound = self.ledger.get_meta(_SCRAMBLER_KEY)
+        self._classify()
 
     # -- opening, and what could not be opened ----------------------------------------------
 
@@ -236,19 +260,19 @@ class Registry:
         norm = normal_code(code) if isinstance(code, str) else None
         return next((d for d in self.damaged if norm and d["code"] == norm), None)
 
-    def create(self, settings: dict[str, Any]) -> tuple[TableOwner, str]:
-        """Create a table from `settings`; returns its owner and the host token.
+    def create(self, settings: dict[str, Any], by: str | None = None,
+               owner_token: bool = False) -> tuple[TableOwner, str]:
+        """Create a table from `settings`; returns its owner and the host token. `by`: the
+        address of the client making it; `owner_token`: made with the server's owner token
+        (one of the owner's tables: it takes the scrambler when it is bound to none).
         Raises `Refused`: 422 if the engine refuses the settings, 507 when the server holds
-        `max_tables` tables or its disk is nearly full, 503 if it could not be written."""
+        `max_tables` tables or its disk is nearly full (a guest's table well before the
+        owner's), 503 if it could not be written."""
         with self._lock:
             if len(self._owners) >= self.max_tables:
                 raise Refused(507, f"this server keeps at most {self.max_tables} tables; "
                               "no new table was made", None)
-            self.ledger.check_room(table=True)
-            if len(self._owners) == 1 and self.ledger.get_meta(_SCRAMBLER_KEY) is None:
-                # The scrambler served the only table without a binding: keep it there, so
-                # that a second table (anyone's) does not take it away or leave it idle.
-                self.ledger.set_meta(_SCRAMBLER_KEY, next(iter(self._owners)))
+            self.ledger.check_room(table=True, guest=not owner_token)
             for _ in range(100):
                 code = new_code()
                 if code in self._owners:
@@ -259,7 +283,16 @@ class Registry:
                     )
                 except KeyError:
                     continue
+                origin = {"by": by, "owner": owner_token}
                 self._owners[code] = owner
+                self._origins[code] = origin
+                try:
+                    self.ledger.set_meta(_ORIGIN_KEY + code, json.dumps(origin))
+                    if owner_token and self.scrambler_code is None:
+                        self.bind_scrambler(code)
+                except Refused as exc:  # the table is made; only its origin is not kept
+                    log.warning("table %s: its origin was not written: %s", code, exc.error)
+                self._classify()
                 return owner, host_token
         raise Refused(503, "no free table code; try again", None)
 
@@ -277,8 +310,38 @@ class Registry:
     @property
     def scrambler_code(self) -> str | None:
         """The code of the table the scrambler (GPIO button, USB box) rolls for, or None."""
-        code = self.ledger.get_meta(_SCRAMBLER_KEY)
+        code = self._bound
         return code if code in self._owners else None
+
+    def is_priority(self, code: str) -> bool:
+        """Whether table `code` is one of the owner's: bound to the scrambler, or made with the
+        owner token. Its seats, host and display come first for connections, threads, streams
+        and the disk (docs/SECURITY.md)."""
+        return code == self._bound or bool(self._origins.get(code, {}).get("owner"))
+
+    def token_is_priority(self, token: str) -> bool | None:
+        """Whose `token` is (a seat's or the host's token, or `display:KEY`, a display's key):
+        True for one of the owner's tables (the server serves those first), False for another
+        table, None for no table's."""
+        if token.startswith("display:"):
+            key = token[8:]
+            found = next((c for c, o in list(self._owners.items()) if o.is_display_key(key)), None)
+        else:
+            found = self.ledger.table_of_token(token_hash(token))
+        return None if found is None else self.is_priority(found)
+
+    def party(self, code: str) -> str:
+        """Whose table `code` is, for sharing the stream places: `OWNER_PARTY` for the owner's
+        tables, else the address that made it (its own code when that is not known)."""
+        if self.is_priority(code):
+            return OWNER_PARTY
+        by = self._origins.get(code, {}).get("by")
+        return f"made by {by}" if by else f"table {code}"
+
+    def _classify(self) -> None:
+        """Tell every table whether it is a guest's (its writes stop earlier on a full disk)."""
+        for code, owner in list(self._owners.items()):
+            owner.guest = not self.is_priority(code)
 
     @property
     def owner_secret(self) -> str | None:
@@ -299,7 +362,7 @@ class Registry:
             return False
         if self.is_owner_token(token):
             return True
-        serving = self.scrambler_table()
+        serving = self.scrambler_table()  # bound with the owner token's authority
         return serving is not None and serving.seat_for_token(token) == HOST
 
     def bind_scrambler(self, code: str | None) -> None:
@@ -307,14 +370,15 @@ class Registry:
         if code is not None and code not in self._owners:
             raise Refused(404, f"there is no table {code}", "code")
         self.ledger.set_meta(_SCRAMBLER_KEY, code)
+        self._bound = code
+        self._classify()
 
     def scrambler_table(self) -> TableOwner | None:
-        """The owner of the table the scrambler is bound to; with a single table, that one."""
+        """The owner of the table the scrambler is bound to, or None. Never a table by being
+        the first or the only one: anyone on the Wi-Fi can make the first table of a freshly
+        started server (issue 15)."""
         code = self.scrambler_code
-        if code is not None:
-            return self._owners[code]
-        owners = self.owners()
-        return owners[0] if len(owners) == 1 else None
+        return self._owners[code] if code is not None else None
 
     def scrambler_submit(self, entry: dict[str, Any]):
         """Submit `entry` (e.g. `{"type": "roll"}`) as the scrambler to the table it is bound
@@ -336,7 +400,9 @@ class Registry:
 
 def init_app(app: Flask) -> Registry:
     """Open the registry on `app.config["DATA_DIR"]` and attach it to `app` (`MAX_TABLES`,
-    `MIN_FREE_COMMAND` and `MIN_FREE_TABLE` override the limits)."""
+    `MIN_FREE_COMMAND`, `MIN_FREE_TABLE`, `GUEST_MIN_FREE_COMMAND` and `GUEST_MIN_FREE_TABLE`
+    override the limits; `FREE_SPACE_PROBE`, a callable answering free bytes, stands in for the
+    disk's free space)."""
     reg = Registry(
         app.config["DATA_DIR"],
         table_class=app.config.get("TABLE_CLASS"),
@@ -347,6 +413,11 @@ def init_app(app: Flask) -> Registry:
         reg.ledger.min_free_command = int(app.config["MIN_FREE_COMMAND"])
     if "MIN_FREE_TABLE" in app.config:
         reg.ledger.min_free_table = int(app.config["MIN_FREE_TABLE"])
+    for name in ("GUEST_MIN_FREE_COMMAND", "GUEST_MIN_FREE_TABLE"):
+        if name in app.config:
+            setattr(reg.ledger, name.lower(), int(app.config[name]))
+    if app.config.get("FREE_SPACE_PROBE") is not None:
+        reg.ledger.free_space_probe = app.config["FREE_SPACE_PROBE"]
     app.extensions["tables"] = reg
     return reg
 

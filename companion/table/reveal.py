@@ -12,6 +12,8 @@ from companion.rules import cards as deck
 from companion.rules.rulesets import Side
 from companion.rules.settle import InvalidReveal, PlayerReveal, settle
 from companion.table.commands import HOST, SCRAMBLER
+from companion.table.evening import game_words
+from companion.table.outcome import explain
 from companion.table.play import Play
 from companion.table.state import plain
 
@@ -24,6 +26,7 @@ class Reveal(Play):
         h["stage"] = "reveal"
         h["betting"] = None
         h["finishing"] = None
+        h["deal"] = []  # the dealer's last job is done: its words must not stay up into the reveal
         self.emit("reveal_started", players=self.live())
 
     def cmd_reveal(self, f: dict[str, Any], actor: str | None) -> None:
@@ -200,12 +203,26 @@ class Reveal(Play):
             if s["seats"][sid]["stack"] < 0:
                 raise Refused(409, "the settlement would leave a negative stack", None)
         s["sabacc_pot"] = result.sabacc_pot_after
-        record = plain(result.to_json())
+        record = self.told(plain(result.to_json()))
         h["settlement"] = record
         self.emit("settled", settlement=record,
                   stacks={sid: s["seats"][sid]["stack"] for sid in h["players"]},
                   sabacc_pot=s["sabacc_pot"])
         self.end_hand()
+
+    def told(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The settlement record with the demise cards, totals after them, why each hand won
+        or lost, and each player's net (outcome.explain)."""
+        h, s = self.hand, self.s
+        start = h.get("stacks_start") or {}
+        played = {sid: {"cards": h["p"][sid]["cards"] if not h["p"][sid]["folded"] else None,
+                        "demise": h["p"][sid]["demise"], "committed": h["p"][sid]["committed"],
+                        "paid": (start[sid] - s["seats"][sid]["stack"] + record.get("payouts", {}).get(sid, 0)
+                                 if sid in start else h["p"][sid]["committed"]),
+                        "static": h["p"][sid]["static"],
+                        "side": s["seats"][sid]["side"] if self.rules.force_sabacc else None}
+                  for sid in h["players"]}
+        return explain(record, played, self.rules, lambda sid: self.name(sid))
 
     def end_hand(self) -> None:
         """Close the hand: history, the stack chart, and the dealer (or token) moves left."""
@@ -221,6 +238,7 @@ class Reveal(Play):
                            "payouts": (h["settlement"] or {}).get("payouts"),
                            "seed_commitment": h["seed_commitment"], "seed": None,
                            "settlement": h["settlement"],
+                           "game": game_words(self.rules),
                            # face-up hands only: a folded or conceding hand was never shown
                            "cards": {sid: (list(h["p"][sid]["cards"])
                                            if h["revealed"] and h["p"][sid]["cards"] is not None

@@ -1,5 +1,5 @@
 """Seats and the session: joining, buying in and cashing out, sitting out, sides, the dealer,
-the host's adjustments and stakes, and the final standings."""
+the host's adjustments and stakes (the end of the session is evening.py's)."""
 
 from __future__ import annotations
 
@@ -189,19 +189,3 @@ class Seats(Play):
         self.s["items"].append({"hand": h["no"], "seat": sid, "item": item, "value": value})
         self.emit("staked", seat=sid, item=item, value=value, committed=p["committed"])
         self.after_bet_action(sid)
-
-    def cmd_end_session(self, f: dict[str, Any], actor: str | None) -> None:
-        self.need_between_hands()
-        self.need_not_ended()
-        rows = []
-        every = [(sid, self.s["seats"][sid]) for sid in self.s["order"]]
-        every += list(self.s["departed"].items())
-        for sid, seat in every:
-            net = seat["stack"] + seat["cashed_out"] - seat["bought_in"] - seat["items"] - seat["adjusted"]
-            rows.append({"seat": sid, "name": seat["name"], "stack": seat["stack"],
-                         "bought_in": seat["bought_in"], "cashed_out": seat["cashed_out"],
-                         "items": seat["items"], "adjusted": seat["adjusted"], "net": net})
-        rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
-        self.s["ended"] = True
-        self.s["standings"] = rows
-        self.emit("session_ended", standings=rows)

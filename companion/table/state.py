@@ -128,6 +128,7 @@ class Hand(TypedDict):
     deal: list[DealJob]  # the dealer's latest job, until the next one or the end of the hand
     demise_public: list[str]  # players whose demise card is face up (it stood at a clash)
     reentry: list[str]  # players entering their hand again after a reveal conflict
+    stacks_start: dict[str, int]  # each player's stack before the ante (the net for the hand)
 
 
 class HistoryRow(TypedDict):
@@ -229,7 +230,7 @@ def copy_hand(h: Hand) -> Hand:
 #: hand gets (`migrate`): the call window, the static window after a draw, the dealer's job,
 #: the face-up demise cards and the hands being entered again after a reveal conflict.
 HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
-                               "demise_public": [], "reentry": []}
+                               "demise_public": [], "reentry": [], "stacks_start": {}}
 
 
 def migrate(state: dict[str, Any]) -> dict[str, Any]:
@@ -284,13 +285,31 @@ def deck_left(h: Hand, rules: RuleSet) -> int:
     return deck.deck_count(corellia_run=rules.corellia_run) - held - h["junk"]
 
 
-def pots_of(h: Hand) -> list[dict[str, Any]]:
+def pots_of(h: Hand, stacks: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """The hand pot and side pots, derived from the commitments by the rules engine's
-    `build_pots` (the same derivation that settles the hand)."""
+    `build_pots` (the same derivation that settles the hand).
+
+    While the hand is played, only an all-in makes a side pot: a player still in the hand with
+    credits behind can still match any bet, so a bet not yet called splits nothing (the
+    pots read "main 25 · side 150 · side 450" mid-betting before). `stacks`: seat -> stack,
+    to know who is all in; without it, the pots as they would be settled now."""
     committed = {sid: h["p"][sid]["committed"] for sid in h["players"]}
     folded = [sid for sid in h["players"] if h["p"][sid]["folded"]]
-    return [{"amount": pot.amount, "eligible": list(pot.eligible)}
-            for pot in build_pots(committed, folded)]
+    if stacks is None or h["stage"] == "settled" or not committed:
+        return [{"amount": pot.amount, "eligible": list(pot.eligible)}
+                for pot in build_pots(committed, folded)]
+    top = max(committed.values())
+    reach = {sid: c if sid in folded or stacks.get(sid, 0) == 0 else top for sid, c in committed.items()}
+    pots: list[dict[str, Any]] = []
+    previous = 0
+    for level in sorted({c for c in reach.values() if c > 0}):
+        amount = sum(min(c, level) - min(c, previous) for c in committed.values())
+        eligible = [sid for sid, c in reach.items() if c >= level and sid not in folded]
+        if pots and pots[-1]["eligible"] == eligible:
+            amount += pots.pop()["amount"]
+        pots.append({"amount": amount, "eligible": eligible})
+        previous = level
+    return pots
 
 
 def static_turn(h: Hand, sid: str) -> int | None:

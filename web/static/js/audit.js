@@ -67,6 +67,7 @@ function handOnPage(article) {
     trigger: li.dataset.trigger,
     dice: li.dataset.dice ? li.dataset.dice.split(",").map(Number) : [],
     entry: li.dataset.entry,
+    byHand: li.dataset.byHand === "1",
   }));
   return { seed: article.dataset.seed, commitment: article.dataset.commitment, rolls };
 }

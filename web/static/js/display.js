@@ -7,7 +7,7 @@
 import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
-import { showdown } from "./showdown.js";
+import { showdown, finalStandings } from "./showdown.js";
 
 const root = document.getElementById("play-root");
 const code = root.dataset.code;
@@ -66,8 +66,18 @@ function render(state, events) {
   log.splice(LOG_SIZE);
   $("d-log").replaceChildren(...log.map((w) => h("li", {}, w)));
 
+  $("d-game").textContent = state.game || state.rules.title;
+  // The cash-out: the final standings replace the last result.
+  $("d-final").hidden = !state.ended;
+  root.classList.toggle("is-final", Boolean(state.ended));
+  if (state.ended && state.standings) {
+    $("d-final-words").textContent = state.carried_sabacc_pot
+      ? `The session is over. The sabacc pot (${state.carried_sabacc_pot}) is carried to the next session.`
+      : "The session is over. Hand back these chips to the bank.";
+    $("d-final-table").replaceChildren(finalStandings(state.standings, "Final standings"));
+  }
   // The result stays up between hands: every revealed hand, its total and kind, the pots.
-  const settled = hand && hand.stage === "settled" && hand.settlement;
+  const settled = hand && hand.stage === "settled" && hand.settlement && !state.ended;
   $("d-result").hidden = !settled;
   root.classList.toggle("is-settled", Boolean(settled)); // the result takes the room of older lines
   if (settled) {

@@ -7,7 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, h as el, newKey, keepScreenOn, setCardNamer } from "./live.js";
+import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer } from "./live.js";
 import { loadDeck, CardPool, CardPicker, codeNamer } from "./cardpicker.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
@@ -20,6 +20,24 @@ export function hostToken(code) {
 function keepHostToken(code, token) {
   try { localStorage.setItem(TOKEN_PREFIX + code, token); } catch (err) { /* private mode: the page still works */ }
 }
+
+const OWNER_KEY = "sabacc-owner-token";
+
+/** The server's owner token, from the page's fragment (kept for later visits) or kept before. */
+function ownerToken() {
+  const given = new URLSearchParams(location.hash.slice(1)).get("owner");
+  try {
+    if (given) {
+      localStorage.setItem(OWNER_KEY, given);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    return given || localStorage.getItem(OWNER_KEY) || undefined;
+  } catch (err) {
+    return given || undefined;
+  }
+}
+
+ownerToken();  // take the token out of the address bar at once
 
 /** Call the API; never throws. @returns {Promise<{ok, status, data}>} */
 async function call(method, url, body, token) {
@@ -162,7 +180,14 @@ function startPage(form) {
     }
     const button = document.getElementById("create-table");
     button.disabled = true;
-    const result = await call("POST", "/api/v1/tables", body);
+    // Opened from the link serve prints (…/host#owner=TOKEN): the table is the owner's, and
+    // takes the scrambler. The token stays in this browser, never in an address sent on.
+    let result = await call("POST", "/api/v1/tables", body, ownerToken());
+    if (result.status === 403 && result.data.field === "token") {
+      // A token kept from another server (or an older data folder): a guest's table instead.
+      try { localStorage.removeItem(OWNER_KEY); } catch (err) { /* nothing kept */ }
+      result = await call("POST", "/api/v1/tables", body);
+    }
     button.disabled = false;
     if (!result.ok) {
       // A chip's path names its place in the body; show it on the row the host typed it in.
@@ -247,6 +272,7 @@ function consolePage(root) {
   let token = hostToken(code);
   let state = null;
   const rows = new Map(); // seat id -> its <li> in the seat list
+  let pendingSeat = null; // a seat the console added, chosen in "Play for a seat" once it shows
   const $ = (id) => document.getElementById(id);
 
   const names = () => {
@@ -302,6 +328,7 @@ function consolePage(root) {
 
   function renderSeats() {
     const list = $("seat-list");
+    $("end-sabacc-pot").textContent = String(state.sabacc_pot);
     const seen = new Set();
     state.seats.forEach((seat, i) => {
       seen.add(seat.seat);
@@ -335,6 +362,11 @@ function consolePage(root) {
       select.replaceChildren(...options);
       if (keep && state.seats.some((s) => s.seat === keep)) select.value = keep;
       else if (select.id === "dealer-seat" && state.dealer) select.value = state.dealer;
+    }
+    if (pendingSeat && state.seats.some((x) => x.seat === pendingSeat)) {
+      $("play-seat").value = pendingSeat; // a seat the console just added: it plays it
+      pendingSeat = null;
+      seatPlayKey = null;
     }
   }
 
@@ -435,9 +467,13 @@ function consolePage(root) {
       return el("tr", { "data-seat": r.seat },
         el("th", { scope: "row", text: r.name }),
         num(r.bought_in), num(r.items), num(r.adjusted), num(r.cashed_out), num(r.stack),
-        num(net, r.net > 0 ? "plus" : r.net < 0 ? "minus" : ""),
+        num(net, r.net > 0 ? "plus" : r.net < 0 ? "minus" : ""), num(r.sabacc_share || "—"),
         el("td", { class: "chips-words", text: r.chips.words }));
     }));
+    $("carried-note").hidden = !state.carried_sabacc_pot;
+    $("carried-note").textContent = state.carried_sabacc_pot
+      ? `The sabacc pot (${state.carried_sabacc_pot}) is carried: make this table's next session with it as its opening sabacc pot.`
+      : "";
     box.hidden = false;
   }
 
@@ -457,18 +493,11 @@ function consolePage(root) {
   let cardsFor = null;
   loadDeck().then((d) => { deck = d; setCardNamer(codeNamer(d)); seatPlayKey = null; if (state) renderSeatPlay(); });
 
-  function steps(min, max, ante = 1) {
-    const out = [min];
-    for (const n of [2, 3, 5, 10, 20, 50, 100]) if (out.length < 4 && n > min && n < max && n >= ante) out.push(n);
-    if (max > min) out.push(max);
-    return out;
-  }
-
   function seatButton(sid, label, entry, kind = "") {
     const key = JSON.stringify(entry);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
-    b.addEventListener("click", async () => {
-      if (sending || tapGuard.settling()) return;
+    b.addEventListener("click", async (event) => {
+      if (tapGuard.ignores(event, sending)) return;
       if (CONFIRM.has(entry.type) && armedKey !== key) {
         armedKey = key;
         b.textContent = `Tap again: ${label.toLowerCase()}`;
@@ -484,8 +513,30 @@ function consolePage(root) {
       sending = false;
       tapGuard.arm();
       if (done) seatPlayKey = null;
+      else if (b.isConnected) { b.textContent = label; b.classList.remove("armed"); } // refused: one tap arms it again
     });
     return b;
+  }
+
+  /** Buttons for the usual amounts and a stepped amount for the rest (live.offeredAmounts). */
+  function amountMoves(sid, name, l, out) {
+    const [type, lo, hi, field, verb] = l.type === "bet"
+      ? ["bet", l.min, l.max, "amount", "Bet"] : ["raise", l.min_to, l.max_to, "to", "Raise to"];
+    const offer = offeredAmounts(lo, hi, state.rules.ante);
+    for (const n of offer.buttons) out.push(seatButton(sid, `${verb} ${n} for ${name}`, { type, [field]: n }));
+    if (offer.typed) {
+      out.push(amountField({
+        id: `seat-amount-${type}`, label: `${verb} another amount for ${name}`, lo, hi, verb,
+        guard: (e) => tapGuard.ignores(e, sending),
+        onSend: async (n) => {
+          sending = true;
+          const done = await send({ type, [field]: n, seat: sid }, $("seat-play"));
+          sending = false;
+          if (done) seatPlayKey = null;
+          return Boolean(done);
+        },
+      }));
+    }
   }
 
   let legalAsked = 0;
@@ -497,21 +548,21 @@ function consolePage(root) {
     const got = await call("GET", `${base}/seats/${encodeURIComponent(sid)}/legal`, undefined, token);
     if (asked !== legalAsked || !got.ok) return; // a newer update asked again meanwhile
     const seat = state.seats.find((s) => s.seat === sid);
+    const statics = got.data.legal.filter((l) => l.type === "static_add" || l.type === "static_remove").map((l) => l.type);
     const legal = got.data.legal.filter((l) =>
       !["sit_out", "sit_in", "leave", "cash_out", "buy_in", "static_add", "static_remove"].includes(l.type));
+    renderSeatStatic(sid, seat, statics);
     const key = JSON.stringify([sid, legal, Boolean(deck)]);
     if (key === seatPlayKey) return;
     seatPlayKey = key;
     $("seat-play-for").textContent = seat ? `Moves for ${seat.name}` : "";
     const out = [];
-    const ante = state.rules.ante;
     const name = seat ? seat.name : "";
     let cards = null;
     for (const l of legal) {
       if (l.type === "check") out.push(seatButton(sid, `Check for ${name}`, { type: "check" }, "primary"));
       else if (l.type === "call") out.push(seatButton(sid, `Call ${l.amount} for ${name}`, { type: "call" }, "primary"));
-      else if (l.type === "bet") for (const n of steps(l.min, l.max, ante)) out.push(seatButton(sid, `Bet ${n} for ${name}`, { type: "bet", amount: n }));
-      else if (l.type === "raise") for (const n of steps(l.min_to, l.max_to, ante)) out.push(seatButton(sid, `Raise to ${n} for ${name}`, { type: "raise", to: n }));
+      else if (l.type === "bet" || l.type === "raise") amountMoves(sid, name, l, out);
       else if (l.type === "all_in") out.push(seatButton(sid, `All-in (${l.amount}) for ${name}`, { type: "all_in" }, "danger"));
       else if (l.type === "fold") out.push(seatButton(sid, `Fold for ${name}`, { type: "fold" }, "danger"));
       else if (l.type === "roll") out.push(seatButton(sid, `Roll the scrambler for ${name}`, { type: "roll" }, "primary"));
@@ -523,7 +574,7 @@ function consolePage(root) {
       } else if (l.type === "reveal" || l.type === "demise_card") cards = l;
     }
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
-    tapGuard.arm();
+    tapGuard.rebuilt();
     // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
     $("seat-cards-wrap").hidden = !(cards && deck);
     if (cards && deck) {
@@ -541,6 +592,42 @@ function consolePage(root) {
       $("seat-cards-send").dataset.type = cards.type;
     }
   }
+
+  // The seat's static field, as its phone would offer it (a seat without a phone has one too).
+  let staticPicker = null;
+  let staticFor = null;
+  function renderSeatStatic(sid, seat, statics) {
+    const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
+    const player = hand ? hand.players.find((p) => p.seat === sid) : null;
+    const show = Boolean(state.rules.static_field !== "none" && player && deck && (statics.length || player.static.length));
+    $("seat-static-wrap").hidden = !show;
+    if (!show) return;
+    $("seat-static-name").textContent = seat ? seat.name : sid;
+    $("seat-static-list").replaceChildren(...(player.static.length ? player.static.map((c) => {
+      const li = el("li", { class: "card-chip" }, el("span", { text: cardWordsOf(c) }));
+      if (statics.includes("static_remove")) {
+        const b = el("button", { type: "button", class: "button small", text: "Take out", "aria-label": `Take ${cardWordsOf(c)} out of the static field` });
+        b.addEventListener("click", () => send({ type: "static_remove", card: c, seat: sid }, $("seat-static-wrap")));
+        li.append(b);
+      }
+      return li;
+    }) : [el("li", { class: "muted", text: "Empty." })]));
+    const canAdd = statics.includes("static_add");
+    $("seat-static-add").hidden = !canAdd;
+    $("seat-static-picker").hidden = !canAdd;
+    if (canAdd && staticFor !== sid) {
+      if (staticPicker) staticPicker.destroy();
+      staticPicker = new CardPicker($("seat-static-picker"), { deck, max: 1, label: `Card to put in ${seat ? seat.name : sid}'s static field` });
+      staticFor = sid;
+    }
+  }
+  const cardWordsOf = (c) => (deck ? codeNamer(deck)(c) : c);
+  $("seat-static-add").addEventListener("click", async () => {
+    const card = staticPicker && staticPicker.cards[0];
+    const slot = $("seat-static-wrap").querySelector(".field-error");
+    if (!card) { slot.textContent = "Pick the card first."; return; }
+    if (await send({ type: "static_add", card, seat: $("play-seat").value }, $("seat-static-wrap"))) staticPicker.clear();
+  });
 
   $("play-seat").addEventListener("change", () => { seatPlayKey = null; renderSeatPlay(); });
   $("seat-cards-send").addEventListener("click", async () => {
@@ -597,8 +684,9 @@ function consolePage(root) {
       return;
     }
     const ev = result.data.events.find((e) => e.type === "undone") || {};
-    $("undo-result").textContent =
-      `Entry ${result.data.undone} (${String(ev.entry_type || "").replace(/_/g, " ")} by ${who(ev.actor)}) is undone by counter-entry ${result.data.seq}.`;
+    $("undo-result").textContent = ev.words
+      ? `Undone: ${ev.words} (entry ${result.data.undone}).`
+      : `Entry ${result.data.undone} (${String(ev.entry_type || "").replace(/_/g, " ")} by ${who(ev.actor)}) is undone.`;
     render(result.data.state);
     loadRecent();
   }
@@ -663,10 +751,49 @@ function consolePage(root) {
     $("end-session-confirm").focus();
   });
   $("end-session-confirm").addEventListener("click", async () => {
-    const done = await send({ type: "end_session" }, $("end-control"));
+    const choice = document.querySelector('input[name="sabacc_pot"]:checked');
+    const done = await send({ type: "end_session", sabacc_pot: choice ? choice.value : "split" }, $("end-control"));
     $("end-session-confirm").hidden = true;
     $("end-session").hidden = Boolean(done) || (state && state.ended);
     if (done) $("standings").querySelector("caption").focus?.();
+  });
+  // A seat for a player without a phone: the same join as a phone's; the console plays it.
+  $("add-seat-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = $("add-seat-form");
+    clearFieldErrors(form);
+    $("add-seat-done").textContent = "";
+    const name = $("add-seat-name").value.trim();
+    if (!name) { showFieldError(form, "name", "Type the player's name."); return; }
+    const result = await call("POST", `${base}/join`, { name, idempotency_key: newKey() });
+    if (!result.ok) {
+      if (!showFieldError(form, "name", refusal(result))) form.querySelector(".field-error").textContent = refusal(result);
+      return;
+    }
+    $("add-seat-name").value = "";
+    $("add-seat-done").textContent = `${name} has seat ${result.data.seat}: play it from “Play for a seat”.`;
+    // The table's stream brings the new seat: "Play for a seat" then chooses it.
+    pendingSeat = result.data.seat;
+    if (state && state.seats.some((x) => x.seat === pendingSeat)) renderSeats();
+  });
+  // Dealer's choice: another rule set from the next hand; the page is drawn again for it.
+  $("rules-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = $("rules-form");
+    clearFieldErrors(form);
+    form.querySelector(".form-error").textContent = "";
+    const limit = $("rules-bet-limit").value.trim();
+    if (limit && !/^\d+$/.test(limit)) { showFieldError(form, "bet_limit", "A bet limit is a whole number of credits."); return; }
+    const rules = { preset: $("rules-preset").value };
+    if (limit) rules.bet_limit = Number(limit);
+    const entry = { type: "change_rules", rules };
+    const result = await live.send(entry);
+    if (!result.ok) {
+      const field = result.data && result.data.field ? result.data.field.replace(/^rules\./, "") : null;
+      if (!showFieldError(form, field, result.words)) form.querySelector(".form-error").textContent = result.words;
+      return;
+    }
+    window.location.reload();
   });
   $("bind-scrambler").addEventListener("click", async () => {
     const slot = $("bind-scrambler").parentElement.querySelector(".field-error");
@@ -694,7 +821,7 @@ function consolePage(root) {
     $("scrambler-status").textContent = !result.ok ? "The scrambler's table is not known."
       : bound === code ? "The scrambler (button or USB box) rolls for this table."
       : bound ? `The scrambler rolls for table ${bound}, not this one.`
-      : "The scrambler is not bound to a table (with one table on the box, it rolls for that one).";
+      : "The scrambler is not bound to a table: bind it with the owner token (serve prints the host's link carrying it).";
     $("bind-scrambler").disabled = bound === code;
     const devices = await call("GET", "/scrambler/devices.json");
     $("scrambler-devices").textContent = devices.ok ? devices.data.words : "";

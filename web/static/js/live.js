@@ -188,38 +188,168 @@ export function eventWords(ev, names) {
       }
     case "conceded": return `${who(ev.seat)} takes ${ev.amount}: everyone else folded`;
     case "hand_ended": return `Hand ${ev.hand} is over`;
-    case "session_ended": return "The session is over";
-    case "undone": return `The host undoes entry ${ev.seq}`;
+    case "session_ended": return "The session is over: see the final standings";
+    case "undone": return ev.words ? `The host undid ${nameCards(ev.words)}` : "The host undid the last entry";
+    case "rules_changed": return `From the next hand the table plays ${ev.game}`;
     default: return null;
   }
 }
 
 /**
- * Taps on `panels()` are ignored for `ms` after a tap or a rebuild: a button that appears
- * where the finger just was must not take a tap meant for the old one, so a double tap is one
- * action. The panels carry the class "settling" meanwhile (their buttons look untappable).
+ * The one tap guard of the phone and the console. A button that appears where the finger just
+ * was must not take a tap meant for the old one: after a tap or a rebuild the panels' buttons
+ * take no tap for `ms` (class "settling", CSS), and after a rebuild also until `bounceMs` after
+ * the last tap on them (a double tap's second tap comes about 550 ms after the first, whenever
+ * the new buttons were drawn). An ignored tap is never silent: it lands on the panel, which
+ * says so (".tap-ignored", a status), so a deliberate tap is simply made again.
  *   const tapGuard = new TapGuard(() => [$("actions-panel")]);
- *   tapGuard.arm();               // after a tap or a rebuild
- *   if (tapGuard.settling()) return;
+ *   tapGuard.arm();                          // after a tap
+ *   tapGuard.rebuilt();                      // after the buttons were drawn again
+ *   if (tapGuard.ignores(event, busy)) return; // in a click handler (keyboard taps, busy page)
  */
 export class TapGuard {
-  constructor(panels, ms = 400) {
+  constructor(panels, ms = 400, bounceMs = 700) {
     this.panels = panels;
     this.ms = ms;
+    this.bounceMs = bounceMs;
     this.until = 0;
+    this.lastTapAt = 0;
+    this.watched = new WeakSet();
   }
 
-  arm() {
-    this.until = Date.now() + this.ms;
+  arm(until = 0) {
+    const now = Date.now();
+    this.until = Math.max(this.until, now + this.ms, until);
     for (const panel of this.panels()) {
+      if (!this.watched.has(panel)) {
+        this.watched.add(panel);
+        panel.addEventListener("pointerdown", () => { this.lastTapAt = Date.now(); }, true);
+        // A settling button takes no tap (CSS): the tap lands on the panel, and is said to be
+        // ignored. A tap on a button itself is its handler's to judge (it may have just armed).
+        panel.addEventListener("click", (e) => {
+          if (this.settling() && !(e.target.closest && e.target.closest("button, input, select, textarea, label, a"))) {
+            tapIgnored(panel);
+          }
+        });
+      }
       panel.classList.add("settling");
-      setTimeout(() => { if (!this.settling()) panel.classList.remove("settling"); }, this.ms + 20);
+      setTimeout(() => { if (!this.settling()) panel.classList.remove("settling"); }, this.until - now + 20);
     }
+  }
+
+  /** After the buttons were drawn again: guard them, also against a late second tap. */
+  rebuilt() {
+    this.arm(this.lastTapAt + this.bounceMs);
   }
 
   settling() {
     return Date.now() < this.until;
   }
+
+  /** Whether the tap `event` must be ignored (it then says so next to its button); `busy`:
+   * a command of this page is still on its way, so the tap is ignored too. */
+  ignores(event, busy = false) {
+    this.lastTapAt = Date.now();
+    const ignored = busy || this.settling();
+    const target = event && event.currentTarget;
+    if (ignored && target) tapIgnored(target);
+    return ignored;
+  }
+}
+
+/** Say next to `button` (or in its panel) that its tap was ignored (the buttons had just changed). */
+function tapIgnored(button) {
+  const panel = button.closest("[data-error-slot], section, .panel") || button.parentElement || button;
+  if (!panel) return;
+  let note = panel.querySelector(":scope > .tap-ignored");
+  if (!note) {
+    note = h("p", { class: "tap-ignored", role: "status" });
+    panel.append(note);
+  }
+  note.textContent = "That tap came just as the buttons changed, so it was ignored: look, then tap again.";
+  clearTimeout(note._timer);
+  note._timer = setTimeout(() => { note.textContent = ""; }, 3000);
+}
+
+/** Clear the words of a stale tap ("The table moved on…") once a new hand has begun. */
+function clearStaleWords(handNo) {
+  for (const slot of document.querySelectorAll("[data-stale-hand]")) {
+    if (slot.dataset.staleHand !== String(handNo)) {
+      slot.textContent = "";
+      delete slot.dataset.staleHand;
+    }
+  }
+}
+
+/**
+ * The amounts a bet or raise offers as buttons, and whether a typed (stepped) amount is
+ * needed for the rest: every amount when there are few (after a bet of 2 with a limit of 3,
+ * "Raise to 3", "to 4" and "to 5"), else the smallest, a few round ones and the largest.
+ *   offeredAmounts(3, 5) -> {buttons: [3, 4, 5], typed: false}
+ */
+export function offeredAmounts(min, max, ante = 1, most = 6) {
+  if (max - min + 1 <= most) {
+    return { buttons: Array.from({ length: max - min + 1 }, (_, i) => min + i), typed: false };
+  }
+  const out = [min];
+  for (const n of [2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]) {
+    if (out.length >= most - 1) break;
+    if (n > min && n < max && n >= ante) out.push(n);
+  }
+  out.push(max);
+  return { buttons: out, typed: true };
+}
+
+/**
+ * A typed amount with − and + steppers, checked against `lo`..`hi` (the bet limit, the
+ * stack) before anything is sent; `onSend(n, button)` sends it. Used by the phone and the
+ * console alike.
+ */
+export function amountField({ id, label, lo, hi, verb, kept = null, onSend, guard = null }) {
+  const input = h("input", {
+    type: "number", id, inputmode: "numeric", min: lo, max: hi, step: 1, placeholder: `${lo}–${hi}`,
+    "aria-describedby": `${id}-hint`, dataset: { key: id },
+  });
+  if (kept && kept.has(id)) input.value = kept.get(id);
+  const remember = () => { if (kept) kept.set(id, input.value); };
+  input.addEventListener("input", remember);
+  const error = h("p", { class: "field-error", "aria-live": "assertive" });
+  const step = (by) => {
+    const now = /^\d+$/.test(input.value.trim()) ? Number(input.value) : lo - by;
+    input.value = String(Math.min(hi, Math.max(lo, now + by)));
+    remember();
+    error.textContent = "";
+  };
+  const minus = h("button", { type: "button", class: "button stepper", "aria-label": `${verb} one less`, dataset: { key: `${id}-minus` } }, "−");
+  const plus = h("button", { type: "button", class: "button stepper", "aria-label": `${verb} one more`, dataset: { key: `${id}-plus` } }, "+");
+  minus.addEventListener("click", () => step(-1));
+  plus.addEventListener("click", () => step(1));
+  const button = h("button", { type: "submit", class: "button", dataset: { key: `${id}-send` } }, verb);
+  const form = h("form", { class: "amount-form", novalidate: true, "data-error-slot": true },
+    h("label", { for: id }, label),
+    h("div", { class: "row" }, minus, input, plus, button),
+    h("p", { class: "hint", id: `${id}-hint` }, `From ${lo} to ${hi}.`),
+    error);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (guard && guard(e)) return;
+    const raw = input.value.trim();
+    // Checked here, before sending: a number outside the limit is never sent.
+    if (!/^\d+$/.test(raw)) {
+      error.textContent = raw ? `Type a whole number of credits from ${lo} to ${hi}.` : "Type the number of credits first.";
+      input.focus();
+      return;
+    }
+    const n = Number(raw);
+    if (n < lo || n > hi) {
+      error.textContent = `${n} is outside what you may ${verb.toLowerCase()} now: from ${lo} to ${hi}.`;
+      input.focus();
+      return;
+    }
+    const ok = await onSend(n, button);
+    if (ok && kept) kept.delete(id);
+  });
+  return form;
 }
 
 /** Whose move it is and what they do: the server's words for this viewer (`hand.words`). */
@@ -492,6 +622,7 @@ export class LiveTable {
     this.version = version;
     this.state = state;
     document.body.dataset.version = String(version);
+    clearStaleWords(state && state.hand ? state.hand.no : 0);
     if (this.onState) this.onState(state, events, this);
   }
 
@@ -532,7 +663,13 @@ export class LiveTable {
         const events = await this.eventsAfter(shown);
         words = whatHappened(events, result.data.state, this.seat) || words;
       }
-      if (slot) slot.textContent = words;
+      if (slot) {
+        slot.textContent = words;
+        // Words about a stale tap belong to this hand only: cleared when the next one begins.
+        if (result.data && result.data.field === "version") {
+          slot.dataset.staleHand = String(this.state && this.state.hand ? this.state.hand.no : 0);
+        }
+      }
       result.words = words;
       if ((result.status === 401 || result.status === 403) && result.data && result.data.field === "token") {
         // The token stopped working (the host moved the seat to another phone): say so, stop.

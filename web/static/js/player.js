@@ -5,12 +5,12 @@
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
 import {
-  LiveTable, TapGuard, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
+  LiveTable, TapGuard, offeredAmounts, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { describeSettlement } from "./settlement.js";
-import { showdown } from "./showdown.js";
+import { showdown, finalStandings } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
 
 const root = document.getElementById("play-root");
@@ -212,6 +212,7 @@ function render(state, events) {
   renderStatic(state, mine);
   renderReveal(state, mine);
   renderResult(state, names);
+  renderFinal(state);
   renderSeats(state, names);
   renderSeatActions(state);
 }
@@ -246,17 +247,6 @@ const tapGuard = new TapGuard(() => [$("actions-panel"), $("buyin-panel")]);
 let actionsKey = null;
 const typed = new Map(); // amount form -> the text typed in it (kept across rebuilds)
 
-function niceSteps(min, max, ante = 1, count = 4) {
-  // The smallest legal amount, a few round amounts from the ante up, and the largest.
-  const out = [min];
-  for (const n of [2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]) {
-    if (out.length > count) break;
-    if (n > min && n < max && n >= ante) out.push(n);
-  }
-  if (max > min) out.push(max);
-  return out;
-}
-
 function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false } = {}) {
   const id = key || entry.type;
   const isArmed = armed && armed.key === id && armed.until > Date.now();
@@ -266,8 +256,8 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
     class: `button ${quiet ? "small quiet" : "big"}${primary ? " primary" : ""}${danger ? " danger" : ""}${isArmed ? " armed" : ""}`,
     dataset: { action: entry.type, key: id },
   }, text);
-  button.addEventListener("click", async () => {
-    if (busy || tapGuard.settling()) return; // a double tap, or a tap meant for the button before
+  button.addEventListener("click", async (event) => {
+    if (tapGuard.ignores(event, busy)) return; // a double tap, or a tap meant for the button before
     if (CONFIRM.has(entry.type) && !(armed && armed.key === id && armed.until > Date.now())) {
       armed = { key: id, until: Date.now() + ARM_MS };
       button.textContent = `Tap again: ${label.toLowerCase()}`;
@@ -282,13 +272,20 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
       return;
     }
     armed = null;
-    await send(entry, button);
+    const result = await send(entry, button);
+    if (!result.ok && button.isConnected) {
+      // Refused (a fold the table no longer allows): the button is itself again, one tap arms it.
+      button.textContent = label;
+      button.classList.remove("armed");
+    }
   });
   return button;
 }
 
 async function send(entry, control) {
   busy = true;
+  // Acting is reading the shift: the player's next move counts as "Done" (no extra tap).
+  $("shift").hidden = true;
   tapGuard.arm();
   for (const b of document.querySelectorAll("#actions button, #seat-actions button, #buyin button")) b.disabled = true;
   const result = await live.send(entry, control);
@@ -299,34 +296,11 @@ async function send(entry, control) {
 }
 
 function amountForm(label, type, field, lo, hi, verb) {
-  const id = `amount-${type}`;
-  // No default: an empty field buys, bets or raises nothing (a tap without typing was 1 credit).
-  const input = h("input", {
-    type: "number", id, inputmode: "numeric", min: lo, max: hi, step: 1, placeholder: `${lo}–${hi}`,
-    "aria-describedby": `${id}-hint`, dataset: { key: id },
+  return amountField({
+    id: `amount-${type}`, label, lo, hi, verb, kept: typed,
+    guard: (e) => tapGuard.ignores(e, busy),
+    onSend: async (n, button) => (await send({ type, [field]: n }, button)).ok,
   });
-  if (typed.has(id)) input.value = typed.get(id);
-  input.addEventListener("input", () => typed.set(id, input.value));
-  const button = h("button", { type: "submit", class: "button", dataset: { action: type, key: `${id}-send` } }, verb);
-  // novalidate: an amount out of range is sent, and the server's words appear under the form.
-  const form = h("form", { class: "amount-form", novalidate: true, "data-error-slot": true },
-    h("label", { for: id }, label),
-    h("div", { class: "row" }, input, button),
-    h("p", { class: "hint", id: `${id}-hint` }, `From ${lo} to ${hi}.`),
-    h("p", { class: "field-error", "aria-live": "assertive" }));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    if (busy || tapGuard.settling()) return;
-    const raw = input.value.trim();
-    if (!/^\d+$/.test(raw)) {
-      form.querySelector(".field-error").textContent = "Type the number of credits first.";
-      input.focus();
-      return;
-    }
-    const result = await send({ type, [field]: Number(raw) }, button);
-    if (result.ok) typed.delete(id);
-  });
-  return form;
 }
 
 /** Whether the table waits for this seat (not merely: it could fold). */
@@ -359,17 +333,19 @@ function renderActions(state) {
       case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
       case "call": out.push(actionButton(`Call ${l.amount}`, { type: "call" }, { primary: true })); break;
       case "bet": {
-        const row = niceSteps(l.min, l.max, state.rules.ante).map((n) =>
+        const offer = offeredAmounts(l.min, l.max, state.rules.ante);
+        const row = offer.buttons.map((n) =>
           actionButton(n === stack ? `Bet ${n} (all-in)` : `Bet ${n}`, { type: "bet", amount: n }, { key: `bet-${n}` }));
         out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
-        if (l.max - l.min > 3) out.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
+        if (offer.typed) out.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
         break;
       }
       case "raise": {
-        const row = niceSteps(l.min_to, l.max_to, state.rules.ante).map((n) =>
+        const offer = offeredAmounts(l.min_to, l.max_to, state.rules.ante);
+        const row = offer.buttons.map((n) =>
           actionButton(`Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
         out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
-        if (l.max_to - l.min_to > 3) out.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
+        if (offer.typed) out.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
         break;
       }
       case "all_in": out.push(actionButton(`All-in (${l.amount})`, { type: "all_in" }, { danger: true })); break;
@@ -396,7 +372,7 @@ function renderActions(state) {
     children.push(h("div", { class: "quiet-moves" }, h("span", { class: "muted" }, "Out of turn: "), quiet));
   }
   box.replaceChildren(...children);
-  tapGuard.arm();
+  tapGuard.rebuilt();
   if (focused) {
     const again = box.querySelector(`[data-key="${CSS.escape(focused)}"]`) || box.querySelector("button");
     if (again) again.focus();
@@ -556,7 +532,8 @@ async function sendDemise(button) {
 
 function renderResult(state, names) {
   const hand = state.hand;
-  const settled = hand && hand.stage === "settled" && hand.settlement;
+  // Once the session is over, the final standings take the last result's place.
+  const settled = hand && hand.stage === "settled" && hand.settlement && !state.ended;
   $("result-panel").hidden = !settled;
   if (!settled) return;
   let words;
@@ -571,10 +548,29 @@ function renderResult(state, names) {
   // Every revealed hand: cards, total, kind, who won which pot, the penalties.
   $("result-hands").replaceChildren(showdown(hand.settlement, hand.players, names, cardWords, { caption: `Hand ${hand.no}: the hands` }));
   const payout = hand.settlement.payouts ? hand.settlement.payouts[live.seat] : undefined;
+  const net = hand.settlement.net ? hand.settlement.net[live.seat] : undefined;
   const me = state.seats.find((s) => s.seat === live.seat);
-  $("result-mine").textContent = me
-    ? `Your stack is now ${me.stack}${payout !== undefined ? ` (${payout >= 0 ? "+" : ""}${payout} this hand)` : ""}.`
+  // What the player gained or lost (net), with what was paid out beside it: a payout of 1576
+  // after putting in 280 is a gain of 1296.
+  const signed = (n) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${Math.abs(n)}`;
+  $("result-mine").textContent = !me ? ""
+    : net !== undefined ? `Your stack is now ${me.stack}: ${signed(net)} this hand${payout ? ` (paid out ${payout})` : ""}.`
+    : `Your stack is now ${me.stack}.`;
+}
+
+/** The cash-out: this player's final standing, net for the evening and the chips to hand back. */
+function renderFinal(state) {
+  const rows = state.ended ? state.standings || [] : [];
+  $("final-panel").hidden = !rows.length;
+  if (!rows.length) return;
+  const i = rows.findIndex((r) => r.seat === live.seat);
+  const r = rows[i];
+  const signed = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`;
+  $("final-mine").textContent = r
+    ? `You finish ${i + 1} of ${rows.length}: ${signed(r.net)} for the evening. Hand back ${r.stack} credits: ${r.chips.words}.`
+      + (r.sabacc_share ? ` (${r.sabacc_share} of them are your share of the sabacc pot.)` : "")
     : "";
+  $("final-table").replaceChildren(finalStandings(rows));
 }
 
 /** Why this seat is not in the running hand (joined late, cannot pay the ante, sitting out). */

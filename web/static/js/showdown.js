@@ -67,28 +67,58 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
     for (const w of p.winners) won.set(w, [...(won.get(w) || []), potLabel(pots, p).toLowerCase()]);
   }
   for (const w of settlement.sabacc_pot_winners || []) won.set(w, [...(won.get(w) || []), "sabacc pot"]);
+  const anyDemise = (settlement.hands || []).some((x) => x.demise);
   const hands = settlement.hands
     || Object.keys(payouts).map((seat) => ({ name: seat, total: null, kind: seat === settlement.winner ? "conceded" : "folded" }));
+  const nets = settlement.net || {};
+  const signed = (v) => (v === undefined ? "—" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`);
   const rows = hands.map((x) => {
-    const codes = byseat[x.name];
+    const codes = (byseat[x.name] || []).filter((c, i, all) => !(x.demise && c === x.demise && i === all.length - 1));
     const pay = payouts[x.name];
     const what = [];
     if (won.has(x.name)) what.push(`wins the ${won.get(x.name).join(", ")}`);
     if (penalty.has(x.name)) what.push(`pays ${penalty.get(x.name).amount}`);
-    return h("tr", { dataset: { seat: x.name, kind: x.kind } },
+    // After a sudden demise: the demise card and the total after it, beside the first total.
+    const demise = x.demise ? `${cardWords(x.demise)} → ${x.demise_total} (${handWords({ kind: x.demise_kind, total: null })})` : "";
+    return h("tr", { dataset: { seat: x.name, kind: x.demise_kind || x.kind } },
       h("th", { scope: "row", class: "sd-name" }, n(x.name)),
       h("td", { class: "sd-cards", "data-label": "Cards" }, codes && codes.length ? codes.map(cardWords).join(", ") : "—"),
       h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)),
       h("td", { class: "sd-kind", "data-label": "Hand" }, handWords({ ...x, total: null })),
-      h("td", { class: "sd-result", "data-label": "Result" }, what.join("; ") || "—"),
-      h("td", { class: "sd-net num", "data-label": "Credits" }, pay === undefined ? "—" : `${pay > 0 ? "+" : ""}${pay}`));
+      anyDemise ? h("td", { class: "sd-demise", "data-label": "Sudden demise" }, demise || "—") : null,
+      h("td", { class: "sd-result", "data-label": "Why" }, x.why || what.join("; ") || "—"),
+      h("td", { class: "sd-payout num", "data-label": "Payout" }, pay === undefined ? "—" : String(pay)),
+      h("td", { class: "sd-net num", "data-label": "Net" }, signed(nets[x.name])));
   });
+  const heads = ["Player", "Cards", "Total", "Hand", ...(anyDemise ? ["Sudden demise"] : []), "Why", "Payout", "Net"];
   const table = h("table", { class: "showdown-table" },
     h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, ["Player", "Cards", "Total", "Hand", "Result", "Credits"].map((t) =>
-      h("th", { scope: "col", class: t === "Total" || t === "Credits" ? "num" : "" }, t)))),
+    h("thead", {}, h("tr", {}, heads.map((t) =>
+      h("th", { scope: "col", class: ["Total", "Payout", "Net"].includes(t) ? "num" : "" }, t)))),
     h("tbody", {}, rows));
   return h("div", { class: "showdown" },
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption }, table),
     h("ul", { class: "sd-pots" }, potLines(settlement, names).map((t) => h("li", {}, t))));
+}
+
+/**
+ * The final standings of an ended session (state.standings): place, name, net for the
+ * evening, the stack and the chips to hand back (with how the table settles credits no chip
+ * covers), and the share of the sabacc pot. The phones' own line and the display read it.
+ */
+export function finalStandings(rows, caption = "Final standings") {
+  const signed = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`;
+  const body = rows.map((r, i) => h("tr", { dataset: { seat: r.seat } },
+    h("td", { class: "num", "data-label": "Place" }, String(i + 1)),
+    h("th", { scope: "row" }, r.name),
+    h("td", { class: `num ${r.net > 0 ? "plus" : r.net < 0 ? "minus" : ""}`.trim(), "data-label": "Net" }, signed(r.net)),
+    h("td", { class: "num", "data-label": "Stack" }, String(r.stack)),
+    h("td", { class: "chips-words", "data-label": "Chips to hand back" }, r.chips ? r.chips.words : "—"),
+    h("td", { class: "num", "data-label": "Sabacc pot share" }, r.sabacc_share ? String(r.sabacc_share) : "—")));
+  return h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption },
+    h("table", { class: "final-standings" },
+      h("caption", { class: "visually-hidden" }, caption),
+      h("thead", {}, h("tr", {}, ["Place", "Player", "Net", "Stack", "Chips to hand back", "Sabacc pot share"].map((t) =>
+        h("th", { scope: "col", class: ["Place", "Net", "Stack", "Sabacc pot share"].includes(t) ? "num" : "" }, t)))),
+      h("tbody", {}, body)));
 }

@@ -86,6 +86,11 @@ export function checkHand({ seed, commitment, rolls = [] }, dice = diceTable()) 
       if (recorded.length) problems.push(`${label}: unknown trigger “${roll.trigger}” with dice ${diceWords(recorded)}.`);
       return;
     }
+    if (roll.byHand) {
+      // The host entered these dice: the scrambler drew nothing, so they take no number.
+      problems.push(`${label} (${roll.trigger}): dice ${diceWords(recorded)} rolled by hand, not from the seed.`);
+      return;
+    }
     const faces = deriveDice(seed, index, shape[0], shape[1]);
     recomputed.push({ index, trigger: roll.trigger, dice: faces });
     if (!sameDice(recorded, faces)) {

@@ -1,0 +1,175 @@
+"""The evening around the hands: dealer's choice between hands, and the end of the session.
+
+Two commands of the engine (a section of `Game`, like seats or betting):
+
+- `change_rules` (host, between hands): the table plays another rule set or other options from
+  the next hand on, with the same seats, stacks, sabacc pot and history. It is a ledger entry
+  like any other, so a restart replays the same table; every settled hand records the game it
+  was (`game_words`).
+- `end_session` (host, between hands): the cash-out. RULES.md's end-of-session ruling: a sabacc
+  pot nobody won is split equally among the players still seated, odd credits one each from
+  the dealer's left (`split_sabacc_pot`), or carried to the table's next session
+  (`"sabacc_pot": "carry"`; the next table is made with `"sabacc_pot": N`). Then the final
+  standings: each player's stack, net for the evening and the chips to hand back.
+
+    >>> split_sabacc_pot(11, ["s1", "s2", "s3", "s4"], dealer="s2")
+    {'s3': 3, 's4': 3, 's1': 3, 's2': 2}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.refusal import Refused
+from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
+from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
+from companion.table.play import Play
+
+
+def rules_spec(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The rule-set spec a table keeps ({"preset": name, **options}) from a preset name or
+    object and options given beside it. Raises Refused(422) naming the bad field."""
+    spec = {"preset": rules} if isinstance(rules, str) else rules
+    if not isinstance(spec, dict):
+        raise Refused(422, "rules must be a preset name or an object with a preset", "rules")
+    spec = dict(spec)
+    for k, v in options.items():
+        if k in spec:
+            raise Refused(422, f"{k} is given twice (top level and in rules)", k)
+        spec[k] = v
+    return spec
+
+
+def checked_rules(spec: dict[str, Any], chip_set: Any = None) -> tuple[RuleSet, list[dict[str, Any]]]:
+    """The rule set and the table's chip set (as JSON) a spec makes, or Refused(422)."""
+    try:
+        rules = ruleset_from(spec)
+    except InvalidRules as exc:
+        raise Refused(422, exc.message, exc.field) from None
+    try:
+        chips = chip_set_from(chip_set) if chip_set is not None else rules.chip_set
+    except InvalidChips as exc:
+        raise Refused(422, exc.message, exc.field) from None
+    return rules, chip_set_to_json(chips)
+
+
+def game_words(rules: RuleSet) -> str:
+    """Which game a hand was, as the history and standings name it: the rule set's title and,
+    when the host changed options, which ones ("Classic Sabacc v1.01 (bet limit 5)")."""
+    if not rules.overrides:
+        return rules.title
+    changed = "; ".join(f"{k.replace('_', ' ')} {_option_value(getattr(rules, k, None))}"
+                        for k in rules.overrides if k != "pot_building_rounds")
+    if "pot_building_rounds" in rules.overrides:
+        changed = "; ".join(x for x in (changed, f"pot-building rounds {rules.pot_building_rounds}") if x)
+    return f"{rules.title} ({changed})"
+
+
+def _option_value(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return str(getattr(v, "value", v))
+
+
+#: What an undone entry was, in words (`undone_words`); {who} is the seat's (or actor's) name.
+_UNDONE = {
+    "bet": "{who}'s bet of {amount}", "raise": "{who}'s raise to {to}", "call": "{who}'s call",
+    "check": "{who}'s check", "fold": "{who}'s fold", "all_in": "{who}'s all-in",
+    "roll": "{who}'s roll", "draw": "{who}'s draw ({action})", "call_hand": "{who}'s call of the hand",
+    "no_call": "{who}'s “no call”", "static_add": "{who}'s static-field card",
+    "static_remove": "{who}'s static-field change", "reveal": "{who}'s hand as entered",
+    "demise_card": "{who}'s sudden-demise card", "buy_in": "{who}'s buy-in",
+    "cash_out": "{who}'s cash-out", "adjust": "the adjustment of {who}'s stack ({amount})",
+    "stake": "{who}'s stake", "start_hand": "the start of the hand", "sit_out": "{who} sitting out",
+    "sit_in": "{who} sitting in", "set_dealer": "the choice of dealer", "reorder": "the seat order",
+    "change_rules": "the change of rules",
+}
+
+
+def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any) -> str:
+    """An undone entry as the table says it ("Han's bet of 4", not "entry 47"). Hidden fields
+    (the cards of a reveal) are never named. `name`: seat id -> name."""
+    seat = body.get("seat") or actor
+    who = name(seat) if seat not in (None, "host", "scrambler") else "the host" if seat == "host" else "the scrambler"
+    words = _UNDONE.get(typ, typ.replace("_", " "))
+    fields = {k: v for k, v in body.items() if isinstance(v, (int, str)) and k not in ("cards", "card")}
+    try:
+        return words.format(who=who, **fields)
+    except (KeyError, IndexError):
+        return typ.replace("_", " ")
+
+
+def split_sabacc_pot(amount: int, seated: list[str], dealer: str | None) -> dict[str, int]:
+    """The sabacc pot split equally among `seated` (seat order), the odd credits one each from
+    the dealer's left (RULES.md, the end of a session). Seats in the order they are paid."""
+    if not seated:
+        return {}
+    start = (seated.index(dealer) + 1) % len(seated) if dealer in seated else 0
+    ring = seated[start:] + seated[:start]
+    share, odd = divmod(amount, len(ring))
+    return {sid: share + (1 if i < odd else 0) for i, sid in enumerate(ring)}
+
+
+class Evening(Play):
+    """Dealer's choice and the end of the session (a section of the engine's Game). First among
+    the sections: its `cmd_start_hand` notes the stacks before the hand (for each player's net
+    for the hand, `outcome.explain`) around the turns section's own."""
+
+    def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
+        before = {sid: seat["stack"] for sid, seat in self.s["seats"].items()}
+        super().cmd_start_hand(f, actor)  # type: ignore[misc]  # turns.Turns, later in the MRO
+        h = self.hand
+        if h is not None:
+            h["stacks_start"] = {sid: before[sid] for sid in h["players"]}
+
+    def cmd_change_rules(self, f: dict[str, Any], actor: str | None) -> None:
+        self.need_not_ended()
+        self.need_between_hands()
+        spec = rules_spec(f["rules"], {})
+        rules, chips = checked_rules(spec, f.get("chip_set"))
+        settings = dict(self.s["settings"])
+        settings["rules"] = spec
+        settings["chip_set"] = chips
+        # Replaced whole: the engine sees new settings and reads the rule set again (Table.apply).
+        self.s["settings"] = settings  # type: ignore[typeddict-item]
+        if rules.house_dealer is False and self.s["dealer"] is None and self.s["order"]:
+            self.s["dealer"] = self.s["token"] or self.s["order"][0]
+        self.emit("rules_changed", preset=rules.name, game=game_words(rules), rules=spec)
+
+    def cmd_end_session(self, f: dict[str, Any], actor: str | None) -> None:
+        self.need_between_hands()
+        self.need_not_ended()
+        s = self.s
+        pot = s["sabacc_pot"]
+        what = f.get("sabacc_pot", "split")
+        shares: dict[str, int] = {}
+        carried = 0
+        if pot and what == "split":
+            if not s["order"]:
+                raise Refused(409, "nobody is seated to share the sabacc pot: carry it instead",
+                              "sabacc_pot")
+            dealer = s["token"] if self.rules.house_dealer else s["dealer"]
+            shares = split_sabacc_pot(pot, list(s["order"]), dealer)
+            for sid, n in shares.items():
+                s["seats"][sid]["stack"] += n
+        elif pot:
+            carried = pot
+        s["sabacc_pot"] = 0
+        rows = []
+        every = [(sid, s["seats"][sid], True) for sid in s["order"]]
+        every += [(sid, seat, False) for sid, seat in s["departed"].items()]
+        for sid, seat, seated in every:
+            net = seat["stack"] + seat["cashed_out"] - seat["bought_in"] - seat["items"] - seat["adjusted"]
+            chips = breakdown(seat["stack"], self.chips)
+            rows.append({"seat": sid, "name": seat["name"], "stack": seat["stack"],
+                         "bought_in": seat["bought_in"], "cashed_out": seat["cashed_out"],
+                         "items": seat["items"], "adjusted": seat["adjusted"], "net": net,
+                         "sabacc_share": shares.get(sid, 0), "seated": seated,
+                         "chips": chips.to_json()})
+        rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
+        s["ended"] = True
+        s["standings"] = rows
+        s["carried_sabacc_pot"] = carried  # type: ignore[typeddict-unknown-key]
+        self.emit("session_ended", standings=rows, sabacc_shares=shares, carried_sabacc_pot=carried)

@@ -1,0 +1,154 @@
+"""A settled hand told to the players: each demise card, the totals after it, why each hand won
+or lost, and what each player gained (net) beside what they were paid (payout).
+
+`explain` adds these to the settlement record the engine keeps (the hand's `settlement` and its
+history row), so the phones, the display and the history page all read the same words and none
+of them works the outcome out again::
+
+    >>> from companion.rules.rulesets import PRESETS
+    >>> record = {"status": "settled", "payouts": {"s1": 40, "s2": -40},
+    ...           "hands": [{"name": "s1", "total": 19, "kind": "ordinary"},
+    ...                     {"name": "s2", "total": 19, "kind": "ordinary"}],
+    ...           "pots": [{"amount": 40, "eligible": ["s1", "s2"], "winners": ["s1"],
+    ...                     "to_sabacc_pot": False}],
+    ...           "sabacc_pot_winners": [], "penalties": [{"name": "s2", "reason": "caller_lost",
+    ...           "amount": 40, "shortfall": 0}]}
+    >>> played = {"s1": {"cards": ["co10", "sa9"], "demise": "sa2", "committed": 20},
+    ...           "s2": {"cards": ["fl10", "st9"], "demise": "co8", "committed": 20}}
+    >>> out = explain(record, played, PRESETS["classic"], {"s1": "Leia", "s2": "Luke"}.get)
+    >>> [(x["demise"], x["demise_total"], x["demise_kind"]) for x in out["hands"]]
+    [('sa2', 21, 'ordinary'), ('co8', 27, 'bomb_out')]
+    >>> out["hands"][0]["why"]
+    'sudden demise: with 2 of Sabers the total is 21, the best after the demise; wins the hand pot'
+    >>> out["hands"][1]["why"]
+    'sudden demise: with 8 of Coins the total is 27, bombed out; called the hand and lost: pays 40'
+    >>> out["net"], out["committed"]
+    ({'s1': 20, 's2': -60}, {'s1': 20, 's2': 20})
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from companion.rules.cards import display_name
+from companion.rules.hands import evaluate
+from companion.rules.rulesets import RuleSet
+
+#: A hand's kind in the players' words (the history page and the phones say the same).
+KIND_WORDS = {
+    "idiots_array": "Idiot's Array", "pure_sabacc": "Pure Sabacc", "fairy_empress": "Fairy Empress",
+    "ordinary": "ordinary", "bomb_out": "bombed out", "folded": "folded",
+    "conceded": "won, everyone else folded",
+}
+
+SPECIAL = {"idiots_array", "pure_sabacc", "fairy_empress"}
+
+
+def pot_labels(pots: list[dict[str, Any]]) -> list[str]:
+    """Each pot's name as the table says it: "hand pot" when one pot was contested, else
+    "main pot", "side pot 1", ...; "the rest" for what nobody else was left in."""
+    contested = [p for p in pots if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
+    out = []
+    for p in pots:
+        if p not in contested:
+            out.append("the rest")
+        elif len(contested) == 1:
+            out.append("hand pot")
+        else:
+            i = contested.index(p)
+            out.append("main pot" if i == 0 else f"side pot {i}")
+    return out
+
+
+def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: RuleSet,
+            name: Callable[[str], str | None]) -> dict[str, Any]:
+    """`record` (a settlement's JSON) with, for each hand, its demise card and the total and
+    kind after it, and `why` it won or lost; and for the hand, each seat's `committed` and
+    `net`: the payout less all the player put in this hand (`paid`: the antes to both pots,
+    bets and a fold fee; `committed` when not given). `played`: seat -> {"cards", "demise",
+    "committed", "paid"?, "static"?, "side"?}. The record itself is not changed."""
+    out = dict(record)
+    payouts = record.get("payouts") or {}
+    committed = {sid: int(p.get("committed", 0)) for sid, p in played.items()}
+    paid = {sid: int(p.get("paid", committed[sid])) for sid, p in played.items()}
+    out["committed"] = committed
+    out["paid"] = paid
+    out["net"] = {sid: payouts.get(sid, 0) - paid.get(sid, 0) for sid in payouts}
+    if record.get("status") != "settled" or "hands" not in record:
+        return out
+    won: dict[str, list[str]] = {}
+    for label, pot in zip(pot_labels(record.get("pots") or []), record.get("pots") or []):
+        if label == "the rest":
+            continue
+        for w in pot["winners"]:
+            won.setdefault(w, []).append(f"the {label}")
+    for w in record.get("sabacc_pot_winners") or []:
+        won.setdefault(w, []).append("the sabacc pot")
+    penalty = {x["name"]: x for x in record.get("penalties") or []}
+    live = [sid for sid, p in played.items() if p.get("cards")]
+    community = {sid: tuple(c for o in live if o != sid for c in played[o].get("static") or ())
+                 for sid in live} if rules.holdem else {}
+    hands = []
+    for x in record["hands"]:
+        x = dict(x)
+        sid = x["name"]
+        p = played.get(sid) or {}
+        parts = []
+        if p.get("demise") and p.get("cards"):
+            after = evaluate(rules, list(p["cards"]) + [p["demise"]], side=p.get("side"),
+                             community=community.get(sid, ()))
+            x["demise"] = p["demise"]
+            x["demise_total"] = after.total
+            x["demise_kind"] = str(after.kind.value if hasattr(after.kind, "value") else after.kind)
+            verdict = ("bombed out" if x["demise_kind"] == "bomb_out" else
+                       "the best after the demise" if sid in won else "not the best after the demise")
+            if x["demise_kind"] in SPECIAL:
+                verdict = f"{KIND_WORDS[x['demise_kind']]}, " + verdict
+            parts.append(f"sudden demise: with {display_name(p['demise'])} the total is "
+                         f"{after.total}, {verdict}")
+        elif x["kind"] == "bomb_out":
+            parts.append(f"bombed out with {x['total']}")
+        if sid in won:
+            parts.append("wins " + " and ".join(won[sid]))
+        elif x["kind"] == "folded":
+            parts.append("folded")
+        elif not parts or x.get("demise_kind") not in ("bomb_out", None):
+            best = _beaten_by(record, sid, name)
+            if best and x["kind"] != "bomb_out":
+                parts.append(f"lost to {best}")
+        if sid in penalty:
+            why = "bombed out" if penalty[sid]["reason"] == "bomb_out" else "called the hand and lost"
+            if penalty[sid]["reason"] == "bomb_out" and parts and parts[0].startswith("bombed out"):
+                parts[0] = f"{parts[0]}: pays {penalty[sid]['amount']}"
+            else:
+                parts.append(f"{why}: pays {penalty[sid]['amount']}")
+        x["why"] = "; ".join(parts) or "—"
+        hands.append(x)
+    out["hands"] = hands
+    return out
+
+
+def _beaten_by(record: dict[str, Any], sid: str, name: Callable[[str], str | None]) -> str | None:
+    """Who took the pots `sid` played for, in words ("Han's Pure Sabacc")."""
+    hands = {x["name"]: x for x in record["hands"]}
+    for pot in record.get("pots") or []:
+        if sid in pot["eligible"] and pot["winners"] and sid not in pot["winners"]:
+            w = pot["winners"][0]
+            hw = hands.get(w, {})
+            kind = hw.get("demise_kind") or hw.get("kind")
+            total = hw.get("demise_total", hw.get("total"))
+            what = KIND_WORDS.get(kind, kind) if kind in SPECIAL else str(total)
+            return f"{name(w) or w}'s {what}"
+    return None
+
+
+def game_runs(session: dict[str, Any]) -> list[dict[str, Any]]:
+    """Which game each run of hands was: [{"first", "last", "game"}] in order."""
+    runs: list[dict[str, Any]] = []
+    for h in session["hands"]:
+        game = h.get("game", "")
+        if runs and runs[-1]["game"] == game:
+            runs[-1]["last"] = h["hand"]
+        else:
+            runs.append({"first": h["hand"], "last": h["hand"], "game": game})
+    return runs
