@@ -75,6 +75,7 @@ def pages(t: dict) -> list[tuple[str, str, str | None]]:
         ("home", "/", None),
         ("calculator", "/calculator", '#calculator[data-ready="true"]'),
         ("rules", "/rules?preset=classic", None),
+        ("decks", "/decks", None),
         ("host-start", "/host", None),
         ("host-console", f"/t/{c}/host", "#host-area:not([hidden]) #seat-list li"),
         ("audit", f"/t/{c}/audit", None),

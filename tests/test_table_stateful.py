@@ -16,13 +16,14 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from companion.rules.cards import CARDS, CORELLIA_SET_ASIDE, DECK
+from companion.rules.cards import CARDS
 from companion.scrambler.dice import DICE
 from companion.table.engine import COMMANDS, HOST, SCRAMBLER, Refused, Table
 
 PRESETS = ["weg", "classic", "holodex", "pagat", "pagat-d6"]
 HAND_MOVES = {"check", "bet", "raise", "call", "all_in", "fold", "roll", "call_hand", "no_call",
-              "draw", "static_add", "static_remove", "reveal", "demise_card"}
+              "draw", "static_add", "static_remove", "reveal", "demise_card", "show", "no_show",
+              "discard_top"}
 #: Variants mixed into the presets: limits, house dealer, the timer, by-symbol shifts, Hold 'Em,
 #: a fixed bomb-out penalty, a fold fee of 2.
 OPTIONS = [{}, {"bet_limit": 5}, {"house_dealer": True}, {"scrambler_trigger": "timer"},
@@ -30,14 +31,21 @@ OPTIONS = [{}, {"bet_limit": 5}, {"house_dealer": True}, {"scrambler_trigger": "
            {"force_sabacc": True}, {"corellia_run": True}, {"scrambler_trigger": "2d6-spike"},
            {"scrambler_trigger": "d20"}, {"shift_kind": "wild"}, {"shift_kind": "rim"},
            {"static_field": "free"}, {"pot_building_rounds": 0}]
+#: Corellian Spike's presets and table options (RULES-SPIKE.md), played by the same machine.
+SPIKE_PRESETS = ["spike", "spike-book"]
+SPIKE_OPTIONS = [{}, {"phase_order": "turn-spike-bet"}, {"dealer_rotates": "round"}, {"junk_penalty": 1},
+                 {"bet_limit": 3}, {"fee_swap": 0, "prime_sabacc": False}, {"ante_game": 2, "ante_sabacc": 0}]
+#: Every game's presets with the options they take.
+GAMES = [(p, o) for p in PRESETS for o in OPTIONS] + [(p, o) for p in SPIKE_PRESETS for o in SPIKE_OPTIONS]
 EXTERNAL = {"bought_in": "amount", "cashed_out": "amount", "adjusted": "amount", "staked": "value"}
 
 
 class TableMachine(RuleBasedStateMachine):
     """Drives one table with mostly legal moves (from the view) and some random junk."""
 
-    @initialize(preset=st.sampled_from(PRESETS), players=st.integers(2, 4), option=st.sampled_from(OPTIONS))
-    def create(self, preset, players, option):
+    @initialize(game=st.sampled_from(GAMES), players=st.integers(2, 4))
+    def create(self, game, players):
+        preset, option = game
         self.settings = {"rules": {"preset": preset, "buy_in": 0, **option}}
         self.table = Table.create("STATE", self.settings)
         self.log: list[tuple[dict, object]] = []
@@ -134,6 +142,13 @@ class TableMachine(RuleBasedStateMachine):
             return {"type": "reveal", "cards": cards}
         if typ == "demise_card":
             return {"type": "demise_card", "card": data.draw(st.sampled_from(self.unused(())))}
+        if typ == "show":
+            free = self.unused(())
+            cards = data.draw(st.lists(st.sampled_from(free), min_size=move["hand_size"],
+                                       max_size=move["hand_size"], unique=True))
+            return {"type": "show", "cards": cards}
+        if typ == "draw" and move.get("card"):  # a discard onto a face-up discard pile
+            return {"type": "draw", "action": move["action"], "card": data.draw(st.sampled_from(self.unused(())))}
         return {k: v for k, v in move.items() if k in ("type", "action")}
 
     def me(self, sid):
@@ -149,7 +164,9 @@ class TableMachine(RuleBasedStateMachine):
             used += p["cards"] if p["cards"] is not None else p["static"]
             if p["demise"]:
                 used.append(p["demise"])
-        left = [c for c in DECK if not (self.table.rules.corellia_run and c in CORELLIA_SET_ASIDE)]
+        deck = self.table.rules.deck
+        aside = deck.set_aside_by(self.table.rules)
+        left = [c for c in deck.physical if c not in aside]
         for c in used:
             left.remove(c)
         return sorted(set(left))
@@ -269,6 +286,10 @@ def _random_entry(machine, move, sid, rng):
     if typ == "reveal":
         need = move["hand_size"] - len(move["static"])
         return {"type": typ, "cards": rng.sample(machine.unused(()), need)}
+    if typ == "show":
+        return {"type": typ, "cards": rng.sample(machine.unused(()), move["hand_size"])}
+    if typ == "draw" and move.get("card"):
+        return {"type": typ, "action": move["action"], "card": rng.choice(machine.unused(()))}
     return {k: v for k, v in move.items() if k in ("type", "action")}
 
 
@@ -279,8 +300,8 @@ def test_every_preset_and_variant_plays_on_without_the_host():
     player always able to move the hand on."""
     import random
 
-    for preset in PRESETS:
-        for option in OPTIONS:
+    for preset, option in GAMES:
+        if True:
             rng = random.Random(f"{preset}{sorted(option.items())}")
             machine = TableMachine()
             machine.settings = {"rules": {"preset": preset, "buy_in": 0, **option}}

@@ -57,7 +57,9 @@ class Card:
     copies: int
     name: str
     tarot: str
-    suit: Suit | None = None  # None for the face cards
+    suit: Suit | None = None  # None for the face cards (and for every card of a deck without suits)
+    short: str = ""  # the card picker's face: "7", "Cmdr", "Idiot", "+7", "Sylop"
+    tarot_short: str = ""  # the same face in tarot words ("Knight"); empty: as `short`
 
     @property
     def is_face(self) -> bool:
@@ -89,15 +91,28 @@ _FACE_CARDS = (
 )
 
 
+# The picker's short faces (a button is a few letters wide).
+_SHORT_RANKS = {12: "Cmdr", 13: "Mistr", 14: "Mastr", 15: "Ace"}
+_TAROT_SHORT_RANKS = {11: "Page", 12: "Knight", 13: "Queen", 14: "King", 15: "Ace"}
+
+
+def _short_face(name: str) -> str:
+    """A face card's short face: its name without "The" and "of Air and Darkness"."""
+    return name.removeprefix("The ").removesuffix(" of Air and Darkness")
+
+
 def _build_deck() -> dict[str, Card]:
     deck: dict[str, Card] = {}
     for suit in SUITS:
         for rank in range(1, 16):
             name = f"{_RANK_NAMES.get(rank, rank)} of {suit.name}"
             tarot = f"{_TAROT_RANKS.get(rank, rank)} of {suit.tarot}"
-            deck[f"{suit.prefix}{rank}"] = Card(f"{suit.prefix}{rank}", rank, 1, name, tarot, suit)
+            deck[f"{suit.prefix}{rank}"] = Card(
+                f"{suit.prefix}{rank}", rank, 1, name, tarot, suit,
+                short=_SHORT_RANKS.get(rank, str(rank)), tarot_short=_TAROT_SHORT_RANKS.get(rank, str(rank)),
+            )
     for code, value, name, tarot in _FACE_CARDS:
-        deck[code] = Card(code, value, 2, name, tarot)
+        deck[code] = Card(code, value, 2, name, tarot, short=_short_face(name), tarot_short=_short_face(tarot))
     return deck
 
 

@@ -722,7 +722,11 @@ def _rulings() -> Section:
 
 
 def explain(rs: RuleSet) -> list[Section]:
-    """The whole rules page for `rs`, section by section, in reading order."""
+    """The whole rules page for `rs`, section by section, in reading order (a game with a
+    page of its own, such as Corellian Spike, gives its own sections)."""
+    own = rs.hands.explain(rs)
+    if own is not None:
+        return own
     return [
         _deck(),
         _hands(rs),

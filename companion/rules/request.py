@@ -38,7 +38,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.cards import UnknownCard, card
+from companion.rules.cards import UnknownCard
+from companion.rules.decks import Deck
 from companion.rules.rulesets import InvalidRules, RuleSet, Side, ruleset_from
 from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, PlayerReveal, check_reveal
 
@@ -48,7 +49,8 @@ MAX_CREDITS = 1_000_000_000
 MAX_CARDS = 30
 
 TOP_FIELDS = ("rules", "players", "sabacc_pot")
-PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called", "demise", "static", "side")
+PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called", "demise", "static", "side",
+                 "blind_draw", "fees")
 
 
 class InvalidRequest(InvalidReveal):
@@ -75,7 +77,7 @@ def _flag(value: Any, where: str) -> bool:
     return value
 
 
-def _cards(value: Any, where: str, most: int = MAX_CARDS) -> tuple[str, ...]:
+def _cards(deck: Deck, value: Any, where: str, most: int = MAX_CARDS) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise InvalidRequest(f"{where} must be a list of card codes, not {_type_name(value)}", where)
     if len(value) > most:
@@ -85,7 +87,7 @@ def _cards(value: Any, where: str, most: int = MAX_CARDS) -> tuple[str, ...]:
         if not isinstance(code, str):
             raise InvalidRequest(f"a card code is a string, not {_type_name(code)}", f"{where}[{k}]")
         try:
-            out.append(card(code).code)
+            out.append(deck.card(code).code)
         except UnknownCard as exc:
             raise InvalidRequest(str(exc), f"{where}[{k}]") from None
     return tuple(out)
@@ -104,7 +106,7 @@ def _object(value: Any, where: str, allowed: tuple[str, ...], required: tuple[st
     return value
 
 
-def _player(value: Any, at: str) -> PlayerReveal:
+def _player(deck: Deck, value: Any, at: str) -> PlayerReveal:
     raw = _object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"))
     name = raw["name"]
     if not isinstance(name, str):
@@ -120,19 +122,24 @@ def _player(value: Any, at: str) -> PlayerReveal:
             side = None
         if side is None:
             raise InvalidRequest('side must be "light" or "dark"', f"{at}.side")
-    demise = _cards(raw.get("demise", []), f"{at}.demise", most=1)
+    demise = _cards(deck, raw.get("demise", []), f"{at}.demise", most=1)
     if "demise" in raw and not demise:
         raise InvalidRequest("a demise is one card, as a one-card list", f"{at}.demise")
+    blind_draw = _cards(deck, raw.get("blind_draw", []), f"{at}.blind_draw")
+    if "blind_draw" in raw and not blind_draw:
+        raise InvalidRequest("a blind draw is one card a draw, as a list", f"{at}.blind_draw")
     return PlayerReveal(
         name=name,
-        cards=_cards(raw["cards"], f"{at}.cards"),
+        cards=_cards(deck, raw["cards"], f"{at}.cards"),
         committed=_credits(raw["committed"], f"{at}.committed"),
         stack=None if stack is None else _credits(stack, f"{at}.stack"),
         folded=_flag(raw.get("folded", False), f"{at}.folded"),
         called=_flag(raw.get("called", False), f"{at}.called"),
         demise=demise,
-        static=_cards(raw.get("static", []), f"{at}.static"),
+        static=_cards(deck, raw.get("static", []), f"{at}.static"),
         side=side,
+        blind_draw=blind_draw,
+        fees=_credits(raw.get("fees", 0), f"{at}.fees"),
     )
 
 
@@ -151,7 +158,7 @@ def parse_settle_request(body: Any) -> tuple[RuleSet, list[PlayerReveal], int]:
         raise InvalidRequest(f"players must be a list, not {_type_name(players_raw)}", "players")
     if not MIN_PLAYERS <= len(players_raw) <= MAX_PLAYERS:
         raise InvalidRequest(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players_raw)}", "players")
-    players = [_player(p, f"players[{i}]") for i, p in enumerate(players_raw)]
+    players = [_player(rules.deck, p, f"players[{i}]") for i, p in enumerate(players_raw)]
     try:
         check_reveal(rules, players, sabacc_pot)
     except InvalidRequest:

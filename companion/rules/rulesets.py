@@ -17,6 +17,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Mapping
 
+from companion.rules.decks import SABACC, Deck
+from companion.rules.game import (
+    BY_CALL,
+    CLASSIC_ACTIONS,
+    CLASSIC_HANDS,
+    SCRAMBLER_DICE,
+    Dice,
+    Ending,
+    HandRanking,
+    TurnAction,
+)
+from companion.rules.spike import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, THREE_ROUNDS
+
 
 class Ranking(StrEnum):
     """How ordinary hands compare (RULES.md "Hands")."""
@@ -31,6 +44,8 @@ class AnteRule(StrEnum):
 
     BOTH_POTS = "both_pots"  # the ante into the hand pot and the same into the sabacc pot
     SABACC_POT_WHEN_EMPTY = "sabacc_pot_when_empty"  # hand pot; sabacc pot only while it is empty
+    # Corellian Spike: `ante` into the game pot and `ante_sabacc` into the sabacc pot, once a game.
+    GAME_AND_SABACC = "game_and_sabacc"
 
 
 class OrderOfPlay(StrEnum):
@@ -52,6 +67,8 @@ class Phase(StrEnum):
     TRADE = "trade"
     DICE = "dice"
     PLAY = "play"
+    TURN = "turn"  # Corellian Spike: one action each (stand, gain, swap, junk)
+    SPIKE = "spike"  # Corellian Spike: the dealer rolls the spike dice
 
 
 class Who(StrEnum):
@@ -90,8 +107,12 @@ BETTING = PhaseRule(Phase.BETTING, ("bet",), Who.TABLE, "betting")
 TRADE = PhaseRule(Phase.TRADE, ("draw",), Who.EACH_PLAYER, "trade")
 DICE = PhaseRule(Phase.DICE, ("roll",), Who.DEALER, "dice")
 PLAY = PhaseRule(Phase.PLAY, ("draw", "roll"), Who.EACH_PLAYER, "play")
+TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
+SPIKE_ROLL = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
 #: Every phase by its name (the rules page names the calling phase by it).
-PHASES: dict[Phase, PhaseRule] = {pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY)}
+PHASES: dict[Phase, PhaseRule] = {
+    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY, TURN, SPIKE_ROLL)
+}
 
 
 class AfterCall(StrEnum):
@@ -132,11 +153,16 @@ class ShiftKind(StrEnum):
     RIM = "rim"
     WILD = "wild"
     BY_SYMBOL = "by-symbol"  # the doubled die face picks: 1-2 core, 3-4 rim, 5-6 wild
+    # Corellian Spike's Sabacc Shift: every player still in discards all their cards and is
+    # dealt the same number again.
+    SABACC = "sabacc"
 
 
 def shift_announcement(kind: ShiftKind) -> str:
     """What the table is told when the scrambler fires: the one wording of it (the shift
     event carries it; the phones show it)."""
+    if kind is ShiftKind.SABACC:
+        return "A Sabacc Shift: the spike dice match."  # the game's own name for it
     return f"A {kind.value} shift: the scrambler has fired."
 
 
@@ -231,6 +257,32 @@ class RuleSet:
     # weg/classic (seed 003, "the player whose turn it is must ask each player if they wish to
     # fold"): folding stays open after the betting of a turn ends, until that turn's roll.
     fold_until_roll: bool = False
+    # What makes the game a game, as values (PokerKit's State holds its deck the same way).
+    deck: Deck = SABACC  # the cards, the picker's groups, what may be set aside
+    hands: HandRanking = CLASSIC_HANDS  # the kinds and their words, the comparison, the tie rule
+    ending: Ending = BY_CALL  # how a hand ends: by a call, or after a fixed number of rounds
+    actions: tuple[TurnAction, ...] = CLASSIC_ACTIONS  # what a player may do in a turn to draw
+    dice: Dice = SCRAMBLER_DICE  # how a roll is shown; what makes a shift, in words
+    # Whether the live table plays this rule set's game in full (else only the payout
+    # calculator settles it). Corellian Spike: not yet (see the Spike presets).
+    live_table: bool = True
+    # The discarded cards lie face up and the pile's top card is public (Spike): every discard
+    # is entered, and the companion shows the top card on every screen.
+    discard_pile_public: bool = False
+    # The fold fee goes into the hand's pot (Spike's junk penalty, into the game pot) instead
+    # of the sabacc pot.
+    fold_fee_into_pot: bool = False
+    pot_words: str = "hand pot"  # what the pot a hand is played for is called ("game pot")
+    fold_words: str = "fold"  # what dropping out of a hand is called ("junk")
+    # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
+    ante_sabacc: int = 0  # each game's ante into the sabacc pot
+    fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
+    fee_swap: int = 0  # the fee to swap with the discard pile's top card
+    prime_sabacc: bool = False  # sylop, +10, -10 is Prime Sabacc (else a Yee-Haa of tens)
+    phase_order: str = "turn-bet-spike"  # or "turn-spike-bet"
+    dealer_rotates: str = "game"  # or "round"
+    # The dealer's part passes left after each round, not each hand (Spike's dealer_rotates).
+    dealer_rotates_each_round: bool = False
 
     def phase_name(self, phase: Phase) -> str:
         """A phase named as this order of play names it, from its `PhaseRule` words: "draw
@@ -246,11 +298,18 @@ class RuleSet:
 
     def to_json(self) -> dict[str, Any]:
         """The rule set as plain JSON values (for the API, the rules page and the ledger)."""
-        out = dataclasses.asdict(self)
+        # The game's values are named, not spelt out (a deck is served by GET /api/v1/cards).
+        out = dataclasses.asdict(dataclasses.replace(self, **{n: None for n in GAME_VALUES}))
+        out.update({n: getattr(self, n).name for n in GAME_VALUES})
+        out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
+        out["tie"] = self.hands.tie  # the pages name the tie's exchange (a sudden demise, a blind draw)
         out["pot_building_rounds"] = self.pot_building_rounds
         out["overrides"] = list(self.overrides)
         return out
 
+
+#: The fields of a rule set that are values of their own, named in its JSON by their `name`.
+GAME_VALUES = ("deck", "hands")
 
 _TURNS = (BET, ROLL, CALL, DRAW)
 
@@ -381,6 +440,68 @@ PRESETS["pagat-d6"] = dataclasses.replace(
 )
 
 
+_SPIKE = RuleSet(
+    name="spike",
+    title="Corellian Spike (Black Spire Outpost)",
+    summary="The Galaxy's Edge deck and spike dice: three rounds of turn, betting and spike "
+    "dice; antes of 1 to the game pot and 2 to the sabacc pot; a 1-credit fee to keep a gained "
+    "card and discard another, 2 to swap; Prime Sabacc.",
+    source="RULES-SPIKE.md (the printed rule book; the Black Spire Outpost table rules)",
+    ranking=Ranking.CLOSEST_POSITIVE,  # not read: Spike's hands are judged by `hands`
+    negative_pure=False,
+    fairy_empress=False,
+    ante=1,
+    ante_rule=AnteRule.GAME_AND_SABACC,
+    fold_fee=0,
+    bet_limit=None,
+    bomb_out_penalty=0,
+    buy_in=0,
+    chip_set=DEFAULT_CHIPS,
+    order_of_play=OrderOfPlay.PHASES,
+    turn_phases=(TURN, BETTING, SPIKE_ROLL),  # PHASE_ORDERS["turn-bet-spike"]
+    calling=CallingRule(Phase.BETTING, 0, False, (AfterCall.REVEAL,)),  # not read: no calls
+    scrambler_trigger=Trigger.TWO_D6_DOUBLES,  # matching symbols: 1 in 6
+    shift_kind=ShiftKind.SABACC,
+    static_field=StaticField.NONE,
+    deck=SPIKE_DECK,
+    hands=SPIKE_HANDS,
+    ending=THREE_ROUNDS,
+    actions=SPIKE_ACTIONS,
+    dice=SPIKE_DICE,
+    discard_pile_public=True,
+    fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
+    pot_words="game pot",
+    fold_words="junk",
+    ante_sabacc=2,
+    fee_gain_discard=1,
+    fee_swap=2,
+    prime_sabacc=True,
+)
+#: Spike's phase orders by the option `phase_order`: BSO's, and the tournaments' (you bet on
+#: the hand you will reveal).
+PHASE_ORDERS: dict[str, tuple[PhaseRule, ...]] = {
+    "turn-bet-spike": (TURN, BETTING, SPIKE_ROLL),
+    "turn-spike-bet": (TURN, SPIKE_ROLL, BETTING),
+}
+
+#: Corellian Spike's presets (RULES-SPIKE.md "Presets"). `PRESETS` keeps the classic game's.
+SPIKE_PRESETS: dict[str, RuleSet] = {_SPIKE.name: _SPIKE}
+# spike-book: the printed hierarchy (no Prime Sabacc) with BSO's antes and betting, no fees.
+SPIKE_PRESETS["spike-book"] = dataclasses.replace(
+    _SPIKE,
+    name="spike-book",
+    title="Corellian Spike (the printed rule book)",
+    summary="The printed hand hierarchy (no Prime Sabacc) with Black Spire Outpost's antes and "
+    "betting; no fees.",
+    fee_gain_discard=0,
+    fee_swap=0,
+    prime_sabacc=False,
+)
+
+#: Every preset of every game, by name: what a table and the payout calculator start from.
+RULE_SETS: dict[str, RuleSet] = {**PRESETS, **SPIKE_PRESETS}
+
+
 class InvalidRules(ValueError):
     """A rule-set description that names an unknown preset or option, or a bad value."""
 
@@ -415,6 +536,15 @@ def _enum(kind):
             return kind(v)
         except ValueError:
             raise ValueError("must be one of " + ", ".join(repr(k.value) for k in kind)) from None
+
+    return parse
+
+
+def _choice(*allowed: str):
+    def parse(v: Any) -> str:
+        if v not in allowed:
+            raise ValueError("must be one of " + ", ".join(repr(a) for a in allowed))
+        return v
 
     return parse
 
@@ -456,7 +586,19 @@ OPTIONS: dict[str, Any] = {
     "timer_mean_s": _seconds,
     "timer_min_s": _seconds,
     "timer_max_s": _seconds,
+    # Corellian Spike's table options (RULES-SPIKE.md); only a Spike rule set takes them.
+    "ante_game": _whole(0),
+    "ante_sabacc": _whole(0),
+    "fee_gain_discard": _whole(0),
+    "fee_swap": _whole(0),
+    "prime_sabacc": _bool,
+    "phase_order": _choice("turn-bet-spike", "turn-spike-bet"),
+    "junk_penalty": _whole(0),
+    "dealer_rotates": _choice("game", "round"),
 }
+
+#: Options whose rule-set attribute has another name (Spike's game ante is the rule set's ante).
+_ATTRIBUTE = {"ante_game": "ante", "junk_penalty": "fold_fee"}
 
 
 def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
@@ -471,8 +613,8 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
     if not isinstance(spec, Mapping):
         raise InvalidRules("rules must be a preset name or an object with a preset", field)
     preset = spec.get("preset")
-    if not isinstance(preset, str) or preset not in PRESETS:  # a list is unhashable
-        raise InvalidRules(f"unknown preset {preset!r}; one of " + ", ".join(PRESETS), preset_field)
+    if not isinstance(preset, str) or preset not in RULE_SETS:  # a list is unhashable
+        raise InvalidRules(f"unknown preset {preset!r}; one of " + ", ".join(RULE_SETS), preset_field)
     changes: dict[str, Any] = {}
     for name, value in spec.items():
         if name == "preset":
@@ -480,14 +622,23 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
         parse = OPTIONS.get(name)
         if parse is None:
             raise InvalidRules(f"unknown option {name!r}", f"{field}.{name}")
+        if name in _GAME_OPTIONS and name not in RULE_SETS[preset].hands.options:
+            raise InvalidRules(f"{name} is not an option of {RULE_SETS[preset].title}", f"{field}.{name}")
         try:
-            changes[name] = parse(value)
+            changes[_ATTRIBUTE.get(name, name)] = parse(value)
         except ValueError as exc:
             raise InvalidRules(f"{name} {exc}", f"{field}.{name}") from None
-    base = PRESETS[preset]
+    base = RULE_SETS[preset]
     rounds = changes.pop("pot_building_rounds", None)
     if rounds is not None:
         changes["calling"] = dataclasses.replace(base.calling, rounds_before_call=rounds)
+    if "phase_order" in changes:
+        changes["turn_phases"] = PHASE_ORDERS[changes["phase_order"]]
+    if "dealer_rotates" in changes:
+        # The dealer passes left after each round: the round's dealer rolls, and the player on
+        # their left starts each phase.
+        each_round = changes["dealer_rotates"] == "round"
+        changes["dealer_rotates_each_round"] = changes["starter_rotates_each_round"] = each_round
     # A holodex buy-in of 1000 is a tournament: its chips add up to 1000, not the lay set's 500.
     if "buy_in" in changes and _worth(base.chip_set) != changes["buy_in"]:
         changes["chip_set"] = _CHIPS_FOR_BUY_IN.get(changes["buy_in"], base.chip_set)
@@ -501,6 +652,13 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
                                              for k in overrides) + ".")
     _check_consistent(rs, field)
     return rs
+
+
+#: The options that belong to one game (another game's rule set refuses them).
+_GAME_OPTIONS = frozenset(o for rs in RULE_SETS.values() for o in rs.hands.options)
+
+#: Every deck, by its name (the card picker asks for one by it): the presets' decks.
+DECKS: dict[str, Deck] = {rs.deck.name: rs.deck for rs in RULE_SETS.values()}
 
 
 def _worth(chips: tuple[Chip, ...]) -> int:

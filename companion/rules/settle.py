@@ -81,8 +81,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from companion.rules.cards import CORELLIA_SET_ASIDE, UnknownCard, card
-from companion.rules.hands import Hand, InvalidHand, Kind, evaluate
+from companion.rules.cards import UnknownCard
+from companion.rules.game import BLIND_DRAW, SUDDEN_DEMISE as DEMISE_TIE
+from companion.rules.hands import Hand, InvalidHand, Kind
 from companion.rules.rulesets import HAND_POT, RuleSet, Side
 
 #: Limits that keep one settlement small (the API refuses larger requests with a 422).
@@ -94,6 +95,8 @@ MIN_HAND = 2
 
 SETTLED = "settled"
 SUDDEN_DEMISE = "sudden_demise"
+#: Corellian Spike: tied players each draw a card (RULES-SPIKE.md "Blind draw").
+BLIND_DRAW_STATUS = "blind_draw"
 BOMB_OUT = "bomb_out"
 CALLER_LOST = "caller_lost"
 
@@ -120,6 +123,10 @@ class PlayerReveal:
     demise: tuple[str, ...] = ()  # the one card dealt in a sudden demise, once asked for
     static: tuple[str, ...] = ()  # Hold 'Em: which of `cards` are community cards
     side: Side | None = None  # Force Sabacc
+    blind_draw: tuple[str, ...] = ()  # a blind draw's cards, one a draw in order, once asked for
+    # Fees and penalties paid into the pot during the hand (Spike): no commitment level of
+    # their own, they belong to the main pot whoever wins it.
+    fees: int = 0
 
 
 @dataclass(frozen=True)
@@ -182,6 +189,8 @@ class Settlement:
         hands = [{"name": h.name, "total": h.total, "kind": str(h.kind)} for h in self.hands]
         if self.status == SUDDEN_DEMISE:
             return {"status": self.status, "demise_players": list(self.demise_players), "hands": hands}
+        if self.status == BLIND_DRAW_STATUS:
+            return {"status": self.status, "blind_draw_players": list(self.demise_players), "hands": hands}
         return {
             "status": self.status,
             "hands": hands,
@@ -204,7 +213,7 @@ class Settlement:
         }
 
 
-def build_pots(committed: Mapping[str, int], folded: Iterable[str] = ()) -> tuple[Pot, ...]:
+def build_pots(committed: Mapping[str, int], folded: Iterable[str] = (), dead: int = 0) -> tuple[Pot, ...]:
     """The hand pot and side pots, derived from what each player committed this hand.
 
     `committed` maps each player's name to their commitment, in seat order; `folded` names the
@@ -216,7 +225,8 @@ def build_pots(committed: Mapping[str, int], folded: Iterable[str] = ()) -> tupl
     >>> build_pots({"Han": 50, "Lando": 20, "Leia": 50, "Chewie": 10}, folded={"Chewie"})
     (Pot(amount=70, eligible=('Han', 'Lando', 'Leia')), Pot(amount=60, eligible=('Han', 'Leia')))
 
-    The table engine calls this during a hand to show the live pots.
+    The table engine calls this during a hand to show the live pots. `dead` credits (fees
+    paid into the pot) join the main pot without a level of their own.
     """
     out = set(folded)
     pots: list[Pot] = []
@@ -228,6 +238,11 @@ def build_pots(committed: Mapping[str, int], folded: Iterable[str] = ()) -> tupl
             amount += pots.pop().amount
         pots.append(Pot(amount, eligible))
         previous = level
+    if dead:
+        if pots:
+            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+        else:
+            pots.append(Pot(dead, tuple(n for n in committed if n not in out)))
     return tuple(pots)
 
 
@@ -265,18 +280,35 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
                 raise InvalidReveal(
                     f"only one player can call; {players[callers[0]].name!r} already did", f"{at}.called"
                 )
+            if not rules.ending.by_call:
+                raise InvalidReveal(f"nobody calls in {rules.title}: a hand ends after "
+                                    f"{rules.ending.rounds} rounds", f"{at}.called")
             if p.folded:
                 raise InvalidReveal("a player who folded cannot be the caller", f"{at}.called")
         # The last player standing shows nothing (RULES.md step 2), so any count is fine.
+        # Where the survivor may show a hand (Spike), a shown hand is checked as any other.
         conceded = sum(not q.folded for q in players) == 1
-        if not p.folded and not conceded and len(p.cards) < MIN_HAND:
-            raise InvalidReveal(f"a revealed hand has at least {MIN_HAND} cards", f"{at}.cards")
+        shown = not p.folded and (not conceded or (rules.hands.survivor_shows and bool(p.cards)))
+        least = max(MIN_HAND, rules.deck.hand_min)
+        if shown and len(p.cards) < least:
+            raise InvalidReveal(f"a revealed hand has at least {least} cards", f"{at}.cards")
+        if shown and rules.deck.hand_max is not None and len(p.cards) > rules.deck.hand_max:
+            raise InvalidReveal(f"a hand holds {least} to {rules.deck.hand_max} cards, not "
+                                f"{len(p.cards)}", f"{at}.cards")
         if len(p.demise) > 1:
             raise InvalidReveal("a sudden demise deals one card", f"{at}.demise")
-        for kind, codes in (("cards", p.cards), ("demise", p.demise)):
+        if p.demise and rules.hands.tie != DEMISE_TIE:
+            raise InvalidReveal(f"a tie in {rules.title} is a blind draw, not a sudden demise: "
+                                "send blind_draw", f"{at}.demise")
+        if p.blind_draw and rules.hands.tie != BLIND_DRAW:
+            raise InvalidReveal(f"a tie in {rules.title} is a sudden demise, not a blind draw: "
+                                "send demise", f"{at}.blind_draw")
+        if p.blind_draw and p.folded:
+            raise InvalidReveal("a player who junked is in no blind draw", f"{at}.blind_draw")
+        for kind, codes in (("cards", p.cards), ("demise", p.demise), ("blind_draw", p.blind_draw)):
             for k, code in enumerate(codes):
                 try:
-                    c = card(code)
+                    c = rules.deck.card(code)
                 except UnknownCard as exc:
                     raise InvalidReveal(str(exc), f"{at}.{kind}[{k}]") from None
                 copies[c.code] += 1
@@ -285,17 +317,15 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
                         f"more copies of {c.code} on the table than the deck has ({c.copies})",
                         f"{at}.{kind}[{k}]",
                     )
-                if rules.corellia_run and c.code in CORELLIA_SET_ASIDE:
-                    raise InvalidReveal(
-                        f"{c.name} is set aside in Corellia Run: it cannot be in a hand",
-                        f"{at}.{kind}[{k}]",
-                    )
+                aside = rules.deck.set_aside_reason(c.code, rules)
+                if aside is not None:
+                    raise InvalidReveal(f"{aside}: it cannot be in a hand", f"{at}.{kind}[{k}]")
         if p.static and not rules.holdem:
             raise InvalidReveal("static is only used in Hold 'Em", f"{at}.static")
-        held = Counter(card(c).code for c in p.cards)
+        held = Counter(rules.deck.card(c).code for c in p.cards)
         for k, code in enumerate(p.static):
             try:
-                c = card(code).code
+                c = rules.deck.card(code).code
             except UnknownCard as exc:
                 raise InvalidReveal(str(exc), f"{at}.static[{k}]") from None
             if held[c] <= 0:
@@ -339,78 +369,22 @@ def _community(rules: RuleSet, players: Sequence[PlayerReveal], i: int) -> tuple
     return tuple(c for j, p in enumerate(players) if j != i and not p.folded for c in p.static)
 
 
-def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> Settlement:
-    """Settle a called hand (see the module docstring for the walk-through and rulings).
+def _award(
+    names: list[str],
+    built: tuple[Pot, ...],
+    pot_ties: list[list[int]],
+    sabacc_tie: list[int],
+    standing: list[int],
+    resolve: Any,
+    sabacc_pot: int,
+) -> tuple[dict[int, int], list[PotResult], set[int], int, list[int]]:
+    """Award each pot to its best hand and the sabacc pot to the best hand of the table that
+    may take it; `resolve(tie, others)` settles a tie (a sudden demise, a blind draw).
 
-    `players` are in seat order from the dealer's left. Returns a settled `Settlement`, or one
-    with status `sudden_demise` naming the players who must be dealt a demise card. Raises
-    `InvalidReveal` for input that cannot be settled, including a demise card nobody asked for.
-    """
-    check_reveal(rules, players, sabacc_pot)
-    names = [p.name for p in players]
+    Returns what each player received, the pots' results, who won a contested pot, the
+    sabacc pot after, and who took it."""
     index = {n: i for i, n in enumerate(names)}
-    in_hand = [i for i, p in enumerate(players) if not p.folded]
-    built = build_pots({p.name: p.committed for p in players}, {p.name for p in players if p.folded})
-
-    # 2. Conceded hand: the last player standing takes every pot, shows nothing, pays nothing.
-    if len(in_hand) == 1:
-        last = in_hand[0]
-        for i, p in enumerate(players):
-            if p.demise:
-                raise InvalidReveal("nobody is in a sudden demise in a conceded hand", f"players[{i}].demise")
-        hands = tuple(
-            HandResult(p.name, None, Kind.CONCEDED if i == last else Kind.FOLDED)
-            for i, p in enumerate(players)
-        )
-        pots = tuple(PotResult(pot.amount, pot.eligible, (names[last],)) for pot in built)
-        payouts = {n: 0 for n in names}
-        payouts[names[last]] = sum(pot.amount for pot in built)
-        return Settlement(SETTLED, hands, pots=pots, sabacc_pot_after=sabacc_pot, payouts=payouts)
-
-    try:
-        judged = {
-            i: evaluate(rules, players[i].cards, side=players[i].side, community=_community(rules, players, i))
-            for i in in_hand
-        }
-    except InvalidHand as exc:  # check_reveal catches these first; kept for safety
-        raise InvalidReveal(exc.message, "players") from None
-    hands = tuple(
-        HandResult(p.name, judged[i].total, judged[i].kind) if i in judged else HandResult(p.name, None, Kind.FOLDED)
-        for i, p in enumerate(players)
-    )
-    standing = [i for i in in_hand if not judged[i].bombed_out]
-
-    # 3./4. Who is tied for what: each contested pot, and the sabacc pot's special hands.
-    pot_ties: list[list[int]] = []
-    for pot in built:
-        contenders = [index[n] for n in pot.eligible if index[n] in standing]
-        pot_ties.append(_best(contenders, judged) if pot.contested else [])
-    table_best = _best(standing, judged)
-    sabacc_tie = table_best if table_best and judged[table_best[0]].special else []
-    needed = {i for tie in (*pot_ties, sabacc_tie) if len(tie) > 1 for i in tie}
-    for i, p in enumerate(players):
-        if p.demise and i not in needed:
-            raise InvalidReveal(f"{p.name} is not in a sudden demise: no demise card was asked for", f"players[{i}].demise")
-    if any(not players[i].demise for i in needed):
-        return Settlement(SUDDEN_DEMISE, hands, demise_players=tuple(names[i] for i in sorted(needed)))
-    demised = {
-        i: evaluate(
-            rules, players[i].cards + players[i].demise, side=players[i].side, community=_community(rules, players, i)
-        )
-        for i in needed
-    }
-
-    def resolve(tie: list[int], others: list[int]) -> list[int]:
-        """Winners of a tie: the best modified hand that survived the demise (split if still
-        tied); if none survived, the best hand among `others` (no second demise)."""
-        if len(tie) <= 1:
-            return tie
-        survivors = [i for i in tie if not demised[i].bombed_out]
-        if survivors:
-            return _best(survivors, demised)
-        return _best(others, judged)
-
-    received = {i: 0 for i in range(len(players))}
+    received = {i: 0 for i in range(len(names))}
     moved = 0
     pot_results = []
     won_contested: set[int] = set()
@@ -429,13 +403,165 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> 
             received[i] += amount
         pot_results.append(PotResult(pot.amount, pot.eligible, tuple(names[i] for i in winners)))
 
-    # 4. The sabacc pot, in full, to the best special hand (or the demise among tied ones).
+    # 4. The sabacc pot, in full, to the best special hand (or the tie's winner among them).
     sabacc = sabacc_pot + moved
     sabacc_winners = resolve(sabacc_tie, []) if len(sabacc_tie) > 1 else sabacc_tie
     if sabacc_winners:
         for i, amount in _split(sabacc, sabacc_winners).items():
             received[i] += amount
         sabacc = 0
+    return received, pot_results, won_contested, sabacc, sabacc_winners
+
+
+def _blind_draw_order(rules: RuleSet, players: Sequence[PlayerReveal], tie: list[int]) -> tuple[list[int], list[int]]:
+    """A tie settled by a blind draw (RULES-SPIKE.md): the drawn cards compare one draw at a
+    time (closest to 0; a sylop beats everything; a positive card its negative); the players
+    still tied draw again. Returns (winners, []) or, when a still-tied player has not sent the
+    draw needed, ([], the players who must draw another card)."""
+    remaining = list(tie)
+    k = 0
+    while len(remaining) > 1:
+        short = [i for i in remaining if len(players[i].blind_draw) <= k]
+        if short:
+            return [], short
+        keys = {i: rules.hands.draw_rank(players[i].blind_draw[k]) for i in remaining}
+        top = max(keys.values())
+        remaining = [i for i in remaining if keys[i] == top]
+        k += 1
+    return remaining, []
+
+
+def _settle_by_blind_draw(
+    rules: RuleSet,
+    players: Sequence[PlayerReveal],
+    sabacc_pot: int,
+    built: tuple[Pot, ...],
+    hands: tuple[HandResult, ...],
+    judged: Mapping[int, Any],
+    standing: list[int],
+    pot_ties: list[list[int]],
+    sabacc_tie: list[int],
+    needed: set[int],
+) -> Settlement:
+    """The rest of `settle` where ties are a blind draw (Corellian Spike): no penalties, and
+    the sabacc pot to the showdown's winner when that hand may take it."""
+    names = [p.name for p in players]
+    for i, p in enumerate(players):
+        if p.blind_draw and i not in needed:
+            raise InvalidReveal(f"{p.name} is in no blind draw: no card was asked for", f"players[{i}].blind_draw")
+    asked: set[int] = set()
+    for tie in (*pot_ties, sabacc_tie):
+        if len(tie) > 1:
+            asked.update(_blind_draw_order(rules, players, tie)[1])
+    if asked:
+        return Settlement(BLIND_DRAW_STATUS, hands, demise_players=tuple(names[i] for i in sorted(asked)))
+
+    def resolve(tie: list[int], others: list[int]) -> list[int]:
+        return tie if len(tie) <= 1 else _blind_draw_order(rules, players, tie)[0]
+
+    received, pot_results, _, sabacc, sabacc_winners = _award(
+        names, built, pot_ties, sabacc_tie, standing, resolve, sabacc_pot)
+    return Settlement(
+        SETTLED,
+        hands,
+        pots=tuple(pot_results),
+        sabacc_pot_winners=tuple(names[i] for i in sabacc_winners),
+        sabacc_pot_after=sabacc,
+        payouts={names[i]: received[i] for i in range(len(players))},
+    )
+
+
+def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> Settlement:
+    """Settle a called hand (see the module docstring for the walk-through and rulings).
+
+    `players` are in seat order from the dealer's left. Returns a settled `Settlement`, or one
+    with status `sudden_demise` naming the players who must be dealt a demise card. Raises
+    `InvalidReveal` for input that cannot be settled, including a demise card nobody asked for.
+    """
+    check_reveal(rules, players, sabacc_pot)
+    names = [p.name for p in players]
+    index = {n: i for i, n in enumerate(names)}
+    in_hand = [i for i, p in enumerate(players) if not p.folded]
+    built = build_pots({p.name: p.committed for p in players}, {p.name for p in players if p.folded},
+                       sum(p.fees for p in players))
+
+    # 2. Conceded hand: the last player standing takes every pot, shows nothing, pays nothing.
+    # Where the survivor may show a hand (Spike), one that takes the sabacc pot takes it too.
+    if len(in_hand) == 1:
+        last = in_hand[0]
+        for i, p in enumerate(players):
+            if p.demise:
+                raise InvalidReveal("nobody is in a sudden demise in a conceded hand", f"players[{i}].demise")
+            if p.blind_draw:
+                raise InvalidReveal("nobody is in a blind draw when everyone else junked",
+                                    f"players[{i}].blind_draw")
+        shown = rules.hands.evaluate(rules, players[last].cards) \
+            if rules.hands.survivor_shows and players[last].cards else None
+        hands = tuple(
+            HandResult(p.name, None, Kind.FOLDED) if i != last else
+            HandResult(p.name, None, Kind.CONCEDED) if shown is None else
+            HandResult(p.name, shown.total, shown.kind)
+            for i, p in enumerate(players)
+        )
+        pots = tuple(PotResult(pot.amount, pot.eligible, (names[last],)) for pot in built)
+        payouts = {n: 0 for n in names}
+        payouts[names[last]] = sum(pot.amount for pot in built)
+        takes_sabacc = shown is not None and shown.kind in rules.hands.sabacc_pot_kinds
+        if takes_sabacc:
+            payouts[names[last]] += sabacc_pot
+        return Settlement(SETTLED, hands, pots=pots, payouts=payouts,
+                          sabacc_pot_winners=(names[last],) if takes_sabacc else (),
+                          sabacc_pot_after=0 if takes_sabacc else sabacc_pot)
+
+    evaluate = rules.hands.evaluate
+    try:
+        judged = {
+            i: evaluate(rules, players[i].cards, side=players[i].side, community=_community(rules, players, i))
+            for i in in_hand
+        }
+    except InvalidHand as exc:  # check_reveal catches these first; kept for safety
+        raise InvalidReveal(exc.message, "players") from None
+    hands = tuple(
+        HandResult(p.name, judged[i].total, judged[i].kind) if i in judged else HandResult(p.name, None, Kind.FOLDED)
+        for i, p in enumerate(players)
+    )
+    standing = [i for i in in_hand if judged[i].kind != Kind.BOMB_OUT]
+
+    # 3./4. Who is tied for what: each contested pot, and the sabacc pot's special hands.
+    pot_ties: list[list[int]] = []
+    for pot in built:
+        contenders = [index[n] for n in pot.eligible if index[n] in standing]
+        pot_ties.append(_best(contenders, judged) if pot.contested else [])
+    table_best = _best(standing, judged)
+    sabacc_tie = table_best if table_best and judged[table_best[0]].kind in rules.hands.sabacc_pot_kinds else []
+    needed = {i for tie in (*pot_ties, sabacc_tie) if len(tie) > 1 for i in tie}
+    if rules.hands.tie == BLIND_DRAW:
+        return _settle_by_blind_draw(rules, players, sabacc_pot, built, hands, judged, standing,
+                                     pot_ties, sabacc_tie, needed)
+    for i, p in enumerate(players):
+        if p.demise and i not in needed:
+            raise InvalidReveal(f"{p.name} is not in a sudden demise: no demise card was asked for", f"players[{i}].demise")
+    if any(not players[i].demise for i in needed):
+        return Settlement(SUDDEN_DEMISE, hands, demise_players=tuple(names[i] for i in sorted(needed)))
+    demised = {
+        i: evaluate(
+            rules, players[i].cards + players[i].demise, side=players[i].side, community=_community(rules, players, i)
+        )
+        for i in needed
+    }
+
+    def resolve(tie: list[int], others: list[int]) -> list[int]:
+        """Winners of a tie: the best modified hand that survived the demise (split if still
+        tied); if none survived, the best hand among `others` (no second demise)."""
+        if len(tie) <= 1:
+            return tie
+        survivors = [i for i in tie if demised[i].kind != Kind.BOMB_OUT]
+        if survivors:
+            return _best(survivors, demised)
+        return _best(others, judged)
+
+    received, pot_results, won_contested, sabacc, sabacc_winners = _award(
+        names, built, pot_ties, sabacc_tie, standing, resolve, sabacc_pot)
 
     # 5./6. Penalties, after the award, capped at what the player still has.
     hand_pot = sum(pot.amount for pot in built if pot.contested)
@@ -444,7 +570,7 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> 
     paid = {i: 0 for i in range(len(players))}
     for i in in_hand:
         p = players[i]
-        if judged[i].bombed_out:
+        if judged[i].kind == Kind.BOMB_OUT:
             reason = BOMB_OUT
         elif p.called and i not in won_contested:
             reason = CALLER_LOST

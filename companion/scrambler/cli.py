@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from companion.rules.rulesets import ShiftKind, Trigger
+from companion.rules.rulesets import RULE_SETS, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.scrambler.seed import BY_HAND, SCHEME, SeededRoller, verify
 from companion.scrambler.simulate import simulate
@@ -27,11 +27,15 @@ def register(sub) -> None:
     scr = sub.add_parser("scrambler", help="the shift scrambler: simulate its rolls")
     scr_sub = scr.add_subparsers(dest="scrambler_command", required=True, metavar="ACTION")
     sim = scr_sub.add_parser("simulate", help="roll many times and count the shifts")
-    sim.add_argument("--trigger", required=True, choices=DICE_TRIGGERS)
+    which = sim.add_mutually_exclusive_group(required=True)
+    which.add_argument("--trigger", choices=DICE_TRIGGERS)
+    which.add_argument("--preset", choices=[n for n, rs in RULE_SETS.items() if rs.scrambler_trigger in DICE],
+                       help="roll as a preset's dice (its trigger, face and shift kind): "
+                       "spike rolls the two spike dice")
     sim.add_argument("--rolls", type=int, default=10000, help="how many rolls (default 10000)")
     sim.add_argument("--face", type=int, help="the face that shifts (d10/d12/d20, 2d6-spike)")
-    sim.add_argument("--kind", default=ShiftKind.CORE.value,
-                     choices=[k.value for k in ShiftKind], help="the shift kind (default core)")
+    sim.add_argument("--kind", default=None,
+                     choices=[k.value for k in ShiftKind], help="the shift kind (default: the preset's, else core)")
     sim.add_argument("--seed", help="derive the rolls from this hex seed (reproducible) "
                      "instead of fresh operating-system randomness")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
@@ -51,12 +55,15 @@ def register(sub) -> None:
 
 def run_simulate(args) -> int:
     """Simulate `args.rolls` rolls and print the counts."""
-    trigger = Trigger(args.trigger)
+    preset = RULE_SETS[args.preset] if args.preset else None
+    trigger = preset.scrambler_trigger if preset else Trigger(args.trigger)
+    kind = ShiftKind(args.kind) if args.kind else preset.shift_kind if preset else ShiftKind.CORE
+    face = args.face if args.face is not None else preset.trigger_face if preset else None
     sides = DICE[trigger][1]
     if args.rolls < 0:
         print("error: --rolls must not be negative", file=sys.stderr)
         return 2
-    if args.face is not None and not 1 <= args.face <= sides:
+    if face is not None and not 1 <= face <= sides:
         print(f"error: --face must be a face of a d{sides}", file=sys.stderr)
         return 2
     try:
@@ -64,7 +71,7 @@ def run_simulate(args) -> int:
     except ValueError as exc:
         print(f"error: --seed: {exc}", file=sys.stderr)
         return 2
-    out = simulate(trigger, args.rolls, kind=ShiftKind(args.kind), face=args.face, roller=roller)
+    out = simulate(trigger, args.rolls, kind=kind, face=face, roller=roller)
     if roller is not None:
         out["commitment"] = roller.commitment
     if args.json:

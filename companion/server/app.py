@@ -23,6 +23,7 @@ BLUEPRINTS = (
     "companion.server.play_pages",
     "companion.server.evening_pages",
     "companion.server.health",
+    "companion.server.decks_pages",
 )
 
 # Every asset is served by the companion itself: nothing is fetched from anywhere else, and

@@ -31,12 +31,12 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
-from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, ShiftKind, Trigger
+from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet, ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
 from companion.table.chips import breakdown, chip_set_from
-from companion.table.outcome import KIND_WORDS, game_runs
+from companion.table.outcome import game_runs
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
 
@@ -99,6 +99,7 @@ SHIFT_WORDS = {
     ShiftKind.RIM: "rim: one card each, picked at random by the player on the right, is replaced",
     ShiftKind.WILD: "wild: as core, with the junk pile shuffled back in",
     ShiftKind.BY_SYMBOL: "by symbol: the doubled face picks core (1-2), rim (3-4) or wild (5-6)",
+    ShiftKind.SABACC: "Sabacc Shift: every player still in discards all and is dealt as many again",
 }
 
 
@@ -242,7 +243,7 @@ def _preset_defaults(rs) -> dict[str, Any]:
 @bp.get("/host")
 def start():
     """Start a table: pick a rule set, change its options, then show the join QR code."""
-    defaults = {name: _preset_defaults(rs) for name, rs in PRESETS.items()}
+    defaults = {name: _preset_defaults(rs) for name, rs in RULE_SETS.items()}
     return render_template(
         "host/start.html",
         defaults=defaults,
@@ -250,6 +251,7 @@ def start():
         triggers=TRIGGER_WORDS,
         shifts=SHIFT_WORDS,
         hand_pot=HAND_POT,
+        rule_sets=RULE_SETS,
     )
 
 
@@ -259,7 +261,7 @@ def console(code: str):
     owner = owner_or_404(code)
     _, state = owner.view(None)
     return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules,
-                           presets=PRESETS)
+                           presets=PRESETS, deck_name=owner.table.rules.deck.name)
 
 
 def scrambler_devices_words(hub: Any) -> str:
@@ -459,7 +461,7 @@ def history(code: str):
     owner = owner_or_404(code)
     _, state = owner.view(None)
     names = seat_names(state)
-    showdowns = [showdown_rows(h, names) for h in reversed(state["hands"]) if h.get("settlement")]
+    showdowns = [showdown_rows(h, names, owner.table.rules) for h in reversed(state["hands"]) if h.get("settlement")]
     by_hand = dice_by_hand(owner)
     for sd in showdowns:
         sd["by_hand"] = by_hand.get(sd["hand"], 0)
@@ -485,10 +487,12 @@ def dice_by_hand(owner: TableOwner) -> dict[int, int]:
     return counts
 
 
-def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
+def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = None) -> dict:
     """One settled hand of the history for the page: each player's cards (by name), total,
-    kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python)."""
-    from companion.rules.cards import display_name
+    kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python),
+    in the words of the table's game (its deck's card names, its ranking's kinds)."""
+    rules = rules or PRESETS["classic"]
+    display_name = rules.deck.display_name
 
     s = entry["settlement"]
     n = lambda seat: names.get(seat, seat)  # noqa: E731 - a one-line lookup
@@ -524,11 +528,11 @@ def showdown_rows(entry: dict, names: dict[str, str]) -> dict:
             "seat": x["name"], "name": n(x["name"]),
             "cards": ", ".join(display_name(c) for c in codes) or "—",
             "total": "—" if x.get("total") is None else str(x["total"]),
-            "kind": KIND_WORDS.get(x["kind"], x["kind"]),
+            "kind": rules.hands.words(x["kind"]),
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
             "net": _net_words((s.get("net") or {}).get(x["name"])),
             "demise": (f"{display_name(x['demise'])}: {x['demise_total']}, "
-                       f"{KIND_WORDS.get(x['demise_kind'], x['demise_kind'])}") if x.get("demise") else "",
+                       f"{rules.hands.words(x['demise_kind'])}") if x.get("demise") else "",
             "why": x.get("why", ""),
         })
     return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots}

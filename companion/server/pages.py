@@ -8,37 +8,28 @@ Templates extend `base.html`. Two helpers are registered for every template, so 
   `partials/rules.html`;
 - `presets`: every preset rule set, for pickers.
 
-`GET /api/v1/cards` serves the deck (the card picker's one source of truth).
+`GET /api/v1/cards?deck=NAME` serves a deck (the card picker's one source of truth; the
+classic deck without a name).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from companion.rules.cards import CARDS, SUITS
+from companion.decks.art import faces_url
 from companion.rules.explain import explain
-from companion.rules.rulesets import PRESETS, InvalidRules, ruleset_from
+from companion.refusal import Refused
+from companion.rules.decks import SABACC
+from companion.rules.rulesets import DECKS, PRESETS, RULE_SETS, InvalidRules, ruleset_from
 from companion.server.openapi import describe
 
 bp = Blueprint("pages", __name__)
 
 
-def deck_json() -> dict:
-    """The deck as the card picker reads it: suits in order, then every distinct card."""
-    return {
-        "suits": [{"prefix": s.prefix, "name": s.name, "tarot": s.tarot} for s in SUITS],
-        "cards": [
-            {
-                "code": c.code,
-                "value": c.value,
-                "copies": c.copies,
-                "name": c.name,
-                "tarot": c.tarot,
-                "suit": c.suit.prefix if c.suit else None,
-            }
-            for c in CARDS.values()
-        ],
-    }
+def deck_json(name: str = SABACC.name) -> dict:
+    """A deck as the card picker reads it (`Deck.to_json`): its groups, then every distinct card,
+    and where each card's face is drawn (the SVG the printed deck shows)."""
+    return {**DECKS[name].to_json(), "faces": faces_url(name)}
 
 
 # Globals rather than a context processor, so imported macros (partials/rules.html) see them.
@@ -70,7 +61,13 @@ def join_by_code():
 @bp.get("/calculator")
 def calculator():
     """The payout calculator: type in a reveal, get who wins what."""
-    return render_template("calculator.html", default_preset="classic")
+    foreign = {o for rs in RULE_SETS.values() for o in rs.hands.options}
+    games = {name: {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
+                    "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
+                    "pot_words": rs.pot_words,
+                    "foreign": sorted(foreign - rs.hands.options)}
+             for name, rs in RULE_SETS.items()}
+    return render_template("calculator.html", default_preset="classic", rule_sets=RULE_SETS, games=games)
 
 
 @bp.get("/rules")
@@ -81,23 +78,30 @@ def rules():
         ruleset = ruleset_from(name)
     except InvalidRules:
         abort(404)
-    return render_template("rules.html", ruleset=ruleset)
+    return render_template("rules.html", ruleset=ruleset, rule_sets=RULE_SETS)
 
 
 @bp.get("/api/v1/cards")
 def cards():
-    """The 76-card deck: suits, and each distinct card with its value, copies and names."""
-    return jsonify(deck_json())
+    """A deck (`?deck=NAME`, the classic 76 cards without one): its picker groups, and each
+    distinct card with its value, copies, names and short face."""
+    name = request.args.get("deck", SABACC.name)
+    if name not in DECKS:
+        raise Refused(404, "no such deck; the decks are " + ", ".join(DECKS), "deck")
+    return jsonify(deck_json(name))
 
 
 describe(
     paths={
         "/api/v1/cards": {
             "get": {
-                "summary": "The deck",
-                "description": "Every distinct card of the 76-card deck, with its code (as used "
-                "by POST /api/v1/settle), value, how many copies the deck holds, its name and "
-                "its tarot name.",
+                "summary": "A deck",
+                "description": "Every distinct card of a deck (the 76-card Sabacc deck unless "
+                "`deck` names another), with its code (as used by POST /api/v1/settle), value, "
+                "how many copies the deck holds, its name, its tarot name and its short face; "
+                "the card picker's groups; the cards a table option sets aside.",
+                "parameters": [{"name": "deck", "in": "query", "required": False,
+                                "schema": {"type": "string", "enum": list(DECKS), "default": SABACC.name}}],
                 "responses": {
                     "200": {
                         "description": "The deck",
@@ -110,8 +114,31 @@ describe(
     schemas={
         "Deck": {
             "type": "object",
-            "required": ["suits", "cards"],
+            "required": ["name", "title", "entry", "groups", "suits", "cards", "short", "tarot_short"],
             "properties": {
+                "faces": {"type": "string", "description": "Where each card's face is drawn as SVG: "
+                          "this address with {code} replaced by the card's code."},
+                "name": {"type": "string", "description": "The deck's name (a rule set's `deck`)."},
+                "title": {"type": "string"},
+                "entry": {"type": "string", "enum": ["suit", "value"],
+                          "description": "How a card is entered: a suit, then a rank; or the value alone."},
+                "hand_min": {"type": "integer"},
+                "hand_max": {"type": ["integer", "null"]},
+                "in_words": {"type": "array", "items": {"type": "string"},
+                             "description": "The codes a page replaces by the card's name in the server's sentences."},
+                "staves": {"type": "array", "items": {"type": "string"},
+                           "description": "Printed marks telling copies apart (never matter to the game)."},
+                "groups": {"type": "array", "description": "The card picker's tabs, in order.",
+                           "items": {"type": "object", "properties": {
+                               "key": {"type": "string"}, "name": {"type": "string"}, "tarot": {"type": "string"},
+                               "cards": {"type": "array", "items": {"type": "string"}}}}},
+                "set_aside": {"type": "array", "description": "Cards a boolean table option sets aside.",
+                              "items": {"type": "object", "properties": {
+                                  "option": {"type": "string"}, "words": {"type": "string"},
+                                  "cards": {"type": "array", "items": {"type": "string"}}}}},
+                "short": {"type": "object", "additionalProperties": {"type": "string"},
+                          "description": "The picker's short face of each card, by code."},
+                "tarot_short": {"type": "object", "additionalProperties": {"type": "string"}},
                 "suits": {
                     "type": "array",
                     "items": {

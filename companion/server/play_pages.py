@@ -51,7 +51,7 @@ def qr_svg(url: str) -> Markup:
 
 def _context(owner: TableOwner) -> dict:
     _, state = owner.view(None)
-    return {"code": owner.code, "state": state, "rules": state["rules"]}
+    return {"code": owner.code, "state": state, "rules": state["rules"], "deck_name": owner.table.rules.deck.name}
 
 
 def _page_table(code: str) -> TableOwner:

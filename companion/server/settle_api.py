@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from companion.rules.cards import CARDS
-from companion.rules.hands import Kind
 from companion.rules.request import MAX_CARDS, MAX_CREDITS, InvalidRequest, parse_settle_request
-from companion.rules.rulesets import OPTIONS, PRESETS, Ranking
+from companion.rules.rulesets import DECKS, OPTIONS, RULE_SETS, Ranking
 from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, settle
 from companion.refusal import Refused
 from companion.server.errors import read_json
@@ -36,10 +34,16 @@ def settle_hand():
 _CREDITS = {"type": "integer", "minimum": 0, "maximum": MAX_CREDITS}
 _CARD = {
     "type": "string",
-    "description": "A card code, case-insensitive: " + ", ".join(CARDS) + ".",
+    "description": "A card code of the rule set's deck, case-insensitive. "
+    + " ".join(f"{d.title[0].upper()}{d.title[1:]} ({d.name}): {', '.join(d.cards)}." for d in DECKS.values()),
     "examples": ["co7", "sa11", "idiot", "evil-one"],
 }
 _NAMES = {"type": "array", "items": {"type": "string"}}
+#: Every kind of hand any rule set judges, in its rankings' order (each game names its own).
+_KINDS = list(dict.fromkeys(k for rs in RULE_SETS.values() for k, _ in rs.hands.kinds))
+#: The rule sets whose ties are a blind draw, and those whose ties are a sudden demise.
+_TIE_PRESETS = {tie: [n for n, rs in RULE_SETS.items() if rs.hands.tie == tie]
+                for tie in dict.fromkeys(rs.hands.tie for rs in RULE_SETS.values())}
 
 # The seven option names SETTLE-API.md fixes, with their types; the project's other options
 # (see companion.rules.rulesets.OPTIONS) are listed without a type of their own here and
@@ -66,12 +70,12 @@ SCHEMAS = {
         "description": "A preset name, or a preset with options that override it. "
         "An unknown preset or option is a 422.",
         "oneOf": [
-            {"type": "string", "enum": list(PRESETS)},
+            {"type": "string", "enum": list(RULE_SETS)},
             {
                 "type": "object",
                 "required": ["preset"],
                 "additionalProperties": False,
-                "properties": {"preset": {"type": "string", "enum": list(PRESETS)}, **_OPTIONS},
+                "properties": {"preset": {"type": "string", "enum": list(RULE_SETS)}, **_OPTIONS},
             },
         ],
     },
@@ -87,9 +91,18 @@ SCHEMAS = {
                 "maxItems": MAX_CARDS,
                 "items": _CARD,
                 "description": "The hand at the reveal, static field included; at least 2 cards "
-                "unless folded. No card may appear more often across the table than the deck has it.",
+                "unless folded (a rule set's deck may also set a most: "
+                + "; ".join(f"{d.name}: {d.hand_min} to {d.hand_max}" for d in DECKS.values() if d.hand_max)
+                + "). No card may appear more often across the table than the deck has it. The "
+                "last player left after everyone else folded (junked) shows nothing, or, where "
+                "the rules let the survivor show a hand ("
+                + ", ".join(n for n, rs in RULE_SETS.items() if rs.hands.survivor_shows)
+                + "), may show one: a hand that takes the sabacc pot takes it too.",
             },
             "committed": {**_CREDITS, "description": "Credits put into the hand pot this hand."},
+            "fees": {**_CREDITS, "default": 0, "description": "Fees and penalties the player paid "
+                     "into the pot this hand (Corellian Spike's swap and keep-and-discard fees, "
+                     "the junk penalty): they belong to the main pot, whoever wins it."},
             "stack": {
                 "type": ["integer", "null"],
                 "minimum": 0,
@@ -98,7 +111,9 @@ SCHEMAS = {
                 "receives. Omitted or null: no cap.",
             },
             "folded": {"type": "boolean", "default": False},
-            "called": {"type": "boolean", "default": False, "description": "At most one player."},
+            "called": {"type": "boolean", "default": False, "description": "At most one player. "
+                       "Not used where a hand ends after a fixed number of rounds ("
+                       + ", ".join(n for n, rs in RULE_SETS.items() if not rs.ending.by_call) + ")."},
             "demise": {
                 "type": "array",
                 "minItems": 1,
@@ -106,6 +121,15 @@ SCHEMAS = {
                 "items": _CARD,
                 "description": "The sudden-demise card, only for a player a response named in "
                 "demise_players.",
+            },
+            "blind_draw": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_CARDS,
+                "items": _CARD,
+                "description": "The cards drawn in a blind draw, one a draw in order, only for a "
+                "player a response named in blind_draw_players (rules whose ties are a blind "
+                "draw: " + ", ".join(_TIE_PRESETS.get("blind_draw", [])) + ").",
             },
             "static": {
                 "type": "array",
@@ -144,7 +168,7 @@ SCHEMAS = {
         "properties": {
             "name": {"type": "string"},
             "total": {"type": ["integer", "null"], "description": "null for folded and conceded."},
-            "kind": {"type": "string", "enum": [k.value for k in Kind]},
+            "kind": {"type": "string", "enum": _KINDS},
         },
     },
     "PotResult": {
@@ -197,8 +221,20 @@ SCHEMAS = {
             "hands": {"type": "array", "items": {"$ref": "#/components/schemas/HandResult"}},
         },
     },
+    "BlindDraw": {
+        "type": "object",
+        "required": ["status", "blind_draw_players", "hands"],
+        "additionalProperties": False,
+        "properties": {
+            "status": {"type": "string", "const": "blind_draw"},
+            "blind_draw_players": {**_NAMES, "minItems": 1, "description": "Send each of them "
+                                   "one more blind-draw card (after the ones already sent)."},
+            "hands": {"type": "array", "items": {"$ref": "#/components/schemas/HandResult"}},
+        },
+    },
     "SettleResult": {
-        "oneOf": [{"$ref": "#/components/schemas/Settled"}, {"$ref": "#/components/schemas/SuddenDemise"}]
+        "oneOf": [{"$ref": "#/components/schemas/Settled"}, {"$ref": "#/components/schemas/SuddenDemise"},
+                  {"$ref": "#/components/schemas/BlindDraw"}]
     },
 }
 
@@ -219,9 +255,15 @@ describe(
             "post": {
                 "summary": "Settle a called hand (the payout calculator)",
                 "description": "Judges every hand, awards the hand pot and side pots, the sabacc "
-                "pot and the penalties as RULES.md says. When tied hands go to a sudden demise, "
-                "answers status sudden_demise with the players who need one more card; send the "
-                "same request again with their demise cards.",
+                "pot and the penalties as the rule set's game says (RULES.md; RULES-SPIKE.md). "
+                "The games and their presets: "
+                + "; ".join(f"{game}: " + ", ".join(n for n, rs in RULE_SETS.items() if rs.hands.name == game)
+                            for game in dict.fromkeys(rs.hands.name for rs in RULE_SETS.values()))
+                + ". When tied hands go to a sudden demise, answers status sudden_demise with "
+                "the players who need one more card; send the same request again with their "
+                "demise cards. Where a tie is a blind draw, answers status blind_draw with the "
+                "players who must draw; send the request again with each one's blind_draw cards "
+                "(one card a draw, in order; still tied, they are asked for one more).",
                 "operationId": "settle",
                 "requestBody": {
                     "required": True,
@@ -234,7 +276,7 @@ describe(
                 },
                 "responses": {
                     "200": {
-                        "description": "Settled, or waiting for sudden-demise cards.",
+                        "description": "Settled, or waiting for sudden-demise or blind-draw cards.",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SettleResult"}}},
                     },
                     "400": error_response("The body is not valid JSON."),

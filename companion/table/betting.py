@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.table.play import Play
-from companion.table.state import Player, current_step
+from companion.table.state import Player, current_step, hand_pot
 
 
 class Betting(Play):
@@ -163,8 +163,11 @@ class Betting(Play):
         if b is None and not self.fold_window_open():
             raise Refused(409, "a player may only fold during betting", None)
         fee = min(self.rules.fold_fee, self.stack(sid))
-        self.s["seats"][sid]["stack"] -= fee
-        self.s["sabacc_pot"] += fee
+        if self.rules.fold_fee_into_pot:
+            self.pay_fee(sid, fee)  # Spike's junk penalty: into the game pot
+        else:
+            self.s["seats"][sid]["stack"] -= fee
+            self.s["sabacc_pot"] += fee
         p["folded"], p["folded_turn"] = True, h["turn_no"]
         h["junk"] += p["hand_size"]
         self.emit("folded", seat=sid, fee=fee, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"])
@@ -184,11 +187,16 @@ class Betting(Play):
     def concede(self, winner: str) -> None:
         """Everyone else folded: the last player takes every pot, shows nothing, pays nothing."""
         h = self.hand
-        amount = sum(p["committed"] for p in h["p"].values())
+        amount = hand_pot(h)
         self.s["seats"][winner]["stack"] += amount
         h["betting"] = None
         h["settlement"] = self.told({"status": "conceded", "winner": winner, "amount": amount,
                                      "payouts": {sid: (amount if sid == winner else 0)
                                                  for sid in h["players"]}})
         self.emit("conceded", seat=winner, amount=amount)
+        if self.rules.hands.survivor_shows and self.s["sabacc_pot"] > 0:
+            # The survivor may show a hand for the sabacc pot too, or keep it hidden.
+            h["stage"] = "show"
+            self.emit("step", round=h["round"], phase="show", seat=winner, do="show")
+            return
         self.end_hand()

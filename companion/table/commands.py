@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from companion.refusal import Refused
+from companion.rules.rulesets import RULE_SETS
 
 HOST = "host"  # actor for host commands
 
@@ -89,13 +90,24 @@ COMMANDS: dict[str, dict[str, Any]] = {
                            "items": {"type": "integer", "minimum": 1, "maximum": 20}}}),
     "call_hand": _obj(dict(_FOR_SEAT)),
     "no_call": _obj(dict(_FOR_SEAT)),
-    "draw": _obj({**_FOR_SEAT, "action": {"type": "string", "enum": ["gain", "trade", "stand"]}},
+    # Every game's turn actions (a rule set's `actions`; the engine refuses another game's).
+    "draw": _obj({**_FOR_SEAT, "action": {"type": "string", "enum": list(dict.fromkeys(
+                     a.action for rs in RULE_SETS.values() for a in rs.actions))},
+                  # Where the discard pile is face up: the card discarded, now its top card.
+                  "card": _CARD},
                  ("action",)),
     "static_add": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
     "static_remove": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
     "reveal": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}},
                    ("cards",)),
     "demise_card": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
+    # Where the discard pile is face up: the card just turned up on it (after the deal or a
+    # shift), entered by whoever turned it.
+    "discard_top": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
+    # The last player left after everyone else dropped out, where the rules let them show a
+    # hand for the sabacc pot: show it, or not.
+    "show": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}}, ("cards",)),
+    "no_show": _obj(dict(_FOR_SEAT)),
     "reveal_seed": _obj({"seed": _HEX}, ("seed",)),
 }
 

@@ -58,6 +58,7 @@ from companion.table.state import (
     copy_json,
     current_step,
     deck_left,
+    hand_pot,
     migrate,
     plain,
     pots_of,
@@ -226,8 +227,9 @@ class Table:
         s = self._s
         total = sum(seat["stack"] for seat in s["seats"].values()) + s["sabacc_pot"]
         hand = s["hand"]
-        if hand is not None and hand["stage"] != "settled":
-            total += sum(p["committed"] for p in hand["p"].values())
+        # In the survivor's "show" the pots are already paid: only the sabacc pot is still open.
+        if hand is not None and hand["stage"] not in ("settled", "show"):
+            total += hand_pot(hand)
         return total
 
     def roll_needed(self, entry: dict) -> Trigger | None:
@@ -404,10 +406,11 @@ class Table:
             "dealer": h["dealer"],
             "token": h["token"],
             "players": players,
-            "hand_pot": sum(p["committed"] for p in h["p"].values()),
+            "hand_pot": hand_pot(h),
             "pots": pots_of(h, {sid: seat["stack"] for sid, seat in self._s["seats"].items()}),
             "deck": deck_left(h, self.rules),
             "junk": h["junk"],
+            "discard_top": h.get("discard_top"),
             "last_roll": h["last_roll"],
             "rolls": h["rolls"],
             "shift": h["shift"],
@@ -475,9 +478,13 @@ class Table:
                     item["amount"] = rules.buy_in or None
                 out.append(item)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
-            for action in ("gain", "trade", "stand"):
-                if self._try({"type": "draw", "action": action}, sid):
-                    out.append({"type": "draw", "action": action})
+            for taken in rules.actions:
+                # Where the discard pile is face up, a discarding move names its card: tried
+                # with any card, offered with "card": true (the phone asks which).
+                asks = rules.discard_pile_public and taken.discards > 0
+                entry = {"type": "draw", "action": taken.action}
+                if self._try({**entry, **({"card": next(iter(rules.deck.cards))} if asks else {})}, sid):
+                    out.append({**entry, **({"card": True} if asks else {})})
         if h and h["stage"] in ("play", "final_roll") and roller_of(h, step) == sid:
             count = DICE.get(rules.scrambler_trigger, (0, 0))[0]
             if self._try({"type": "roll", "dice": [1] * count}, sid):
@@ -494,6 +501,9 @@ class Table:
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
             if sid not in h["demise_public"]:  # a face-up demise card stands
                 out.append({"type": "demise_card"})
+        if h and h["stage"] == "show" and h["settlement"]["winner"] == sid:
+            out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
+            out.append({"type": "no_show"})
         return out
 
     def _host_legal(self) -> list[str]:

@@ -46,6 +46,9 @@ def checked_rules(spec: dict[str, Any], chip_set: Any = None) -> tuple[RuleSet, 
         rules = ruleset_from(spec)
     except InvalidRules as exc:
         raise Refused(422, exc.message, exc.field) from None
+    if not rules.live_table:
+        raise Refused(422, f"{rules.title} is not played at a live table yet: "
+                           "the payout calculator settles its hands", "rules")
     try:
         chips = chip_set_from(chip_set) if chip_set is not None else rules.chip_set
     except InvalidChips as exc:

@@ -30,18 +30,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from companion.rules.cards import display_name
-from companion.rules.hands import evaluate
 from companion.rules.rulesets import RuleSet
 
-#: A hand's kind in the players' words (the history page and the phones say the same).
-KIND_WORDS = {
-    "idiots_array": "Idiot's Array", "pure_sabacc": "Pure Sabacc", "fairy_empress": "Fairy Empress",
-    "ordinary": "ordinary", "bomb_out": "bombed out", "folded": "folded",
-    "conceded": "won, everyone else folded",
-}
-
-SPECIAL = {"idiots_array", "pure_sabacc", "fairy_empress"}
+#: Kinds told by their total rather than their name ("lost to Han's 19").
+_BY_TOTAL = {"ordinary", "bomb_out", "nulrhek"}
 
 
 def pot_labels(pots: list[dict[str, Any]]) -> list[str]:
@@ -95,16 +87,16 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
         p = played.get(sid) or {}
         parts = []
         if p.get("demise") and p.get("cards"):
-            after = evaluate(rules, list(p["cards"]) + [p["demise"]], side=p.get("side"),
-                             community=community.get(sid, ()))
+            after = rules.hands.evaluate(rules, list(p["cards"]) + [p["demise"]], side=p.get("side"),
+                                         community=community.get(sid, ()))
             x["demise"] = p["demise"]
             x["demise_total"] = after.total
             x["demise_kind"] = str(after.kind.value if hasattr(after.kind, "value") else after.kind)
             verdict = ("bombed out" if x["demise_kind"] == "bomb_out" else
                        "the best after the demise" if sid in won else "not the best after the demise")
-            if x["demise_kind"] in SPECIAL:
-                verdict = f"{KIND_WORDS[x['demise_kind']]}, " + verdict
-            parts.append(f"sudden demise: with {display_name(p['demise'])} the total is "
+            if x["demise_kind"] not in _BY_TOTAL:
+                verdict = f"{rules.hands.words(x['demise_kind'])}, " + verdict
+            parts.append(f"sudden demise: with {rules.deck.display_name(p['demise'])} the total is "
                          f"{after.total}, {verdict}")
         elif x["kind"] == "bomb_out":
             parts.append(f"bombed out with {x['total']}")
@@ -113,7 +105,7 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
         elif x["kind"] == "folded":
             parts.append("folded")
         elif not parts or x.get("demise_kind") not in ("bomb_out", None):
-            best = _beaten_by(record, sid, name)
+            best = _beaten_by(record, sid, name, rules)
             if best and x["kind"] != "bomb_out":
                 parts.append(f"lost to {best}")
         if sid in penalty:
@@ -128,7 +120,8 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
     return out
 
 
-def _beaten_by(record: dict[str, Any], sid: str, name: Callable[[str], str | None]) -> str | None:
+def _beaten_by(record: dict[str, Any], sid: str, name: Callable[[str], str | None],
+               rules: RuleSet) -> str | None:
     """Who took the pots `sid` played for, in words ("Han's Pure Sabacc")."""
     hands = {x["name"]: x for x in record["hands"]}
     for pot in record.get("pots") or []:
@@ -137,7 +130,7 @@ def _beaten_by(record: dict[str, Any], sid: str, name: Callable[[str], str | Non
             hw = hands.get(w, {})
             kind = hw.get("demise_kind") or hw.get("kind")
             total = hw.get("demise_total", hw.get("total"))
-            what = KIND_WORDS.get(kind, kind) if kind in SPECIAL else str(total)
+            what = str(total) if kind in _BY_TOTAL else rules.hands.words(kind)
             return f"{name(w) or w}'s {what}"
     return None
 

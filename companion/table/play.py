@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules import cards as deck
 from companion.rules.rulesets import RuleSet
 from companion.table.commands import (
     HOST,
@@ -58,6 +57,13 @@ class Play:
         p = self.hand["p"][sid]
         p["committed"] += amount
         p["bet"] += amount
+
+    def pay_fee(self, sid: str, amount: int) -> None:
+        """Move `amount` from the seat's stack into the pot as a fee: no commitment level of
+        its own (it is no bet), it belongs to the main pot whoever wins it."""
+        self.s["seats"][sid]["stack"] -= amount
+        p = self.hand["p"][sid]
+        p["fees"] = p.get("fees", 0) + amount
 
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""
@@ -112,9 +118,9 @@ class Play:
 
     def need_in_play_deck(self, code: str, field: str) -> None:
         """Refuse a card the variant in play sets aside (Corellia Run), wherever it is entered."""
-        name = deck.set_aside_name(code, corellia_run=self.rules.corellia_run)
-        if name is not None:
-            raise Refused(422, f"{name} is set aside in Corellia Run", field)
+        reason = self.rules.deck.set_aside_reason(code, self.rules)
+        if reason is not None:
+            raise Refused(422, reason, field)
 
     def deal_job(self, counts: dict[str, int]) -> None:
         """The dealer's latest job (view()["hand"]["deal"]): cards to deal to each seat."""
@@ -168,6 +174,10 @@ class Play:
 
     def reopen(self, raiser: str) -> None:
         """A bet or raise: everyone else acts again (betting.Betting)."""
+        raise NotImplementedError
+
+    def concede(self, winner: str) -> None:
+        """Everyone else folded: the last player takes the pots (betting.Betting)."""
         raise NotImplementedError
 
     def start_reveal(self) -> None:

@@ -10,12 +10,13 @@ from typing import Any
 from companion.refusal import Refused
 from companion.rules import cards as deck
 from companion.rules.rulesets import Side
-from companion.rules.settle import InvalidReveal, PlayerReveal, settle
+from companion.rules.game import BLIND_DRAW
+from companion.rules.settle import BLIND_DRAW_STATUS, SUDDEN_DEMISE, InvalidReveal, PlayerReveal, settle
 from companion.table.commands import HOST, SCRAMBLER
 from companion.table.evening import game_words
 from companion.table.outcome import explain
 from companion.table.play import Play
-from companion.table.state import plain
+from companion.table.state import hand_pot, plain
 
 
 class Reveal(Play):
@@ -41,7 +42,7 @@ class Reveal(Play):
         entered = []
         for i, c in enumerate(f["cards"]):
             try:
-                entered.append(deck.normalize(c))
+                entered.append(self.rules.deck.normalize(c))
             except deck.UnknownCard as exc:
                 raise Refused(422, str(exc), f"cards[{i}]") from None
         for i, c in enumerate(entered):
@@ -63,7 +64,7 @@ class Reveal(Play):
             raise Refused(422, f"the table counts {n} cards in your hand{extra}; you entered "
                                f"{len(entered)}", "cards")
         try:
-            deck.check_copies(full)
+            self.rules.deck.check_copies(full)
         except deck.TooManyCopies as exc:
             raise Refused(422, str(exc), "cards") from None
         # Checked against what this seat may already see: every static field, and the other
@@ -74,8 +75,10 @@ class Reveal(Play):
             if other == sid or q["folded"]:
                 continue
             others += q["cards"] if other in public else q["static"]
+        if h.get("discard_top"):
+            others.append(h["discard_top"])  # a face-up discard pile's top card is on the table
         try:
-            deck.check_copies(full + others)
+            self.rules.deck.check_copies(full + others)
         except deck.TooManyCopies as exc:
             raise Refused(422, f"{exc.code} would be on the table {exc.count} times but the deck "
                                f"has {exc.copies}: check your cards", "cards") from None
@@ -94,7 +97,7 @@ class Reveal(Play):
         others' hands stand). True if there was such a card."""
         h = self.hand
         count = Counter(c for x in self.live() for c in h["p"][x]["cards"])
-        over = sorted(c for c, n in count.items() if n > deck.CARDS[c].copies)
+        over = sorted(c for c, n in count.items() if n > self.rules.deck.cards[c].copies)
         if not over:
             return False
         seats = [x for x in self.live()
@@ -116,7 +119,7 @@ class Reveal(Play):
         if sid not in h["demise_players"]:
             raise Refused(409, "you are not in the sudden demise", None)
         try:
-            code = deck.normalize(f["card"])
+            code = self.rules.deck.normalize(f["card"])
         except deck.UnknownCard as exc:
             raise Refused(422, str(exc), "card") from None
         self.need_in_play_deck(code, "card")
@@ -129,7 +132,7 @@ class Reveal(Play):
         table = [c for x in self.live() for c in h["p"][x]["cards"]]
         table += [h["p"][x]["demise"] for x in public]
         try:
-            deck.check_copies(table + [code])
+            self.rules.deck.check_copies(table + [code])
         except deck.TooManyCopies as exc:
             raise Refused(422, f"{exc}: check the card", "card") from None
         h["p"][sid]["demise"] = code
@@ -147,7 +150,7 @@ class Reveal(Play):
         cards = {x: h["p"][x]["demise"] for x in h["demise_players"]}
         count = Counter(c for x in self.live() for c in h["p"][x]["cards"])
         count.update(cards.values())
-        over = sorted(c for c, n in count.items() if n > deck.CARDS[c].copies)
+        over = sorted(c for c, n in count.items() if n > self.rules.deck.cards[c].copies)
         # A card that stood face up at an earlier clash stands: the new entries clash.
         clash = [x for x, c in cards.items() if c in over and x not in h["demise_public"]]
         if not clash:
@@ -164,6 +167,13 @@ class Reveal(Play):
     def settle_hand(self) -> None:
         """Settle with the rules engine and move the stacks and the sabacc pot."""
         h, s, rules = self.hand, self.s, self.rules
+        blind = rules.hands.tie == BLIND_DRAW
+        if blind and h["stage"] == "demise":
+            # A blind draw's cards add up, one a draw: each drawn card joins the player's draws
+            # (face up on the discard pile) and the tied players may be asked to draw again.
+            for x in h["demise_players"]:
+                h["p"][x]["blind_draw"] = [*h["p"][x].get("blind_draw", []), h["p"][x]["demise"]]
+                h["p"][x]["demise"] = None
         reveals = []
         for sid in h["players"]:
             p = h["p"][sid]
@@ -172,18 +182,27 @@ class Reveal(Play):
                 name=sid,
                 cards=tuple(p["cards"] or ()) if not p["folded"] else (),
                 committed=p["committed"],
+                fees=p.get("fees", 0),
                 stack=s["seats"][sid]["stack"],
                 folded=p["folded"],
                 called=sid == h["called_by"],
                 demise=(p["demise"],) if p["demise"] else (),
                 static=tuple(p["static"]) if rules.holdem and not p["folded"] else (),
                 side=Side(side) if rules.force_sabacc and side else None,
+                blind_draw=tuple(p.get("blind_draw", ())),
             ))
         try:
             result = settle(rules, reveals, s["sabacc_pot"])
         except InvalidReveal as exc:
             raise Refused(422, exc.message, "cards") from None
-        if result.status == "sudden_demise":
+        if result.status == BLIND_DRAW_STATUS:
+            h["stage"] = "demise"  # the same stage: each asked player enters one card
+            h["demise_players"], h["demise_public"] = list(result.demise_players), []
+            names = ", ".join(self.name(x) for x in result.demise_players)
+            self.emit("blind_draw", players=list(result.demise_players),
+                      message=f"Blind draw: {names} each draw a card from the draw pile and enter it.")
+            return
+        if result.status == SUDDEN_DEMISE:
             if h["stage"] == "demise":
                 raise Refused(409, "the settlement asked for a second sudden demise", None)
             h["stage"] = "demise"
@@ -194,7 +213,7 @@ class Reveal(Play):
                       message=f"Sudden demise: the dealer deals one more card each to {names}; "
                               f"each enters it.")
             return
-        committed = sum(p["committed"] for p in h["p"].values())
+        committed = hand_pot(h)
         paid = sum(result.payouts.get(sid, 0) for sid in h["players"])
         if paid + result.sabacc_pot_after != committed + s["sabacc_pot"]:
             raise Refused(409, "the settlement does not add up; nothing was changed", None)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-from companion.rules import cards as deck
 from companion.rules.rulesets import Phase, RuleSet, StaticField
 from companion.rules.settle import build_pots
 
@@ -230,7 +229,8 @@ def copy_hand(h: Hand) -> Hand:
 #: hand gets (`migrate`): the call window, the static window after a draw, the dealer's job,
 #: the face-up demise cards and the hands being entered again after a reveal conflict.
 HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
-                               "demise_public": [], "reentry": [], "stacks_start": {}}
+                               "demise_public": [], "reentry": [], "stacks_start": {},
+                               "discard_top": None}
 
 
 def migrate(state: dict[str, Any]) -> dict[str, Any]:
@@ -282,7 +282,7 @@ def roller_of(h: Hand, step: Step | None) -> str | None:
 def deck_left(h: Hand, rules: RuleSet) -> int:
     """Cards left in the draw pile: the deck minus every live hand and the junk pile."""
     held = sum(p["hand_size"] for p in h["p"].values() if not p["folded"])
-    return deck.deck_count(corellia_run=rules.corellia_run) - held - h["junk"]
+    return rules.deck.in_play(rules) - held - h["junk"]
 
 
 def pots_of(h: Hand, stacks: dict[str, int] | None = None) -> list[dict[str, Any]]:
@@ -295,9 +295,10 @@ def pots_of(h: Hand, stacks: dict[str, int] | None = None) -> list[dict[str, Any
     to know who is all in; without it, the pots as they would be settled now."""
     committed = {sid: h["p"][sid]["committed"] for sid in h["players"]}
     folded = [sid for sid in h["players"] if h["p"][sid]["folded"]]
+    fees = sum(p.get("fees", 0) for p in h["p"].values())
     if stacks is None or h["stage"] == "settled" or not committed:
         return [{"amount": pot.amount, "eligible": list(pot.eligible)}
-                for pot in build_pots(committed, folded)]
+                for pot in build_pots(committed, folded, fees)]
     top = max(committed.values())
     reach = {sid: c if sid in folded or stacks.get(sid, 0) == 0 else top for sid, c in committed.items()}
     pots: list[dict[str, Any]] = []
@@ -309,7 +310,17 @@ def pots_of(h: Hand, stacks: dict[str, int] | None = None) -> list[dict[str, Any
             amount += pots.pop()["amount"]
         pots.append({"amount": amount, "eligible": eligible})
         previous = level
+    if fees:  # fees paid into the pot join the main pot, as in the settlement (build_pots)
+        if pots:
+            pots[0]["amount"] += fees
+        else:
+            pots.append({"amount": fees, "eligible": [sid for sid in committed if sid not in folded]})
     return pots
+
+
+def hand_pot(h: Hand) -> int:
+    """Every credit in the hand's pots: the commitments and the fees paid into the pot."""
+    return sum(p["committed"] + p.get("fees", 0) for p in h["p"].values())
 
 
 def static_turn(h: Hand, sid: str) -> int | None:

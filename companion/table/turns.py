@@ -47,7 +47,10 @@ class Turns(Play):
         self.need_between_hands()
         rules, s = self.rules, self.s
         order = s["order"]
-        sabacc_ante = rules.ante if (rules.ante_rule is AnteRule.BOTH_POTS or s["sabacc_pot"] == 0) else 0
+        if rules.ante_rule is AnteRule.GAME_AND_SABACC:
+            sabacc_ante = rules.ante_sabacc  # an ante of its own into the sabacc pot
+        else:
+            sabacc_ante = rules.ante if (rules.ante_rule is AnteRule.BOTH_POTS or s["sabacc_pot"] == 0) else 0
         players_set, dealt_out = [], []
         for sid in order:
             seat = s["seats"][sid]
@@ -61,7 +64,7 @@ class Turns(Play):
                 players_set.append(sid)
         if len(players_set) < 2:
             raise Refused(409, "a hand needs at least two players who can pay the ante", None)
-        if len(players_set) * rules.deal_size > deck.deck_count(corellia_run=rules.corellia_run):
+        if len(players_set) * rules.deal_size > rules.deck.in_play(rules):
             raise Refused(409, "too many players for one deck", None)
         dealer, token = s["dealer"], s["token"]
         if rules.house_dealer:
@@ -131,10 +134,18 @@ class Turns(Play):
                         add(pr.phase, sid, do, sid)
             else:
                 for do in pr.does:
-                    add(pr.phase, h["dealer"] if pr.by is Who.DEALER else None, do, None)
+                    add(pr.phase, self.round_dealer() if pr.by is Who.DEALER else None, do, None)
             if pr.phase in rules.dealer_rolls_after:
                 add(pr.phase, h["dealer"], "roll", None)
         return steps
+
+    def round_dealer(self) -> str:
+        """Who deals (and rolls) this round: the hand's dealer, or, where the dealer's part
+        passes left each round, the player before this round's first."""
+        h = self.hand
+        if not self.rules.dealer_rotates_each_round:
+            return h["dealer"]
+        return self.round_order()[-1]
 
     def round_order(self) -> list[str]:
         """The hand's players in the order they play this round (who starts rotates if the
@@ -154,6 +165,9 @@ class Turns(Play):
                 if h["finishing"] is not None:
                     h["finishing"] = None
                     self.after_call_next()
+                    return
+                if not rules.ending.by_call and h["round"] >= (rules.ending.rounds or 0):
+                    self.start_reveal()  # a hand of fixed rounds: the last round ends it
                     return
                 h["round"] += 1
                 h["steps"] = self.build_round()
@@ -200,12 +214,14 @@ class Turns(Play):
         """Whether a betting step that cannot open is a call window instead: the rule set
         calls in this phase, a call is allowed now, and two players are still in the hand."""
         h, calling = self.hand, self.rules.calling
-        return (st["phase"] == calling.phase.value and not calling.not_by_turn_player
+        return (self.rules.ending.by_call and st["phase"] == calling.phase.value and not calling.not_by_turn_player
                 and h["called_by"] is None and h["round"] > calling.rounds_before_call
                 and len(self.live()) >= 2)
 
     def call_possible(self, st: dict[str, Any]) -> bool:
         h, calling = self.hand, self.rules.calling
+        if not self.rules.ending.by_call:
+            return False  # a hand of fixed rounds: nobody calls
         if h["called_by"] is not None or h["round"] <= calling.rounds_before_call:
             return False
         return any(sid != st["seat"] for sid in self.live()) if calling.not_by_turn_player else True
@@ -278,6 +294,8 @@ class Turns(Play):
         self.in_play(sid)
         calling = self.rules.calling
         st = current_step(h)
+        if not self.rules.ending.by_call:
+            raise Refused(409, f"nobody calls: the hand ends after {self.rules.ending.rounds} rounds", None)
         if h["called_by"] is not None:
             raise Refused(409, f"{self.name(h['called_by'])} called the hand first", None)
         window = h.get("call_open") and st is not None
@@ -333,18 +351,130 @@ class Turns(Play):
             raise Refused(409, f"it is {self.name(st['seat'])}'s turn to draw", None)
         p = self.in_play(sid)
         action = f["action"]
-        if action in ("gain", "trade") and deck_left(h, self.rules) < 1:
+        taken = next((a for a in self.rules.actions if a.action == action), None)
+        if taken is None:
+            raise Refused(422, f"{action!r} is no move of these rules; the moves are "
+                               + ", ".join(a.action for a in self.rules.actions), "action")
+        top = self.discarded_card(f, needed=bool(taken.discards))
+        if taken.leaves:
+            self.leave_hand(sid)  # junk: the whole hand onto the discard pile
+            if top is not None:
+                self.put_on_discard_pile(top)
+            return
+        fee = getattr(self.rules, taken.fee) if taken.fee else 0
+        if fee > self.stack(sid):
+            raise Refused(409, f"{taken.button} costs {fee} and you have {self.stack(sid)}: "
+                               "choose a free move", "action")
+        most, least = self.rules.deck.hand_max, self.rules.deck.hand_min
+        if most is not None and p["hand_size"] + taken.cards > most:
+            raise Refused(409, f"a hand holds at most {most} cards: you cannot keep another", "action")
+        if p["hand_size"] + taken.cards < least:
+            raise Refused(409, f"a hand holds at least {least} cards", "action")
+        if taken.dealt and deck_left(h, self.rules) < taken.dealt:
             raise Refused(409, "the draw pile is empty: stand", "action")
-        if action == "trade" and p["hand_size"] - len(p["static"]) < 1:
-            raise Refused(409, "every card is in your static field: nothing to trade", "action")
-        if action == "gain":
-            p["hand_size"] += 1
-        elif action == "trade":
-            h["junk"] += 1
-        if action != "stand":
-            self.deal_job({sid: 1})
-        self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"])
+        if taken.discards and p["hand_size"] - len(p["static"]) < taken.discards:
+            raise Refused(409, f"every card is in your static field: nothing to {action}", "action")
+        p["hand_size"] += taken.cards
+        h["junk"] += taken.discards - (1 if taken.takes_discard else 0)
+        if fee:
+            self.pay_fee(sid, fee)  # into the game pot, no bet
+        if taken.dealt:
+            self.deal_job({sid: taken.dealt})
+        self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"], **({"fee": fee} if fee else {}))
+        if top is not None:
+            self.put_on_discard_pile(top)
         h["drew_last"] = {"seat": sid, "turn": h["turn_no"], "phase": st["phase"]}
+        self.advance()
+
+    def discarded_card(self, f: dict[str, Any], needed: bool) -> str | None:
+        """The card a move puts face up on the discard pile, where the pile is face up: it
+        must be entered for a move that discards (it is public). None where the pile is face
+        down, or when a move that needs none names none."""
+        if not self.rules.discard_pile_public:
+            if "card" in f:
+                raise Refused(422, "the discard pile is face down in these rules: enter no card", "card")
+            return None
+        if "card" not in f:
+            if needed:
+                raise Refused(422, "enter the card you discard: it lies face up on the discard pile", "card")
+            return None
+        try:
+            return self.rules.deck.normalize(f["card"])
+        except deck.UnknownCard as exc:
+            raise Refused(422, str(exc), "card") from None
+
+    def put_on_discard_pile(self, code: str) -> None:
+        """A card is now the discard pile's top card: every screen shows it."""
+        self.hand["discard_top"] = code
+        self.emit("discard_top", card=code)
+
+    def cmd_discard_top(self, f: dict[str, Any], actor: str | None) -> None:
+        """Whoever turns up a card on the discard pile (after the deal, after a shift) enters it."""
+        h = self.need_play()
+        if not self.rules.discard_pile_public:
+            raise Refused(409, "the discard pile is face down in these rules", None)
+        if actor != HOST:
+            self.in_play(self.who(f, actor))
+        top = self.discarded_card(f, needed=True)
+        if top is not None:
+            self.put_on_discard_pile(top)
+
+    def survivor(self, f: dict[str, Any], actor: str | None) -> str:
+        """The last player left, who may show a hand for the sabacc pot now."""
+        h = self.hand
+        if h is None or h["stage"] != "show":
+            raise Refused(409, "nobody is showing a hand now", None)
+        sid = self.who(f, actor)
+        if sid != h["settlement"]["winner"]:
+            raise Refused(409, f"only {self.name(h['settlement']['winner'])} may show a hand", None)
+        return sid
+
+    def cmd_show(self, f: dict[str, Any], actor: str | None) -> None:
+        """The survivor shows their hand: one that takes the sabacc pot (Spike: totalling 0)
+        takes it too; any other leaves it to carry over."""
+        sid = self.survivor(f, actor)
+        h, rules = self.hand, self.rules
+        codes = []
+        for i, c in enumerate(f["cards"]):
+            try:
+                codes.append(rules.deck.normalize(c))
+            except deck.UnknownCard as exc:
+                raise Refused(422, str(exc), f"cards[{i}]") from None
+        n = h["p"][sid]["hand_size"]
+        if len(codes) != n:
+            raise Refused(422, f"the table counts {n} cards in your hand; you entered {len(codes)}", "cards")
+        try:
+            rules.deck.check_copies(codes + ([h["discard_top"]] if h.get("discard_top") else []))
+        except deck.TooManyCopies as exc:
+            raise Refused(422, f"{exc}: check your cards", "cards") from None
+        shown = rules.hands.evaluate(rules, codes)
+        amount = self.s["sabacc_pot"] if shown.kind in rules.hands.sabacc_pot_kinds else 0
+        self.s["seats"][sid]["stack"] += amount
+        self.s["sabacc_pot"] -= amount
+        record = h["settlement"]
+        record["shown"] = {"cards": codes, "kind": shown.kind, "total": shown.total, "sabacc_pot": amount}
+        if amount:
+            record["payouts"] = {**record["payouts"], sid: record["payouts"][sid] + amount}
+        self.emit("shown", seat=sid, cards=codes, kind=shown.kind, total=shown.total, sabacc_pot=amount)
+        self.end_hand()
+
+    def cmd_no_show(self, f: dict[str, Any], actor: str | None) -> None:
+        """The survivor keeps their hand hidden: the sabacc pot carries over."""
+        self.survivor(f, actor)
+        self.end_hand()
+
+    def leave_hand(self, sid: str) -> None:
+        """A turn action that leaves the hand (Spike's junk): the whole hand goes onto the
+        discard pile, as a fold without a fee; the last player left takes the pots."""
+        h = self.hand
+        p = h["p"][sid]
+        p["folded"], p["folded_turn"] = True, h["turn_no"]
+        h["junk"] += p["hand_size"]
+        self.emit("folded", seat=sid, fee=0, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"])
+        live = self.live()
+        if len(live) == 1:
+            self.concede(live[0])
+            return
         self.advance()
 
     def static_change(self, f: dict[str, Any], actor: str | None, add: bool) -> None:
@@ -354,7 +484,7 @@ class Turns(Play):
             raise Refused(409, "this rule set has no static field", None)
         p = self.in_play(sid)
         try:
-            code = deck.normalize(f["card"])
+            code = self.rules.deck.normalize(f["card"])
         except deck.UnknownCard as exc:
             raise Refused(422, str(exc), "card") from None
         self.need_in_play_deck(code, "card")
@@ -372,7 +502,7 @@ class Turns(Play):
         if add:
             everywhere = [c for q in h["p"].values() if not q["folded"] for c in q["static"]] + [code]
             try:
-                deck.check_copies(everywhere)
+                self.rules.deck.check_copies(everywhere)
             except deck.TooManyCopies as exc:
                 raise Refused(422, f"{exc} across the static fields", "card") from None
             p["static"].append(code)
@@ -426,12 +556,13 @@ class Turns(Play):
         """What the step asks of whom (the turn line after its phase's name)."""
         h = self.hand
         if st["do"] == "roll":
-            return f"{who(roller_of(h, st))}: roll the scrambler."
+            return f"{who(roller_of(h, st))}: roll {self.rules.dice.name}."
         if st["do"] == "call" and st["seat"] is None:
             return f"Call window: {join_words([who(x) for x in self.call_window()])} may call the hand or pass."
         if st["do"] == "call":
             return f"{who(st['seat'])}'s turn is done: the others may call the hand now."
         if st["do"] == "draw":
             then = " The others may call the hand until then." if h["call_open"] else ""
-            return f"{who(st['seat'])}: gain a card, trade one or stand.{then}"
+            offers = list(dict.fromkeys(a.offered for a in self.rules.actions))
+            return f"{who(st['seat'])}: {', '.join(offers[:-1])} or {offers[-1]}.{then}"
         return f"{who(st['seat'])}: {st['do']}."

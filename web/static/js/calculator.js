@@ -1,10 +1,12 @@
 // The payout calculator page: build a POST /api/v1/settle request from the form, show the
-// result in words and as a table, run the sudden-demise exchange, and show a 422 next to the
-// control its `field` names.
+// result in words and as a table, run the tie's exchange (a sudden demise, or a blind draw),
+// and show a 422 next to the control its `field` names. What each rule set's game is — its
+// deck, its tie rule, whether anyone calls, its words, the options it takes — comes from the
+// server on each preset's <option data-game>.
 
 import { postJSON, clearFieldErrors, showFieldError } from "./api.js";
 import { loadDeck, CardPool, CardPicker, cardName } from "./cardpicker.js";
-import { describeSettlement, handWords, joinWords } from "./settlement.js";
+import { describeSettlement, handWords, joinWords, setKindWords } from "./settlement.js";
 
 const form = document.getElementById("calculator");
 const playersList = document.getElementById("players");
@@ -28,7 +30,19 @@ let deck = null;
 let pool = null;
 let playerSeq = 0;
 const players = []; // {li, picker, staticPicker} in seat order
-let demise = null; // {request, pickers: Map(name -> picker)} while a sudden demise is open
+let demise = null; // {request, pickers: Map(name -> picker), field} while a tie's exchange is open
+
+/** The game of the chosen preset: {deck, tie, calls, kind_words, folded, foreign}. */
+function game() {
+  return JSON.parse(presetSelect.selectedOptions[0].dataset.game);
+}
+
+/** The option controls the chosen game does not take (another game's options). */
+function foreignControls() {
+  const foreign = new Set(game().foreign);
+  return [...form.querySelectorAll('.control[data-field^="rules."]')]
+    .filter((c) => foreign.has(c.dataset.field.slice("rules.".length)));
+}
 
 function input(li, id) {
   return li.querySelector(`[data-id="${id}"]`);
@@ -40,17 +54,14 @@ function addPlayer() {
   // Give every control a unique id and tie each label to its control.
   for (const el of li.querySelectorAll("[data-id]")) el.id = `p${n}-${el.dataset.id}`;
   for (const label of li.querySelectorAll("label[data-for]")) label.htmlFor = `p${n}-${label.dataset.for}`;
-  const pickerRoot = input(li, "picker");
-  pickerRoot.setAttribute("aria-labelledby", `p${n}-cards-label`);
-  const staticRoot = input(li, "static-picker");
-  staticRoot.setAttribute("aria-labelledby", `p${n}-static-label`);
+  input(li, "picker").setAttribute("aria-labelledby", `p${n}-cards-label`);
+  input(li, "static-picker").setAttribute("aria-labelledby", `p${n}-static-label`);
   playersList.append(li);
-  const picker = new CardPicker(pickerRoot, { deck, pool, tarot: tarotBox.checked, onChange: invalidate });
-  const staticPicker = new CardPicker(staticRoot, { deck, pool, tarot: tarotBox.checked, onChange: invalidate });
-  const player = { li, picker, staticPicker };
+  const player = { li, picker: null, staticPicker: null };
+  makePickers(player);
   players.push(player);
   input(li, "folded").addEventListener("change", (e) => {
-    picker.setDisabled(e.target.checked);
+    player.picker.setDisabled(e.target.checked);
     li.classList.toggle("is-folded", e.target.checked);
     showVariants();
     invalidate();
@@ -62,7 +73,50 @@ function addPlayer() {
   for (const el of li.querySelectorAll("input")) el.addEventListener("input", invalidate);
   renumber();
   showVariants();
+  showGame();
   return player;
+}
+
+/** A player's two card pickers, on the deck in play (made again when the deck changes). */
+function makePickers(player) {
+  const pickerRoot = input(player.li, "picker");
+  const staticRoot = input(player.li, "static-picker");
+  player.picker = new CardPicker(pickerRoot, { deck, pool, tarot: tarotBox.checked, onChange: invalidate });
+  player.staticPicker = new CardPicker(staticRoot, { deck, pool, tarot: tarotBox.checked, onChange: invalidate });
+  if (input(player.li, "folded").checked) player.picker.setDisabled(true);
+}
+
+/**
+ * Show what the chosen game takes: only its own options, the caller only where a hand ends
+ * by a call, "Folded" or "Junked" in its words; and load its deck when that changes (the
+ * cards entered so far belong to the other deck, so every picker starts empty).
+ */
+async function showGame() {
+  const g = game();
+  setKindWords(g.kind_words, g.pot_words);
+  const foreign = new Set(foreignControls());
+  for (const c of form.querySelectorAll('.control[data-field^="rules."]')) c.hidden = foreign.has(c);
+  for (const fs of form.querySelectorAll("fieldset.variants")) {
+    fs.hidden = [...fs.querySelectorAll(".control[data-field]")].every((c) => c.hidden);
+  }
+  for (const c of form.querySelectorAll('.control[data-key="called"]')) c.hidden = !g.calls;
+  document.getElementById("no-caller").closest(".control").hidden = !g.calls;
+  const folded = g.folded.charAt(0).toUpperCase() + g.folded.slice(1);
+  for (const w of form.querySelectorAll(".folded-word")) w.textContent = folded;
+  if (deck && deck.name !== g.deck) {
+    const next = await loadDeck(g.deck);
+    if (game().deck !== next.name) return; // the preset changed again meanwhile
+    closeDemise();
+    for (const p of players) {
+      p.picker.destroy();
+      p.staticPicker.destroy();
+    }
+    deck = next;
+    pool = new CardPool(deck);
+    for (const p of players) makePickers(p);
+    showVariants();
+    form.dataset.deck = deck.name;
+  }
 }
 
 function removePlayer(player) {
@@ -102,9 +156,15 @@ function renumber() {
   });
 }
 
-/** Corellia Run sets aside every face card but the Idiot; otherwise every card is dealt. */
+/** A variant's box counts only while the chosen game offers it. */
+function on(box) {
+  return box.checked && !box.closest(".control").hidden;
+}
+
+/** Corellia Run sets aside the cards the deck names for it; otherwise every card is dealt. */
 function allowedCards() {
-  return corelliaBox.checked ? (card) => card.suit !== null || card.value === 0 : null;
+  const aside = new Set((deck.set_aside || []).filter((s) => s.option === "corellia_run").flatMap((s) => s.cards));
+  return on(corelliaBox) ? (card) => !aside.has(card.code) : null;
 }
 
 /**
@@ -115,12 +175,12 @@ function showVariants() {
   for (const p of players) {
     const folded = input(p.li, "folded").checked;
     for (const el of p.li.querySelectorAll("[data-variant]")) {
-      el.hidden = !document.querySelector(`#calculator input[name="${el.dataset.variant}"]`).checked;
+      el.hidden = !on(document.querySelector(`#calculator input[name="${el.dataset.variant}"]`));
     }
-    p.staticPicker.setDisabled(folded || !holdemBox.checked);
+    p.staticPicker.setDisabled(folded || !on(holdemBox));
     p.picker.setAllowed(allowedCards());
     p.staticPicker.setAllowed(allowedCards());
-    input(p.li, "cards-label").textContent = holdemBox.checked
+    input(p.li, "cards-label").textContent = on(holdemBox)
       ? "Cards in hand (not the static field)"
       : "Cards at the reveal (static field included)";
   }
@@ -142,6 +202,7 @@ function whole(value) {
 
 function rulesSpec() {
   const options = {};
+  const foreign = new Set(foreignControls().map((c) => c.dataset.field.slice("rules.".length)));
   const penalty = form.querySelector('input[name="penalty"]:checked').value;
   if (penalty === "fixed") options.bomb_out_penalty = whole(document.getElementById("penalty-amount").value);
   const ranking = document.getElementById("ranking").value;
@@ -149,6 +210,7 @@ function rulesSpec() {
   if (holdemBox.checked) options.holdem = true;
   if (forceBox.checked) options.force_sabacc = true;
   if (corelliaBox.checked) options.corellia_run = true;
+  for (const name of foreign) delete options[name];
   return Object.keys(options).length ? { preset: presetSelect.value, ...options } : presetSelect.value;
 }
 
@@ -158,7 +220,7 @@ function buildRequest() {
     players: players.map((p) => {
       const folded = input(p.li, "folded").checked;
       // Hold 'Em: the static field is entered apart; the API wants it in `cards` too.
-      const staticCards = holdemBox.checked && !folded ? p.staticPicker.cards : [];
+      const staticCards = on(holdemBox) && !folded ? p.staticPicker.cards : [];
       const out = {
         name: input(p.li, "name").value.trim(),
         cards: folded ? [] : p.picker.cards.concat(staticCards),
@@ -166,11 +228,11 @@ function buildRequest() {
       };
       if (staticCards.length) out.static = staticCards;
       const side = input(p.li, "side").value;
-      if (forceBox.checked && !folded && side) out.side = side;
+      if (on(forceBox) && !folded && side) out.side = side;
       const stack = whole(input(p.li, "stack").value);
       if (stack !== null) out.stack = stack;
       if (folded) out.folded = true;
-      if (input(p.li, "called").checked) out.called = true;
+      if (input(p.li, "called").checked && game().calls) out.called = true;
       return out;
     }),
     sabacc_pot: whole(document.getElementById("sabacc-pot").value) ?? 0,
@@ -211,7 +273,7 @@ async function settle(request, errorSlot) {
       showError(data, errorSlot);
       return;
     }
-    if (data.status === "sudden_demise") openDemise(request, data);
+    if (data.status === "sudden_demise" || data.status === "blind_draw") openDemise(request, data);
     else showResult(request, data);
   } finally {
     button.disabled = false;
@@ -222,19 +284,23 @@ async function settle(request, errorSlot) {
 function openDemise(request, data) {
   resultBox.hidden = true;
   closeDemise();
-  const names = data.demise_players;
-  document.getElementById("demise-text").textContent =
-    `${joinWords(names)} tie. The dealer deals each of them one more card: pick the card each one was dealt, then settle.`;
+  const blind = data.status === "blind_draw";
+  const names = blind ? data.blind_draw_players : data.demise_players;
+  document.getElementById("demise-title").textContent = blind ? "Blind draw" : "Sudden demise";
+  document.getElementById("demise-text").textContent = blind
+    ? `${joinWords(names)} tie. Each of them draws a card from the draw pile: pick the card each one drew, then settle.`
+    : `${joinWords(names)} tie. The dealer deals each of them one more card: pick the card each one was dealt, then settle.`;
+  const field = blind ? "blind_draw" : "demise";
   const pickers = new Map();
   names.forEach((name, k) => {
     const i = request.players.findIndex((p) => p.name === name);
     const wrap = document.createElement("div");
     wrap.className = "control demise-player";
-    wrap.dataset.field = `players[${i}].demise`;
+    wrap.dataset.field = `players[${i}].${field}`;
     const label = document.createElement("span");
     label.className = "label";
     label.id = `demise-label-${k}`;
-    label.textContent = `Card dealt to ${name}`;
+    label.textContent = blind ? `Card drawn by ${name}` : `Card dealt to ${name}`;
     const root = document.createElement("div");
     root.id = `demise-picker-${k}`;
     root.setAttribute("aria-labelledby", label.id);
@@ -245,7 +311,7 @@ function openDemise(request, data) {
     demiseList.append(wrap);
     pickers.set(name, new CardPicker(root, { deck, pool, max: 1, tarot: tarotBox.checked, allowed: allowedCards() }));
   });
-  demise = { request, pickers };
+  demise = { request, pickers, field };
   demiseBox.hidden = false;
   // A plain focus() would only just scroll the heading into view at the bottom edge of a
   // phone, with the pickers below it: bring the whole prompt to the top of the screen.
@@ -266,7 +332,8 @@ function settleDemise() {
   const request = structuredClone(demise.request);
   for (const p of request.players) {
     const picker = demise.pickers.get(p.name);
-    if (picker) p.demise = picker.cards;
+    // A blind draw's cards add up, one a draw; a sudden demise deals one card.
+    if (picker) p[demise.field] = demise.field === "blind_draw" ? (p.blind_draw || []).concat(picker.cards) : picker.cards;
   }
   settle(request, demiseError);
 }
@@ -328,12 +395,13 @@ async function start() {
     return;
   }
   pool = new CardPool(deck);
+  form.dataset.deck = deck.name;
   for (let i = 0; i < STARTING_PLAYERS; i++) addPlayer();
   document.getElementById("add-player").addEventListener("click", () => {
     const p = addPlayer();
     input(p.li, "name").focus();
   });
-  presetSelect.addEventListener("change", () => { showPreset(); invalidate(); });
+  presetSelect.addEventListener("change", () => { showPreset(); showGame(); invalidate(); });
   form.addEventListener("change", invalidate);
   tarotBox.addEventListener("change", () => {
     for (const p of players) {
@@ -348,6 +416,7 @@ async function start() {
   });
   document.getElementById("demise-settle").addEventListener("click", settleDemise);
   showPreset();
+  await showGame();
   form.dataset.ready = "true";
 }
 

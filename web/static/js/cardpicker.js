@@ -1,8 +1,9 @@
-// The card picker: choose Sabacc cards with a few taps (suit tabs and a grid of ranks), see
-// them as removable chips, and never pick more copies of a card than the deck holds.
+// The card picker: choose cards with a few taps (the deck's groups as tabs, a grid of faces),
+// see them as removable chips, and never pick more copies of a card than the deck holds.
 //
-// The deck comes from the server (GET /api/v1/cards, built from companion.rules.cards), so the
-// cards live in one place. Several pickers can share one `CardPool` so that the copies limit
+// The deck comes from the server (GET /api/v1/cards?deck=NAME, built from the rule set's
+// `Deck` value): its groups, names and short faces. This module knows no game's cards; a page
+// names its table's deck in <body data-deck="...">. Several pickers can share one `CardPool` so that the copies limit
 // holds across a whole table (every player's hand, a sudden-demise card, a static field).
 //
 //   import { loadDeck, CardPool, CardPicker } from "/static/js/cardpicker.js";
@@ -15,20 +16,28 @@
 //
 // All text is set with textContent; nothing is parsed as HTML.
 
-const FACE_TAB = "face";
-let deckPromise = null;
+const deckPromises = new Map();
 
-/** Load the deck once per page: {suits: [...], cards: [...], byCode: Map}. */
-export function loadDeck(url = "/api/v1/cards") {
-  if (!deckPromise) {
-    deckPromise = fetch(url, { headers: { Accept: "application/json" } })
+/** The deck this page's table plays (its <body data-deck>), else the classic one. */
+export function pageDeckName() {
+  return (typeof document !== "undefined" && document.body && document.body.dataset.deck) || "";
+}
+
+/**
+ * Load a deck once per page: {name, groups, cards, short, byCode: Map}. `which` is a deck's
+ * name, or a URL (the calculator's form names its own); without one, the page's deck.
+ */
+export function loadDeck(which = pageDeckName()) {
+  const url = !which ? "/api/v1/cards" : which.includes("/") ? which : `/api/v1/cards?deck=${encodeURIComponent(which)}`;
+  if (!deckPromises.has(url)) {
+    deckPromises.set(url, fetch(url, { headers: { Accept: "application/json" } })
       .then((r) => {
         if (!r.ok) throw new Error(`the deck could not be loaded (${r.status})`);
         return r.json();
       })
-      .then((deck) => ({ ...deck, byCode: new Map(deck.cards.map((c) => [c.code, c])) }));
+      .then((deck) => ({ ...deck, byCode: new Map(deck.cards.map((c) => [c.code, c])) })));
   }
-  return deckPromise;
+  return deckPromises.get(url);
 }
 
 /** The name players read for a card ("7 of Coins", or the tarot name). */
@@ -38,21 +47,27 @@ export function cardName(deck, code, tarot = false) {
   return tarot ? c.tarot : c.name;
 }
 
-/** A function that puts card names ("10 of Sabers") for the card codes ("sa10") in the server's words. */
+/** A function that puts card names ("10 of Sabers") for the card codes ("sa10") in the
+ * server's words; the codes it knows are the deck's own (longest first, whole words only). */
 export function codeNamer(deck) {
-  const pattern = /\b((?:sa|st|fl|co)\d{1,2}|idiot|evil-one|queen)\b/g;
-  return (words) => words.replace(pattern, (code) => (deck.byCode.has(code) ? cardName(deck, code) : code));
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const codes = [...(deck.in_words || deck.byCode.keys())].sort((a, b) => b.length - a.length).map(escape);
+  if (!codes.length) return (words) => words;
+  // A code starting with a sign ("+7", "-7") has no word boundary before it: look behind instead.
+  const pattern = new RegExp(`(?<![\\w+-])(${codes.join("|")})(?![\\w])`, "g");
+  return (words) => words.replace(pattern, (code) => cardName(deck, code));
 }
 
-/** The short face of a card button: "7", "Cmd", "Idiot". */
-function shortLabel(card, tarot) {
-  if (card.suit) {
-    const names = tarot ? { 11: "Page", 12: "Knight", 13: "Queen", 14: "King", 15: "Ace" }
-                        : { 12: "Cmdr", 13: "Mistr", 14: "Mastr", 15: "Ace" };
-    return names[card.value] || String(card.value);
-  }
-  const name = tarot ? card.tarot : card.name;
-  return name.replace(/^The /, "").replace(/ of Air and Darkness$/, "");
+/** The short face of a card button, in the server's words: "7", "Cmdr", "Idiot", "+7". */
+function shortLabel(deck, card, tarot) {
+  const faces = (tarot ? deck.tarot_short : deck.short) || {};
+  return faces[card.code] || (tarot ? card.tarot : card.name);
+}
+
+/** Whether a deck's cards show their value on the button beside the face (not where the
+ * face is the value itself, nor for a numbered suit card). */
+function showsValue(deck, card) {
+  return deck.entry !== "value" && !card.suit;
 }
 
 /**
@@ -129,7 +144,7 @@ export class CardPicker {
     if (opts.label) root.setAttribute("aria-label", opts.label);
     root.setAttribute("role", "group");
     root.classList.add("cardpicker");
-    this.activeTab = this.deck.suits[0].prefix;
+    this.activeTab = this.deck.groups[0].key;
     this._build();
     this.pool.pickers.add(this);
     if (opts.cards) this.setCards(opts.cards, { silent: true });
@@ -256,8 +271,8 @@ export class CardPicker {
     this.tabs = doc.createElement("div");
     this.tabs.className = "suit-tabs";
     this.tabs.setAttribute("role", "tablist");
-    this.tabs.setAttribute("aria-label", "Suits");
-    const tabs = [...this.deck.suits.map((s) => ({ key: s.prefix, suit: s })), { key: FACE_TAB, suit: null }];
+    this.tabs.setAttribute("aria-label", this.deck.entry === "suit" ? "Suits" : "Cards");
+    const tabs = this.deck.groups;
     this.tabButtons = new Map();
     for (const t of tabs) {
       const b = doc.createElement("button");
@@ -284,9 +299,8 @@ export class CardPicker {
   }
 
   _tabName(key) {
-    if (key === FACE_TAB) return "Faces";
-    const s = this.deck.suits.find((x) => x.prefix === key);
-    return this.tarot ? s.tarot : s.name;
+    const g = this.deck.groups.find((x) => x.key === key);
+    return this.tarot ? g.tarot : g.name;
   }
 
   _selectTab(key) {
@@ -315,18 +329,29 @@ export class CardPicker {
       b.tabIndex = on ? 0 : -1;
     }
     this.grid.setAttribute("aria-labelledby", `${this.id}-tab-${this.activeTab}`);
-    const cards = this.deck.cards.filter((c) => (this.activeTab === FACE_TAB ? c.suit === null : c.suit === this.activeTab));
-    this.grid.classList.toggle("faces", this.activeTab === FACE_TAB);
+    const group = this.deck.groups.find((g) => g.key === this.activeTab);
+    const cards = group.cards.map((code) => this.deck.byCode.get(code));
+    this.grid.classList.toggle("faces", cards.some((c) => showsValue(this.deck, c)));
+    this.grid.classList.toggle("values", this.deck.entry === "value");
     const buttons = cards.map((c) => {
       const b = doc.createElement("button");
       b.type = "button";
       b.className = "card-btn";
       b.dataset.code = c.code;
+      if (this.deck.faces) {
+        // The card's own face, the SVG the printed deck shows (GET /api/v1/cards says where).
+        const art = doc.createElement("img");
+        art.className = "card-art";
+        art.alt = "";
+        art.src = this.deck.faces.replace("{code}", encodeURIComponent(c.code)) + (this.tarot ? "?tarot=1" : "");
+        b.append(art);
+        b.classList.add("has-art");
+      }
       const face = doc.createElement("span");
       face.className = "card-face";
-      face.textContent = shortLabel(c, this.tarot);
+      face.textContent = shortLabel(this.deck, c, this.tarot);
       b.append(face);
-      if (!c.suit) {
+      if (showsValue(this.deck, c)) {
         const v = doc.createElement("span");
         v.className = "card-value";
         v.textContent = String(c.value);

@@ -4,9 +4,9 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady } from "./live.js";
+import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
-import { describeSettlement } from "./settlement.js";
+import { concededWords, describeSettlement } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
 
 const root = document.getElementById("play-root");
@@ -21,13 +21,19 @@ let shiftTimer = null;
 const SHIFT_SHOWN_MS = 30000;
 
 const cardWords = (c) => (deck ? cardName(deck, c) : c);
-const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift" };
+const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift", sabacc: "Sabacc Shift" };
 
 function settlementWords(settlement, names) {
   if (settlement.status === "conceded") {
-    return `${names.get(settlement.winner) || settlement.winner} takes the hand pot, ${settlement.amount}: everyone else folded.`;
+    return concededWords(settlement, names);
   }
   return describeSettlement(namedSettlement(settlement, names));
+}
+
+/** "2", or "2 of 3" where a hand lasts a fixed number of rounds. */
+function roundWords(state, hand) {
+  const rounds = state.rules.ending && state.rules.ending.rounds;
+  return rounds ? `${hand.round} of ${rounds}` : String(hand.round);
 }
 
 function render(state, events) {
@@ -42,7 +48,7 @@ function render(state, events) {
     ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"}: ${p.amount}`).join(" · ")
     : "";
   $("d-hand-title").textContent = hand
-    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${hand.round}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
+    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${roundWords(state, hand)}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
     : "Waiting for the first hand";
   $("d-turn").textContent = turnWords(state, names);
   // The dealer's job, in words: "Deal Han 1 card".
@@ -50,7 +56,9 @@ function render(state, events) {
   $("d-deal").hidden = !jobs.length;
   $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
-  $("d-roll").textContent = roll ? `Last roll: ${roll.dice.join(" and ")}${roll.shift ? " — a shift" : ""}` : "";
+  $("d-roll").textContent = roll ? `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}` : "";
+  $("d-discard").hidden = !(live && live.discard_top);
+  $("d-discard").textContent = live && live.discard_top ? `Discard pile: ${cardWords(live.discard_top)}` : "";
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
   $("d-last-shift").textContent = shift ? `Last shift: ${(KIND[shift.kind] || shift.kind).toLowerCase()} in round ${shift.round}` : "";

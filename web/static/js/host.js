@@ -7,7 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer } from "./live.js";
+import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords } from "./live.js";
 import { loadDeck, CardPool, CardPicker, codeNamer } from "./cardpicker.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
@@ -312,6 +312,7 @@ function consolePage(root) {
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
+    renderDiscardPile(hand);
     $("sabacc-pot").textContent = String(state.sabacc_pot);
     const legal = new Set(state.host_legal || []);
     for (const id of ["start-hand", "host-roll", "host-no-call"]) {
@@ -493,12 +494,35 @@ function consolePage(root) {
   let cardsFor = null;
   loadDeck().then((d) => { deck = d; setCardNamer(codeNamer(d)); seatPlayKey = null; if (state) renderSeatPlay(); });
 
-  function seatButton(sid, label, entry, kind = "") {
+  let topPicker = null;
+
+  /** Where the discard pile lies face up: its top card, and the host's entry of a card turned up. */
+  function renderDiscardPile(hand) {
+    if (!$("discard-panel")) return;
+    $("discard-top").textContent = hand && hand.discard_top ? cardWords(hand.discard_top) : "none entered yet";
+    $("discard-top-send").disabled = !(hand && hand.stage === "play");
+    if (!topPicker && deck) topPicker = new CardPicker($("discard-top-picker"), { deck, max: 1, label: "The card turned up" });
+  }
+
+  function cardWords(code) {
+    const c = deck && deck.byCode.get(code);
+    return c ? c.name : code;
+  }
+
+  if ($("discard-top-send")) {
+    $("discard-top-send").addEventListener("click", async () => {
+      const card = topPicker && topPicker.cards[0];
+      if (!card) { $("discard-panel").querySelector(".field-error").textContent = "Pick the card first."; return; }
+      if (await send({ type: "discard_top", card }, $("discard-panel"))) topPicker.setCards([]);
+    });
+  }
+
+  function seatButton(sid, label, entry, kind = "", fill = null, confirm = false) {
     const key = JSON.stringify(entry);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
     b.addEventListener("click", async (event) => {
       if (tapGuard.ignores(event, sending)) return;
-      if (CONFIRM.has(entry.type) && armedKey !== key) {
+      if ((confirm || CONFIRM.has(entry.type)) && armedKey !== key) {
         armedKey = key;
         b.textContent = `Tap again: ${label.toLowerCase()}`;
         b.classList.add("armed");
@@ -508,7 +532,11 @@ function consolePage(root) {
       armedKey = null;
       sending = true;
       // The host rolls and closes the call window as the host: those commands name no seat.
-      const body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      let body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      if (fill) {
+        body = fill(body); // a move that discards names its card (the face-up discard pile)
+        if (!body) { sending = false; return; }
+      }
       const done = await send(body, $("seat-play"));
       sending = false;
       tapGuard.arm();
@@ -564,14 +592,20 @@ function consolePage(root) {
       else if (l.type === "call") out.push(seatButton(sid, `Call ${l.amount} for ${name}`, { type: "call" }, "primary"));
       else if (l.type === "bet" || l.type === "raise") amountMoves(sid, name, l, out);
       else if (l.type === "all_in") out.push(seatButton(sid, `All-in (${l.amount}) for ${name}`, { type: "all_in" }, "danger"));
-      else if (l.type === "fold") out.push(seatButton(sid, `Fold for ${name}`, { type: "fold" }, "danger"));
-      else if (l.type === "roll") out.push(seatButton(sid, `Roll the scrambler for ${name}`, { type: "roll" }, "primary"));
+      else if (l.type === "fold") {
+        const word = state.rules.fold_words || "fold";
+        out.push(seatButton(sid, `${word.charAt(0).toUpperCase()}${word.slice(1)} for ${name}`, { type: "fold" }, "danger"));
+      }
+      else if (l.type === "roll") out.push(seatButton(sid, `Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"} for ${name}`, { type: "roll" }, "primary"));
       else if (l.type === "call_hand") out.push(seatButton(sid, `Call the hand for ${name}`, { type: "call_hand" }, "primary"));
       else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));
       else if (l.type === "draw") {
-        const words = { gain: "Gain a card", trade: "Trade a card", stand: "Stand" }[l.action] || l.action;
-        out.push(seatButton(sid, `${words} for ${name}`, { type: "draw", action: l.action }, l.action === "stand" ? "primary" : ""));
-      } else if (l.type === "reveal" || l.type === "demise_card") cards = l;
+        const words = actionWords(l.action);
+        if (l.card && !cards) cards = { type: "discard", action: l.action };
+        out.push(seatButton(sid, `${words.button} for ${name}`, { type: "draw", action: l.action },
+          words.leaves ? "danger" : words.primary ? "primary" : "", l.card ? withDiscard : null, Boolean(words.leaves)));
+      } else if (l.type === "no_show") out.push(seatButton(sid, `Keep ${name}'s hand hidden`, { type: "no_show" }));
+      else if (l.type === "reveal" || l.type === "demise_card" || l.type === "show") cards = l;
     }
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
     tapGuard.rebuilt();
@@ -581,14 +615,19 @@ function consolePage(root) {
       const job = `${sid}:${cards.type}:${state.hand && state.hand.no}`;
       if (cardsFor !== job) {
         if (cardsPicker) cardsPicker.destroy();
-        const max = cards.type === "reveal" ? cards.hand_size : 1;
+        const whole = cards.type === "reveal" || cards.type === "show";
+        const max = whole ? cards.hand_size : 1;
+        const blind = state.rules.tie === "blind_draw";
         cardsPicker = new CardPicker($("seat-cards"), {
           deck, pool: new CardPool(deck), max, locked: cards.static || [], cards: cards.static || [],
-          label: cards.type === "reveal" ? `${name}'s hand` : `${name}'s sudden-demise card`,
+          label: whole ? `${name}'s hand` : cards.type === "discard" ? `The card ${name} discards`
+            : blind ? `${name}'s blind-draw card` : `${name}'s sudden-demise card`,
         });
         cardsFor = job;
       }
-      $("seat-cards-send").textContent = cards.type === "reveal" ? `Enter ${name}'s hand` : `Enter ${name}'s card`;
+      // A discarding move takes its card from this picker when its button is tapped.
+      $("seat-cards-send").hidden = cards.type === "discard";
+      $("seat-cards-send").textContent = cards.type === "reveal" || cards.type === "show" ? `Enter ${name}'s hand` : `Enter ${name}'s card`;
       $("seat-cards-send").dataset.type = cards.type;
     }
   }
@@ -629,12 +668,19 @@ function consolePage(root) {
     if (await send({ type: "static_add", card, seat: $("play-seat").value }, $("seat-static-wrap"))) staticPicker.clear();
   });
 
+  /** A discarding move played for a seat, with the card picked for it (or null: pick one). */
+  function withDiscard(entry) {
+    const card = cardsPicker && cardsPicker.cards[0];
+    if (!card) { $("seat-play").querySelector(".field-error").textContent = "Pick the card the seat discards first."; return null; }
+    return { ...entry, card };
+  }
+
   $("play-seat").addEventListener("change", () => { seatPlayKey = null; renderSeatPlay(); });
   $("seat-cards-send").addEventListener("click", async () => {
     if (!cardsPicker) return;
     const sid = $("play-seat").value;
     const type = $("seat-cards-send").dataset.type;
-    const entry = type === "reveal" ? { type, cards: cardsPicker.cards, seat: sid } : { type, card: cardsPicker.cards[0], seat: sid };
+    const entry = type === "reveal" || type === "show" ? { type, cards: cardsPicker.cards, seat: sid } : { type, card: cardsPicker.cards[0], seat: sid };
     if (await send(entry, $("seat-play"))) { seatPlayKey = null; }
   });
   keepScreenOn();

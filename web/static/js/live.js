@@ -34,7 +34,7 @@
 //
 // Each change also sets document.body.dataset.version to the version shown (tests wait on it).
 
-import { describeSettlement, handWords } from "./settlement.js";
+import { describeSettlement, handWords, setKindWords } from "./settlement.js";
 
 const STORE_PREFIX = "sabacc.seat.";
 const RETRY_MS = [1000, 2000, 4000, 8000];
@@ -123,7 +123,26 @@ export function seatNames(state) {
   return names;
 }
 
-const DRAW_WORDS = { gain: "gains a card", trade: "trades a card", stand: "stands" };
+let turnActions = new Map(); // action -> {button, done, primary}: the game's words, from the view
+
+/** The words of a turn action of the game in play ({button, done}), from the server's rules. */
+export function actionWords(action) {
+  return turnActions.get(action) || { button: action, done: action, primary: false };
+}
+
+let diceFaces = []; // face n's symbol is diceFaces[n - 1] (none: the number is shown)
+
+/** A roll in the table's words: "4 and 2", or the spike dice's symbols. */
+export function diceWords(dice) {
+  return (dice || []).map((d) => diceFaces[d - 1] || String(d)).join(" and ");
+}
+
+/** Take the game's words from a view's rules: its kinds of hand, turn actions and dice. */
+function setGameWords(rules) {
+  setKindWords(rules.kind_words, rules.pot_words);
+  if (rules.actions) turnActions = new Map(rules.actions.map((a) => [a.action, a]));
+  if (rules.dice) diceFaces = rules.dice.faces || [];
+}
 
 /** One event in words for the "last actions" list, or null for bookkeeping events. */
 /** A table's settlement with seat ids replaced by names: the engine settles by seat id, and
@@ -160,13 +179,13 @@ export function eventWords(ev, names) {
     case "folded": return `${who(ev.seat)} folds${ev.fee ? ` (pays ${ev.fee} to the sabacc pot)` : ""}`;
     case "rolled": {
       const r = ev.roll || {};
-      const dice = (r.dice || []).join(" and ");
+      const dice = diceWords(r.dice);
       return `${ev.seat ? who(ev.seat) : "The scrambler"} rolls ${dice}${r.shift ? ": a shift!" : ": no shift"}`;
     }
     case "hand_called": return `${who(ev.seat)} calls the hand`;
     case "no_call": return "Nobody calls";
     case "passed": return `${who(ev.seat)} does not call`;
-    case "drew": return `${who(ev.seat)} ${DRAW_WORDS[ev.action] || ev.action}`;
+    case "drew": return `${who(ev.seat)} ${actionWords(ev.action).done}`;
     case "static_added": return `${who(ev.seat)} puts a card in the static field`;
     case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
     case "reveal_started": return "The reveal: enter your cards";
@@ -621,6 +640,7 @@ export class LiveTable {
     if (!force && version === this.version) events = [];
     this.version = version;
     this.state = state;
+    if (state && state.rules) setGameWords(state.rules);
     document.body.dataset.version = String(version);
     clearStaleWords(state && state.hand ? state.hand.no : 0);
     if (this.onState) this.onState(state, events, this);

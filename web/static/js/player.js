@@ -7,9 +7,10 @@
 import {
   LiveTable, TapGuard, offeredAmounts, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
+  actionWords,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
-import { describeSettlement } from "./settlement.js";
+import { concededWords, describeSettlement } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
 
@@ -126,7 +127,7 @@ function seatPage() {
     $("shift").hidden = true;
     $("actions-title").focus(); // back to the moves, for a screen reader too
   });
-  $("reveal-send").addEventListener("click", (e) => sendCards("reveal", pickers.reveal, e.currentTarget));
+  $("reveal-send").addEventListener("click", (e) => sendCards(e.currentTarget.dataset.type || "reveal", pickers.reveal, e.currentTarget));
   $("demise-send").addEventListener("click", (e) => sendDemise(e.currentTarget));
   $("static-add").addEventListener("click", (e) => addStatic(e.currentTarget));
   keepScreenOn();
@@ -189,7 +190,11 @@ function render(state, events) {
     ? `Main pot ${contested[0].amount}; ${contested.slice(1).map((p, i) => `side pot ${i + 1}: ${p.amount} (${p.eligible.map((s) => names.get(s)).join(", ")})`).join("; ")}`
     : "";
   const turn = turnWords(state, names, live.seat);
-  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}. ` : "";
+  const rounds = state.rules.ending && state.rules.ending.rounds;
+  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}${rounds ? ` of ${rounds}` : ""}. ` : "";
+  const top = hand && hand.stage !== "settled" ? hand.discard_top : null;
+  $("discard-top").hidden = !top;
+  $("discard-top").textContent = top ? `Discard pile: ${cardWords(top)}` : "";
   $("turn").textContent = lead + turn;
   $("turn").classList.toggle("is-mine", turn.startsWith("You"));
 
@@ -247,7 +252,41 @@ const tapGuard = new TapGuard(() => [$("actions-panel"), $("buyin-panel")]);
 let actionsKey = null;
 const typed = new Map(); // amount form -> the text typed in it (kept across rebuilds)
 
-function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false } = {}) {
+/** The button that drops out of the hand, in the game's word: "Fold", "Junk". */
+function foldWords(state) {
+  const word = state.rules.fold_words || "fold";
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+let discardRoot = null;
+let discardPicker = null;
+
+/** The card picker for the card a move discards onto the face-up discard pile (made once). */
+function discardBlock() {
+  if (!discardRoot) {
+    const root = h("div", { id: "discard-picker" });
+    discardRoot = h("div", { class: "discard-entry" },
+      h("p", { class: "label" }, "The card you discard (face up on the discard pile):"), root);
+    discardPicker = new CardPicker(root, { deck, max: 1, label: "The card you discard" });
+  } else {
+    // Detached while a move was sent (which disables the moves' buttons): enable it again.
+    for (const b of discardRoot.querySelectorAll("button")) b.disabled = false;
+    discardPicker.refresh();
+  }
+  return discardRoot;
+}
+
+/** A discarding move with its card, or null (and a word why) when none is picked. */
+function withDiscard(entry) {
+  const card = discardPicker && discardPicker.cards[0];
+  if (!card) {
+    $("actions-error").textContent = "Pick the card you discard first.";
+    return null;
+  }
+  return { ...entry, card };
+}
+
+function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false, fill = null, confirm = false } = {}) {
   const id = key || entry.type;
   const isArmed = armed && armed.key === id && armed.until > Date.now();
   const text = isArmed ? `Tap again: ${label.toLowerCase()}` : label;
@@ -258,7 +297,7 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
   }, text);
   button.addEventListener("click", async (event) => {
     if (tapGuard.ignores(event, busy)) return; // a double tap, or a tap meant for the button before
-    if (CONFIRM.has(entry.type) && !(armed && armed.key === id && armed.until > Date.now())) {
+    if ((confirm || CONFIRM.has(entry.type)) && !(armed && armed.key === id && armed.until > Date.now())) {
       armed = { key: id, until: Date.now() + ARM_MS };
       button.textContent = `Tap again: ${label.toLowerCase()}`;
       button.classList.add("armed");
@@ -272,8 +311,11 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
       return;
     }
     armed = null;
-    const result = await send(entry, button);
-    if (!result.ok && button.isConnected) {
+    const body = fill ? fill(entry) : entry;
+    if (!body) return;
+    const result = await send(body, button);
+    if (result && result.ok && fill && discardPicker) discardPicker.setCards([]);
+    if (result && !result.ok && button.isConnected) {
       // Refused (a fold the table no longer allows): the button is itself again, one tap arms it.
       button.textContent = label;
       button.classList.remove("armed");
@@ -317,6 +359,8 @@ function renderActions(state) {
   const player = myPlayer(state);
   const due = new Set(all.map((l) => l.type));
   const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
+    : due.has("show") ? "Show your hand below, under “The reveal: your hand”, or keep it hidden."
+    : due.has("demise_card") && state.rules.tie === "blind_draw" ? "Enter the card you drew below, under “Blind draw”."
     : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
     : "Nothing for you to do right now.";
   // Rebuilt only when the moves themselves change (or an armed button runs out).
@@ -352,17 +396,22 @@ function renderActions(state) {
       case "fold":
         // All-in with nothing left: folding only gives the pot away. Out of turn: quietly.
         if (player && player.all_in && stack === 0) break;
-        if (mine) out.push(actionButton("Fold", { type: "fold" }, { danger: true }));
-        else quiet.push(actionButton("Fold", { type: "fold" }, { danger: true, quiet: true }));
+        if (mine) out.push(actionButton(foldWords(state), { type: "fold" }, { danger: true }));
+        else quiet.push(actionButton(foldWords(state), { type: "fold" }, { danger: true, quiet: true }));
         break;
-      case "roll": out.push(actionButton("Roll the scrambler", { type: "roll" }, { primary: true })); break;
+      case "roll": out.push(actionButton(`Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"}`, { type: "roll" }, { primary: true })); break;
       case "call_hand": out.push(actionButton("Call the hand", { type: "call_hand" }, { primary: true })); break;
       case "no_call": out.push(actionButton("No call: play on", { type: "no_call" })); break;
       case "draw": {
-        const words = { gain: "Gain a card", trade: "Trade a card", stand: "Stand" }[l.action] || l.action;
-        out.push(actionButton(words, { type: "draw", action: l.action }, { key: `draw-${l.action}`, primary: l.action === "stand" }));
+        const words = actionWords(l.action);
+        // A move that discards where the discard pile lies face up: the card is entered too.
+        if (l.card && deck && !out.includes(discardBlock())) out.unshift(discardBlock());
+        out.push(actionButton(words.button, { type: "draw", action: l.action },
+          { key: `draw-${l.action}`, primary: words.primary, fill: l.card ? withDiscard : null,
+            danger: Boolean(words.leaves), confirm: Boolean(words.leaves) })); // leaving cannot be taken back
         break;
       }
+      case "no_show": out.push(actionButton("Keep my hand hidden", { type: "no_show" })); break;
       default: break;
     }
   }
@@ -461,7 +510,8 @@ async function addStatic(button) {
 
 function renderReveal(state, mine) {
   const hand = state.hand;
-  const reveal = legalOf(state, "reveal")[0];
+  // The survivor's show (everyone else junked) is entered as a reveal is.
+  const reveal = legalOf(state, "reveal")[0] || legalOf(state, "show")[0];
   const demise = legalOf(state, "demise_card")[0];
   const handKey = hand ? `${hand.no}` : null;
   if (handKey !== pickerHand) {
@@ -479,9 +529,9 @@ function renderReveal(state, mine) {
       let kept = null;
       try { kept = JSON.parse(sessionStorage.getItem(saved) || "null"); } catch (err) { kept = null; }
       // After a reload the cards picked but not sent are still there.
-      const yours = state.you.cards || (kept && kept.length ? kept : reveal.static);
+      const yours = state.you.cards || (kept && kept.length ? kept : reveal.static || []);
       pickers.reveal = new CardPicker($("reveal-picker"), {
-        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: reveal.static,
+        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: reveal.static || [],
         onChange: (cards) => {
           try { sessionStorage.setItem(saved, JSON.stringify(cards)); } catch (err) { /* private mode */ }
           countCards(reveal.hand_size);
@@ -493,12 +543,20 @@ function renderReveal(state, mine) {
     $("reveal-hint").textContent = clash ? `${clash}`
       : mine && mine.entered
       ? "Your cards are in; you can still change them until everyone has entered theirs."
-      : `Enter all ${reveal.hand_size} cards of your hand.${reveal.static.length ? " Your static field is already in." : ""}`;
+      : reveal.type === "show"
+      ? `Everyone else is out: show your ${reveal.hand_size} cards for the sabacc pot, or keep them hidden (Moves).`
+      : `Enter all ${reveal.hand_size} cards of your hand.${(reveal.static || []).length ? " Your static field is already in." : ""}`;
     $("reveal-hint").classList.toggle("clash", Boolean(clash));
     $("reveal-send").textContent = mine && mine.entered ? "Change my hand" : "Show my hand";
+    $("reveal-send").dataset.type = reveal.type;
     countCards(reveal.hand_size);
   }
   $("demise-panel").hidden = !demise || !deck;
+  const blind = state.rules.tie === "blind_draw";
+  $("demise-title").textContent = blind ? "Blind draw" : "Sudden demise";
+  if (demise && !clash) {
+    $("demise-hint").textContent = blind ? "Draw a card from the draw pile. Enter it:" : "The dealer deals you one more card. Enter it:";
+  }
   if (demise && clash) $("demise-hint").textContent = clash;
   if (demise && deck && !pickers.demise) {
     pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: "Your sudden-demise card" });
@@ -539,7 +597,7 @@ function renderResult(state, names) {
   let words;
   try {
     words = hand.settlement.status === "conceded"
-      ? `${names.get(hand.settlement.winner)} takes the hand pot, ${hand.settlement.amount}: everyone else folded.`
+      ? concededWords(hand.settlement, names)
       : describeSettlement(namedSettlement(hand.settlement, names));
   } catch (err) {
     words = "The hand is settled: see the stacks below.";

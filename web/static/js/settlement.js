@@ -5,21 +5,34 @@
 //   handWords(hand) -> "Idiot's Array", "ordinary, 19", "bombed out, 27", "folded"
 //
 // Used by the payout calculator and, later, by the live table's reveal screen. Returns plain
-// strings: callers put them on the page with textContent.
+// strings: callers put them on the page with textContent. The words for each kind of hand
+// come from the server (a rule set's `kind_words`): a page sets them with setKindWords.
 
-const KIND_WORDS = {
-  idiots_array: "Idiot's Array",
-  pure_sabacc: "Pure Sabacc",
-  fairy_empress: "Fairy Empress",
-  ordinary: "ordinary",
-  bomb_out: "bombed out",
-  folded: "folded",
-  conceded: "won, everyone else folded",
-};
+let kindWords = {};
+let potWords = "hand pot";
+
+/** The words of the game in play for each kind of hand ({kind: words}, from the server) and
+ * for the pot a hand is played for ("hand pot", "game pot"). */
+export function setKindWords(words, pot = null) {
+  if (words) kindWords = { ...words };
+  if (pot) potWords = pot;
+}
+
+/** A hand won by the last player left, in the game's words: "Han takes the game pot, 4:
+ * everyone else junked", and the sabacc pot where a shown hand took it. */
+export function concededWords(settlement, names) {
+  const n = names.get(settlement.winner) || settlement.winner;
+  const shown = settlement.shown;
+  const more = shown
+    ? shown.sabacc_pot ? `; ${n} shows ${kindWords[shown.kind] || shown.kind} and takes the sabacc pot, ${shown.sabacc_pot}`
+      : `; ${n} shows ${kindWords[shown.kind] || shown.kind}: the sabacc pot carries over`
+    : "";
+  return `${n} takes the ${potWords}, ${settlement.amount}: everyone else ${kindWords.folded || "folded"}${more}.`;
+}
 
 /** How one hand was judged, in words. */
 export function handWords(hand) {
-  const kind = KIND_WORDS[hand.kind] || hand.kind;
+  const kind = kindWords[hand.kind] || String(hand.kind).replace(/_/g, " ");
   return hand.total === null || hand.total === undefined ? kind : `${kind}, ${hand.total}`;
 }
 
@@ -68,7 +81,7 @@ export function describeSettlement(result) {
   const pots = mergedPots(result.pots);
   const contested = pots.filter((p) => p.eligible.length > 1 || p.to_sabacc_pot);
   const potName = (p) => {
-    if (contested.length <= 1) return "the hand pot";
+    if (contested.length <= 1) return `the ${potWords}`;
     const i = contested.indexOf(p);
     return i === 0 ? "the main pot" : `side pot ${i}`;
   };
@@ -95,7 +108,7 @@ export function describeSettlement(result) {
       uncontested.push(`${winners[0]} takes back ${p.amount} that nobody else matched`);
       continue;
     }
-    const name = conceded && contested.length <= 1 ? "the hand pot" : potName(p);
+    const name = conceded && contested.length <= 1 ? `the ${potWords}` : potName(p);
     const g = group(winners);
     g.items.push(winners.length > 1 ? `${name}, ${p.amount} (${describeShares(shares(p.amount, winners))})` : `${name}, ${p.amount}`);
   }
@@ -113,7 +126,7 @@ export function describeSettlement(result) {
     const verb = g.winners.length > 1 ? "split" : "wins";
     winClauses.push(`${joinWords(g.winners)} ${verb} ${g.items.join(", and ")}`);
   }
-  if (conceded && winClauses.length) winClauses[0] += " (everyone else folded)";
+  if (conceded && winClauses.length) winClauses[0] += ` (everyone else ${kindWords.folded || "folded"})`;
   if (toSabaccPot.length) {
     // A pot that no eligible player could win (all of them bombed out) builds the sabacc pot.
     const goes = `${joinWords(toSabaccPot)} ${toSabaccPot.length > 1 ? "go" : "goes"} to the sabacc pot`;

@@ -12,7 +12,7 @@
 // Every name goes on the page as text (h()): a player called <script> shows as typed.
 
 import { h } from "./live.js";
-import { handWords } from "./settlement.js";
+import { concededWords, handWords } from "./settlement.js";
 
 /** {seat: [codes]|null} from state.hand.players (its demise card appended) or a history entry. */
 export function cardsBySeat(players) {
@@ -34,7 +34,7 @@ function potLabel(pots, pot) {
 export function potLines(settlement, names) {
   const n = (s) => names.get(s) || s;
   if (settlement.status === "conceded") {
-    return [`${n(settlement.winner)} takes the hand pot, ${settlement.amount}: everyone else folded.`];
+    return [concededWords(settlement, names)];
   }
   const pots = settlement.pots || [];
   const lines = pots.map((p) => {

@@ -1,0 +1,187 @@
+"""Card art as SVG, drawn from the deck's own data: one face per card, one back per deck.
+
+The printed sheets inline `face_svg`; the phones' card pickers load the very same text from
+`/cards/<deck>/<code>.svg`. A face is 63 × 88 mm (poker size) in a 630 × 880 view box, so one
+unit is a tenth of a millimetre. No image files, no fonts but the system's::
+
+    >>> svg = face_svg("sabacc", "co7")
+    >>> svg.startswith("<svg") and 'aria-label="7 of Coins, 7"' in svg
+    True
+    >>> ">+7<" in face_svg("spike", "+7") and "#1b7a34" in face_svg("spike", "+7")
+    True
+    >>> "Corellia Run" in face_svg("sabacc", "star"), "Corellia Run" in face_svg("sabacc", "idiot")
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from companion.decks.source import DECKS, DeckCard, deck_cards, value_text
+
+WIDTH, HEIGHT = 630, 880  # tenths of a millimetre: a poker-size card
+FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
+
+#: Ink per classic suit and for the face cards; Spike's positive, negative and sylop.
+SUIT_INK = {"sa": "#b3261e", "st": "#1e6b35", "fl": "#1f4fa0", "co": "#8a6300"}
+FACE_INK = "#5b2a86"
+POSITIVE_INK, NEGATIVE_INK, SYLOP_INK = "#1b7a34", "#c0262d", "#7a5a00"
+
+# Pip shapes in a unit box (-1..1), drawn filled; `_pip` places and scales them.
+_SHAPES = {
+    # Sabers: a blade, its guard, grip and pommel.
+    "sa": '<path d="M0 -1 L0.14 -0.72 L0.14 0.32 L-0.14 0.32 L-0.14 -0.72 Z M-0.5 0.32 H0.5 V0.48 H-0.5 Z '
+          'M-0.08 0.48 H0.08 V0.82 H-0.08 Z"/><circle cy="0.9" r="0.11"/>',
+    # Staves: a rod with a knob and two bands.
+    "st": '<path d="M-0.1 -0.7 H0.1 V1 H-0.1 Z M-0.22 -0.2 H0.22 V-0.08 H-0.22 Z M-0.22 0.45 H0.22 V0.57 H-0.22 Z"/>'
+          '<circle cy="-0.78" r="0.22"/>',
+    # Flasks: a neck on a conical body.
+    "fl": '<path d="M-0.18 -1 H0.18 V-0.35 L0.75 0.85 Q0.78 0.95 0.65 0.95 H-0.65 Q-0.78 0.95 -0.75 0.85 '
+          'L-0.18 -0.35 Z"/>',
+    # Coins: a disc with a square hole.
+    "co": '<path fill-rule="evenodd" d="M0 -0.92 A0.92 0.92 0 1 1 0 0.92 A0.92 0.92 0 1 1 0 -0.92 Z '
+          'M-0.25 -0.25 H0.25 V0.25 H-0.25 Z"/>',
+    # The face cards: an eight-pointed star.
+    "face": '<path d="M0 -1 L0.22 -0.53 L0.71 -0.71 L0.53 -0.22 L1 0 L0.53 0.22 L0.71 0.71 L0.22 0.53 '
+            'L0 1 L-0.22 0.53 L-0.71 0.71 L-0.53 0.22 L-1 0 L-0.53 -0.22 L-0.71 -0.71 L-0.22 -0.53 Z"/>',
+    # Spike's staves (the marks its deck value names for a value's three copies).
+    "circle": '<circle r="0.85"/>',
+    "triangle": '<path d="M0 -0.9 L0.95 0.75 H-0.95 Z"/>',
+    "square": '<path d="M-0.75 -0.75 H0.75 V0.75 H-0.75 Z"/>',
+    # The sylop: a ring round a diamond.
+    "sylop": '<path fill-rule="evenodd" d="M0 -0.95 A0.95 0.95 0 1 1 0 0.95 A0.95 0.95 0 1 1 0 -0.95 Z '
+             'M0 -0.75 A0.75 0.75 0 1 0 0 0.75 A0.75 0.75 0 1 0 0 -0.75 Z"/>'
+             '<path d="M0 -0.55 L0.4 0 L0 0.55 L-0.4 0 Z"/>',
+}
+
+
+def faces_url(deck: str) -> str:
+    """Where the site serves `deck`'s faces: the address with `{code}` in place of a card code
+    (`companion.server.decks_pages.card_face`)."""
+    return f"/cards/{deck}/{{code}}.svg"
+
+
+def card(deck: str, code: str) -> DeckCard:
+    """The card `code` of `deck` (KeyError when the deck has no such card)."""
+    for c in deck_cards(deck):
+        if c.code == code:
+            return c
+    raise KeyError(code)
+
+
+def mark(deck: str, c: DeckCard, copy: int = 0) -> str:
+    """The pip shape a printed copy shows: its suit, the face star, its stave, or the sylop."""
+    if c.suit:
+        return c.suit
+    if c.staves:
+        return c.staves[copy % len(c.staves)]
+    return "sylop" if DECKS[deck].signed else "face"
+
+
+def ink(deck: str, c: DeckCard) -> str:
+    """The colour a card is printed in: its suit's, or green positive and red negative."""
+    if c.suit:
+        return SUIT_INK[c.suit]
+    if not DECKS[deck].signed:
+        return FACE_INK
+    return SYLOP_INK if c.value == 0 else POSITIVE_INK if c.value > 0 else NEGATIVE_INK
+
+
+def card_name(deck: str, c: DeckCard, tarot: bool = False) -> str:
+    """The name printed on a card (tarot words as an option)."""
+    return c.tarot if tarot else c.name
+
+
+def _pip(shape: str, x: float, y: float, size: float, colour: str) -> str:
+    return (f'<g transform="translate({x:g} {y:g}) scale({size:g})" fill="{colour}">'
+            f"{_SHAPES[shape]}</g>")
+
+
+def _text(x: float, y: float, size: float, words: str, colour: str, *, weight: str = "bold",
+          anchor: str = "middle") -> str:
+    return (f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" font-weight="{weight}" fill="{colour}" '
+            f'text-anchor="{anchor}">{escape(words)}</text>')
+
+
+def _lines(name: str, width: int = 17) -> list[str]:
+    """A long name broken into at most two lines at a space."""
+    if len(name) <= width or " " not in name:
+        return [name]
+    words, first = name.split(" "), ""
+    while words and len(first) + len(words[0]) < len(name) / 2 + 4:
+        first = f"{first} {words.pop(0)}".strip()
+    return [first, " ".join(words)]
+
+
+def _svg(label: str, body: str, css_class: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" viewBox="0 0 {WIDTH} {HEIGHT}" '
+            f'width="63mm" height="88mm" role="img" aria-label="{escape(label)}" '
+            f'font-family="{FONT}">{body}</svg>')
+
+
+def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str:
+    """The face of one printed card of `deck` as a standalone SVG document.
+
+    `copy` picks which printed copy (Spike's copies differ by stave); the pickers show copy 0.
+    An unknown deck or card raises KeyError.
+    """
+    c = card(deck, code)
+    signed = DECKS[deck].signed
+    colour, shape = ink(deck, c), mark(deck, c, copy)
+    value = value_text(c.value, signed=signed)
+    name = card_name(deck, c, tarot)
+    corner = (_text(62, 122, 84, value, colour, anchor="start") + _pip(shape, 100, 180, 32, colour))
+    parts = [
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
+        f'<rect x="24" y="24" width="{WIDTH - 48}" height="{HEIGHT - 48}" rx="34" fill="none" '
+        f'stroke="{colour}" stroke-width="6"/>',
+        corner,
+        f'<g transform="rotate(180 {WIDTH / 2:g} {HEIGHT / 2:g})">{corner}</g>',
+    ]
+    if signed:
+        count = abs(c.value) or 1
+        size = 38 if count > 1 else 110
+        rows = [min(5, count), count - min(5, count)] if count > 1 else [1]
+        for r, n in enumerate(rows):
+            for i in range(n):
+                x = WIDTH / 2 + (i - (n - 1) / 2) * 92
+                parts.append(_pip(shape, x, (272 if count > 1 else 280) + r * 90, size, colour))
+        parts.append(_text(WIDTH / 2, 590, 210, value, colour))
+        parts.append(_text(WIDTH / 2, 680, 48, name, colour, weight="normal"))
+    else:
+        parts.append(_pip(shape, WIDTH / 2, 270, 120, colour))
+        parts.append(_text(WIDTH / 2, 530, 170, value, colour))
+        for i, line in enumerate(_lines(name)):
+            parts.append(_text(WIDTH / 2, 610 + i * 48, 40, line, "#222222", weight="normal"))
+    if c.set_aside:
+        parts.append(f'<rect x="150" y="684" width="330" height="40" rx="20" fill="none" stroke="#444444" '
+                     f'stroke-width="3" stroke-dasharray="10 6"/>')
+        parts.append(_text(WIDTH / 2, 712, 23, f"set aside in {c.set_aside}", "#444444", weight="normal"))
+    label = name if name == value else f"{name}, {value}"
+    if c.set_aside:
+        label += f", set aside in {c.set_aside}"
+    return _svg(label, "".join(parts), f"card-face deck-{deck}")
+
+
+#: Each deck's back: its title, its two inks and its emblem.
+_BACKS = {"sabacc": ("SABACC", "#14213d", "#c9a227", "face"), "spike": ("SPIKE", "#1b1b1b", "#d4452b", "triangle")}
+
+
+def back_svg(deck: str) -> str:
+    """The back every card of `deck` shares: a lattice, a ring and the game's name."""
+    title, ground, line, emblem = _BACKS[deck]
+    lattice = "".join(
+        f'<path d="M{x} 40 L{x + 400} 840 M{x} 840 L{x + 400} 40" stroke="{line}" stroke-width="3" opacity="0.35"/>'
+        for x in range(-360, WIDTH, 60)
+    )
+    body = (
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>'
+        f'<rect x="24" y="24" width="{WIDTH - 48}" height="{HEIGHT - 48}" rx="34" fill="{ground}"/>'
+        f'<svg x="40" y="40" width="{WIDTH - 80}" height="{HEIGHT - 80}" viewBox="40 40 {WIDTH - 80} {HEIGHT - 80}">'
+        f"{lattice}</svg>"
+        f'<rect x="40" y="40" width="{WIDTH - 80}" height="{HEIGHT - 80}" rx="24" fill="none" stroke="{line}" stroke-width="6"/>'
+        f'<circle cx="{WIDTH / 2:g}" cy="{HEIGHT / 2:g}" r="150" fill="{ground}" stroke="{line}" stroke-width="10"/>'
+        + _pip(emblem, WIDTH / 2, HEIGHT / 2 - 30, 70, line)
+        + _text(WIDTH / 2, HEIGHT / 2 + 100, 44, title, line)
+    )
+    return _svg(f"{DECKS[deck].title} card back", body, f"card-back deck-{deck}")

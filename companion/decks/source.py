@@ -1,0 +1,133 @@
+"""What the printed decks read from the rules: the one door between the rules and the art.
+
+The art, the sheets and the reference cards never read `companion.rules` themselves: they ask
+`deck_cards` for a deck's cards (from the rule sets' deck values) and `rule_sections` for a
+preset's rules in words, so that a change to the rules is one edit here::
+
+    >>> [c.code for c in deck_cards("sabacc")][:3], len(printed(deck_cards("sabacc")))
+    (['sa1', 'sa2', 'sa3'], 76)
+    >>> len(printed(deck_cards("spike"))), deck_cards("spike")[-1].name, deck_cards("spike")[0].staves
+    (62, 'Sylop', ('circle', 'triangle', 'square'))
+    >>> value_text(-13), value_text(7), value_text(7, signed=True), value_text(0, signed=True)
+    ('−13', '7', '+7', '0')
+    >>> [(h.kind, h.example) for h in named_hands("spike")][:2]
+    [('Pure Sabacc', ('sylop', 'sylop')), ('Full Sabacc', ('sylop', '+10', '+10', '-10', '-10'))]
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+
+from companion.rules.explain import Section, explain
+from companion.rules.game import DROPPED_OUT
+from companion.rules.rulesets import DECKS as RULE_DECKS
+from companion.rules.rulesets import RULE_SETS
+
+MINUS = "\N{MINUS SIGN}"  # printed negatives use the typographic minus, as RULES-SPIKE.md names them
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """One distinct card of a deck as the art needs it.
+
+    `suit` is the suit's code prefix (classic) or None; `staves` the marks printed on its
+    copies, one each (Spike's numbered cards), or empty; `set_aside` names the variant that
+    sets the card aside ("Corellia Run") or is None.
+    """
+
+    code: str
+    value: int
+    copies: int
+    name: str
+    tarot: str
+    suit: str | None
+    staves: tuple[str, ...] = ()
+    set_aside: str | None = None
+
+
+@dataclass(frozen=True)
+class PrintedDeck:
+    """A printable deck: its name (the rule sets' deck's), its title, the preset whose rules
+    summary goes with it, and whether its values are printed signed (+7)."""
+
+    name: str
+    title: str
+    game_preset: str
+    signed: bool
+
+
+#: Each deck's printed title and the preset whose rules summary goes with it.
+_TITLES = {"sabacc": ("Classic Sabacc", "classic"), "spike": ("Corellian Spike", "spike")}
+#: The printed decks: every deck value of the rule sets. A deck entered by its value alone
+#: (Spike: "+7") has its values printed signed.
+DECKS: dict[str, PrintedDeck] = {
+    name: PrintedDeck(name, *_TITLES[name], d.entry == "value") for name, d in RULE_DECKS.items()
+}
+
+
+@functools.cache  # a deck is a value built once: its cards never change
+def deck_cards(deck: str) -> tuple[DeckCard, ...]:
+    """Every distinct card of `deck` ("sabacc" or "spike"), in deck order.
+
+    The one function the art reads cards through (KeyError for another deck name).
+    """
+    d = RULE_DECKS[deck]
+    aside = {code: s.words for s in d.set_asides for code in s.codes}
+    return tuple(
+        DeckCard(c.code, c.value, c.copies, c.name, c.tarot, c.suit.prefix if c.suit else None,
+                 d.staves if c.copies == len(d.staves) else (), aside.get(c.code))
+        for c in d.cards.values()
+    )
+
+
+def printed(cards: tuple[DeckCard, ...]) -> tuple[tuple[DeckCard, int], ...]:
+    """One entry per physical card: (card, which copy of it, from 0), in deck order."""
+    return tuple((c, i) for c in cards for i in range(c.copies))
+
+
+def value_text(value: int, *, signed: bool = False) -> str:
+    """A value as printed: a typographic minus for negatives, a plus sign when `signed`."""
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return f"+{value}" if signed and value > 0 else str(value)
+
+
+def reference_presets() -> dict[str, str]:
+    """Every preset a reference card is printed for: name -> title."""
+    return {name: rs.title for name, rs in RULE_SETS.items()}
+
+
+@dataclass(frozen=True)
+class NamedHand:
+    """A kind of hand in the game's words, with the shortest example the ranking judges so."""
+
+    kind: str
+    example: tuple[str, ...]
+
+
+@functools.cache
+def named_hands(preset: str) -> tuple[NamedHand, ...]:
+    """The kinds of hand of a preset's ranking, best first, each with an example found by
+    judging the smallest hands of its deck (a kind the preset never makes is left out)."""
+    rs = RULE_SETS[preset]
+    dropped = {kind for kind, _ in DROPPED_OUT}
+    wanted = [kind for kind, _ in rs.hands.kinds if kind not in dropped]
+    # Sylops and small values first, so that the first hand found is the plainest.
+    codes = sorted(rs.deck.cards, key=lambda c: (abs(rs.deck.cards[c].value), -rs.deck.cards[c].value))
+    found: dict[str, tuple[str, ...]] = {}
+    largest = rs.deck.hand_max or rs.deck.hand_min + 1
+    for size in range(rs.deck.hand_min, largest + 1):
+        for hand in itertools.combinations_with_replacement(codes, size):
+            if any(hand.count(c) > rs.deck.cards[c].copies for c in set(hand)):
+                continue
+            found.setdefault(str(rs.hands.evaluate(rs, list(hand)).kind), hand)
+        if len(found.keys() & set(wanted)) == len(wanted):
+            break
+    return tuple(NamedHand(rs.hands.words(k), found[k]) for k in wanted if k in found)
+
+
+def rule_sections(preset: str) -> list[Section]:
+    """A preset's rules in words, as the rules page says them (KeyError for no such preset)."""
+    return explain(RULE_SETS[preset])

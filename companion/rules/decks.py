@@ -1,0 +1,200 @@
+"""A deck as a value: its cards, how the card picker groups them, what a table may set aside.
+
+A rule set holds its deck (`RuleSet.deck`); the table, the reveal, the settlement, the pages
+and the card picker read it, and none of them knows a game's cards. The classic 76-card deck::
+
+    >>> SABACC.size(), SABACC.card("CO7").value, SABACC.card("idiot").copies
+    (76, 7, 2)
+    >>> [g.name for g in SABACC.groups]
+    ['Sabers', 'Staves', 'Flasks', 'Coins', 'Faces']
+
+What a table may set aside is named by the rule-set option that sets it aside (Corellia Run
+sets aside every face card but the Idiot)::
+
+    >>> SABACC.size({"corellia_run"}), SABACC.set_aside_name("star", {"corellia_run"})
+    (62, 'The Star')
+
+How a card is entered (`entry`): ``"suit"`` — a suit tab, then a rank (classic); ``"value"``
+— the value, large and signed, never a suit or stave (Corellian Spike).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from companion.rules.cards import CARDS, SUITS, Card, TooManyCopies, UnknownCard, _short_face
+
+__all__ = ["Deck", "Group", "SetAside", "SABACC", "UnknownCard", "TooManyCopies"]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of cards the card picker shows under one tab ("Sabers", "Faces", "Positive")."""
+
+    key: str  # the tab's key, stable (a suit's prefix, "face", "plus")
+    name: str  # the tab's name
+    codes: tuple[str, ...]  # the cards under it, in order
+    tarot: str = ""  # the tab's name in tarot words (empty: as `name`)
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """Cards a table sets aside before the deal when a rule-set option is on."""
+
+    option: str  # the boolean rule-set option that sets them aside ("corellia_run")
+    codes: frozenset[str]
+    words: str  # the variant's name, for refusals ("Corellia Run")
+
+
+@dataclass(frozen=True, eq=False)
+class Deck:
+    """A game's deck: every distinct card by code, the picker's groups, what may be set aside.
+
+    Two decks are the same deck only when they are the same value (decks are built once).
+    """
+
+    name: str  # how views and the API name it: "sabacc", "spike"
+    title: str  # in words: "the 76-card Sabacc deck"
+    cards: Mapping[str, Card]  # every distinct card by code, in deck order
+    groups: tuple[Group, ...]  # the card picker's tabs
+    entry: str  # how a card is entered: "suit" (a suit, then a rank) or "value" (the value alone)
+    set_asides: tuple[SetAside, ...] = ()
+    hand_min: int = 2  # the fewest cards a revealed hand holds
+    hand_max: int | None = None  # the most (None: no limit of the game's own)
+    # Marks printed on the copies of a card that never matter to the game (Spike's staves:
+    # circle, triangle, square, one copy of each numbered card in each); for printed decks.
+    staves: tuple[str, ...] = ()
+    # Codes that are also ordinary words ("demise", "star"): a sentence holding one is not
+    # naming that card, so the pages leave them alone when they put names for codes.
+    plain_words: frozenset[str] = frozenset()
+    _physical: tuple[str, ...] = field(default=(), repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", MappingProxyType(dict(self.cards)))
+        object.__setattr__(
+            self, "_physical", tuple(code for code, c in self.cards.items() for _ in range(c.copies))
+        )
+
+    @property
+    def physical(self) -> tuple[str, ...]:
+        """The deck as codes, one entry per physical card."""
+        return self._physical
+
+    def card(self, code: str) -> Card:
+        """The card a code names (case-insensitive, surrounding spaces ignored); raises
+        `UnknownCard` for anything else."""
+        if not isinstance(code, str):
+            raise UnknownCard(f"a card code must be a string, not {type(code).__name__}")
+        found = self.cards.get(code.strip().lower())
+        if found is None:
+            raise UnknownCard(f"unknown card {code!r}")
+        return found
+
+    def normalize(self, code: str) -> str:
+        """The canonical code of a card code given in any case."""
+        return self.card(code).code
+
+    def check_copies(self, codes: Iterable[str]) -> None:
+        """Raise `TooManyCopies` if `codes` (canonical) hold more of a card than the deck has."""
+        for code, count in Counter(codes).items():
+            copies = self.cards[code].copies
+            if count > copies:
+                raise TooManyCopies(code, count, copies)
+
+    def set_aside(self, options: Iterable[str] = ()) -> frozenset[str]:
+        """The cards set aside when the named options are on."""
+        on = set(options)
+        return frozenset(c for s in self.set_asides if s.option in on for c in s.codes)
+
+    def set_aside_by(self, rules: Any) -> frozenset[str]:
+        """The cards a rule set sets aside (reads each set-aside's option from it by name)."""
+        return self.set_aside(self.options_on(rules))
+
+    def options_on(self, rules: Any) -> tuple[str, ...]:
+        """Which of this deck's set-aside options a rule set has on."""
+        return tuple(s.option for s in self.set_asides if getattr(rules, s.option, False))
+
+    def in_play(self, rules: Any) -> int:
+        """How many cards the deck holds under a rule set (its set-aside cards left out)."""
+        return self.size(self.options_on(rules))
+
+    def set_aside_reason(self, code: str, rules: Any) -> str | None:
+        """Why a rule set has no such card in play ("The Star is set aside in Corellia
+        Run"), or None when the card is in play."""
+        c = self.card(code)
+        for s in self.set_asides:
+            if c.code in s.codes and getattr(rules, s.option, False):
+                return f"{c.name} is set aside in {s.words}"
+        return None
+
+    def set_aside_name(self, code: str, options: Iterable[str] = ()) -> str | None:
+        """The name of `code` if the options in play set that card aside, else None."""
+        c = self.card(code)
+        return c.name if c.code in self.set_aside(options) else None
+
+    def size(self, options: Iterable[str] = ()) -> int:
+        """How many cards the deck in play holds, with the options' cards set aside."""
+        aside = self.set_aside(options)
+        return len(self._physical) - sum(self.cards[c].copies for c in aside)
+
+    def display_name(self, code: str, *, tarot: bool = False) -> str:
+        """The name players read for a card (tarot words where the deck has them)."""
+        c = self.card(code)
+        return c.tarot if tarot else c.name
+
+    def total(self, codes: Iterable[str]) -> int:
+        """The plain sum of the card values."""
+        return sum(self.card(c).value for c in codes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The deck as the card picker reads it (`GET /api/v1/cards?deck=NAME`)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "entry": self.entry,
+            "hand_min": self.hand_min,
+            "hand_max": self.hand_max,
+            "staves": list(self.staves),
+            "in_words": [c for c in self.cards if c not in self.plain_words],
+            # The suits, for older clients (the groups say everything the picker needs).
+            "suits": [{"prefix": s.prefix, "name": s.name, "tarot": s.tarot}
+                      for s in dict.fromkeys(c.suit for c in self.cards.values() if c.suit)],
+            "groups": [{"key": g.key, "name": g.name, "tarot": g.tarot or g.name, "cards": list(g.codes)}
+                       for g in self.groups],
+            "set_aside": [{"option": s.option, "words": s.words, "cards": sorted(s.codes)}
+                          for s in self.set_asides],
+            "cards": [
+                {
+                    "code": c.code,
+                    "value": c.value,
+                    "copies": c.copies,
+                    "name": c.name,
+                    "tarot": c.tarot,
+                    "suit": c.suit.prefix if c.suit else None,
+                }
+                for c in self.cards.values()
+            ],
+            # The picker's face of each card, by code ("Cmdr", "+7"), and in tarot words.
+            "short": {c.code: c.short or c.name for c in self.cards.values()},
+            "tarot_short": {c.code: c.tarot_short or c.short or c.name for c in self.cards.values()},
+        }
+
+
+def _sabacc() -> Deck:
+    faces = tuple(code for code, c in CARDS.items() if c.is_face)
+    groups = tuple(
+        Group(s.prefix, s.name, tuple(code for code, c in CARDS.items() if c.suit is s), s.tarot) for s in SUITS
+    ) + (Group("face", "Faces", faces),)
+    corellia = SetAside(
+        "corellia_run", frozenset(code for code in faces if CARDS[code].value != 0), "Corellia Run"
+    )
+    # The face cards named by a word of their own ("The Star") are not read out of sentences.
+    plain = frozenset({"star", "balance", "demise", "endurance", "moderation"})
+    return Deck("sabacc", "the 76-card Sabacc deck", CARDS, groups, "suit", (corellia,), plain_words=plain)
+
+
+#: The classic 76-card deck (RULES.md): four suits of fifteen, sixteen face cards.
+SABACC = _sabacc()

@@ -1,0 +1,177 @@
+"""What makes a game a game, as values a rule set holds (with its `Deck`, see `decks.py`).
+
+PokerKit's `State` holds its deck and hand types as values; a rule set here holds:
+
+- `HandRanking`: the kinds of hand with their words, the function that judges a hand, which
+  kinds take the sabacc pot, and how a tie is resolved (classic: a sudden demise, one more
+  card into the hand; Corellian Spike: a blind draw, cards compared on their own);
+- `TurnAction`: each action a player may take when it is their turn to draw: its card count
+  change, the cards dealt and discarded, its fee, its words;
+- `Ending`: how a hand ends (by a call, or after a fixed number of rounds);
+- `Dice`: how a roll of the scrambler is shown (each face's symbol) and what makes a shift
+  in words (which faces shift is the rule set's `scrambler_trigger`, judged by the scrambler).
+
+The settlement, the table and the pages read these values; none of them names a game::
+
+    >>> CLASSIC_HANDS.words("idiots_array"), CLASSIC_HANDS.tie
+    ("Idiot's Array", 'sudden_demise')
+    >>> BY_CALL.by_call, BY_CALL.rounds
+    (True, None)
+    >>> [(a.action, a.cards, a.dealt, a.discards) for a in CLASSIC_ACTIONS]
+    [('gain', 1, 1, 0), ('trade', 0, 1, 1), ('stand', 0, 0, 0)]
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+#: How a tie is resolved.
+SUDDEN_DEMISE = "sudden_demise"  # each tied player is dealt one more card into the hand
+BLIND_DRAW = "blind_draw"  # each tied player draws a card; the cards alone compare
+
+
+@dataclass(frozen=True, eq=False)
+class HandRanking:
+    """A game's hand ranking as a value.
+
+    `evaluator` names the judging function as ``"module:function"``: called as
+    ``f(rules, cards, side=..., community=...)`` it returns a hand with `kind`, `total`,
+    `rank` (a larger rank wins; equal ranks tie) and `cards`. `draw_key` (blind draw only)
+    names the function giving a drawn card's key (a larger key wins).
+    """
+
+    name: str  # how the rule set's JSON names it: "sabacc", "spike"
+    kinds: tuple[tuple[str, str], ...]  # (kind, words) best first, then folded, conceded
+    evaluator: str
+    sabacc_pot_kinds: frozenset[str]  # a winning hand of these kinds takes the sabacc pot
+    tie: str  # SUDDEN_DEMISE or BLIND_DRAW
+    # The last player left after everyone else dropped out may show a hand to take the sabacc
+    # pot too (Spike); otherwise they show nothing (classic).
+    survivor_shows: bool = False
+    # The option names this game reads beyond those every game has (a rule set of another
+    # game refuses them).
+    options: frozenset[str] = frozenset()
+    draw_key: str = ""
+    # The game's own rules page ("module:function" of the rule set, giving its sections);
+    # empty: the classic page of `companion.rules.explain`.
+    explainer: str = ""
+    _loaded: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
+
+    def _load(self, ref: str) -> Callable[..., Any]:
+        # Resolved on first use: the judging modules import the rule sets, which hold this value.
+        found = self._loaded.get(ref)
+        if found is None:
+            module, _, name = ref.partition(":")
+            found = self._loaded[ref] = getattr(importlib.import_module(module), name)
+        return found
+
+    def evaluate(self, rules: Any, cards: Any, **kwargs: Any) -> Any:
+        """Judge a hand under `rules` (see the class docstring)."""
+        return self._load(self.evaluator)(rules, cards, **kwargs)
+
+    def draw_rank(self, code: str) -> Any:
+        """A blind-draw card's key (a larger key wins)."""
+        return self._load(self.draw_key)(code)
+
+    def explain(self, rules: Any) -> Any:
+        """The rules page's sections for `rules` from the game's own explainer (None: none)."""
+        return self._load(self.explainer)(rules) if self.explainer else None
+
+    def words(self, kind: str) -> str:
+        """A kind in the game's words ("Idiot's Array", "Yee-Haa")."""
+        return dict(self.kinds).get(str(kind), str(kind).replace("_", " "))
+
+    def to_json(self) -> dict[str, Any]:
+        """The ranking as the pages read it: each kind's words, best first."""
+        return {"name": self.name, "tie": self.tie,
+                "kinds": [{"kind": k, "words": w} for k, w in self.kinds],
+                "sabacc_pot_kinds": sorted(self.sabacc_pot_kinds)}
+
+
+#: Words every game shares for the players who did not show a hand.
+DROPPED_OUT = (("folded", "folded"), ("conceded", "won, everyone else folded"))
+
+#: Classic Sabacc (RULES.md "Hands"): judged by `companion.rules.hands.evaluate`.
+CLASSIC_HANDS = HandRanking(
+    name="sabacc",
+    kinds=(("idiots_array", "Idiot's Array"), ("pure_sabacc", "Pure Sabacc"),
+           ("fairy_empress", "Fairy Empress"), ("ordinary", "ordinary"), ("bomb_out", "bombed out"),
+           *DROPPED_OUT),
+    evaluator="companion.rules.hands:evaluate",
+    sabacc_pot_kinds=frozenset({"idiots_array", "pure_sabacc"}),
+    tie=SUDDEN_DEMISE,
+    options=frozenset({"bomb_out_penalty", "ranking", "negative_pure", "fairy_empress", "holdem",
+                       "force_sabacc", "corellia_run"}),
+)
+
+
+@dataclass(frozen=True)
+class TurnAction:
+    """One action a player may take in their turn to draw, as data the table engine reads.
+
+    The hand grows by `cards`; the dealer deals `dealt` cards from the draw pile and the player
+    discards `discards` cards (never a static-field card). `fee` names the rule-set option
+    holding the credits it costs, into the pot (empty: free).
+    """
+
+    action: str  # the draw command's "action"
+    button: str  # the phone's button for it ("Gain a card")
+    done: str  # the last-actions line after the player's name ("gains a card")
+    cards: int = 0
+    dealt: int = 0
+    discards: int = 0
+    fee: str = ""
+    takes_discard: bool = False  # takes the discard pile's top card instead of a dealt one
+    leaves: bool = False  # the player leaves the hand (puts the whole hand on the discard pile)
+    primary: bool = False  # the phone shows it as the main button
+    offer: str = ""  # how the turn line offers it ("trade one"); empty: its button, in lower case
+
+    @property
+    def offered(self) -> str:
+        """How the turn line offers the action: "gain a card", "trade one", "swap"."""
+        return self.offer or self.button.lower()
+
+
+#: Classic (RULES.md "Drawing"): gain a card, trade one (discard one, be dealt one), or stand.
+CLASSIC_ACTIONS: tuple[TurnAction, ...] = (
+    TurnAction("gain", "Gain a card", "gains a card", cards=1, dealt=1),
+    TurnAction("trade", "Trade a card", "trades a card", dealt=1, discards=1, offer="trade one"),
+    TurnAction("stand", "Stand", "stands", primary=True),
+)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a hand ends: by a player's call (classic), or after a fixed number of rounds."""
+
+    by_call: bool
+    rounds: int | None = None  # the rounds a hand lasts when it is not ended by a call
+
+
+#: Classic: a hand ends when a player calls (RULES.md "Calling").
+BY_CALL = Ending(by_call=True)
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The dice as the table sees them: what they are called, each face's symbol (none: the
+    number is shown), and what makes a shift, in words.
+
+    >>> SCRAMBLER_DICE.show([4, 4])
+    '4 and 4'
+    """
+
+    name: str  # "the scrambler", "the spike dice"
+    faces: tuple[str, ...] = ()  # face n's symbol is faces[n - 1]
+    shift_words: str = ""  # "matching symbols" (the rules page and the phones say it)
+
+    def show(self, dice: list[int] | tuple[int, ...]) -> str:
+        """A roll in the table's words: "4 and 2", "Spike and Spike"."""
+        faces = [self.faces[d - 1] if 0 < d <= len(self.faces) else str(d) for d in dice]
+        return " and ".join(faces)
+
+
+#: The classic scrambler: numbered dice (which faces shift is the rule set's trigger).
+SCRAMBLER_DICE = Dice("the scrambler")

@@ -1,0 +1,172 @@
+"""The print-and-play decks without a browser: what is printed, where, and from which data."""
+
+from __future__ import annotations
+
+import math
+import re
+from urllib.parse import quote
+
+import pytest
+
+from companion.decks.art import NEGATIVE_INK, POSITIVE_INK, back_svg, face_svg, mark
+from companion.decks.reference import reference, section_text, summary
+from companion.decks.sheets import CARD_H, CARD_W, COLUMNS, PAPERS, ROWS, cut_marks, origin, sheets, slot
+from companion.decks.source import deck_cards, printed, reference_presets, value_text
+from companion.rules.cards import CARDS, CORELLIA_SET_ASIDE, DECK
+from companion.rules.explain import RANKING_WORDS, SHIFT_WORDS, explain
+from companion.rules.rulesets import PRESETS, RULE_SETS
+
+
+def test_the_classic_deck_prints_every_copy_of_every_card_in_deck_order():
+    codes = [c.code for c, _ in printed(deck_cards("sabacc"))]
+    assert codes == list(DECK)
+    assert len(codes) == 76
+
+
+def test_the_spike_deck_prints_62_cards_three_staves_a_value_and_two_sylops():
+    cards = printed(deck_cards("spike"))
+    assert len(cards) == 62
+    values = sorted(c.value for c, _ in cards)
+    assert values == sorted([v for v in range(-10, 11) if v for _ in range(3)] + [0, 0])
+    for c, copy in cards:
+        if c.value:  # each copy of a value in its own stave, as the deck value names them
+            assert mark("spike", c, copy) == ("circle", "triangle", "square")[copy]
+            assert f'<g transform="translate(100 180) scale(32)" fill="{"#1b7a34" if c.value > 0 else "#c0262d"}">' \
+                   in face_svg("spike", c.code, copy=copy)
+        else:
+            assert mark("spike", c, copy) == "sylop"
+
+
+@pytest.mark.parametrize("code,ink", [("+7", POSITIVE_INK), ("-7", NEGATIVE_INK), ("+10", POSITIVE_INK)])
+def test_spike_values_are_large_signed_green_positive_and_red_negative(code, ink):
+    svg = face_svg("spike", code)
+    value = value_text(int(code), signed=True)
+    assert re.search(rf'font-size="210"[^>]*fill="{ink}"[^>]*>{re.escape(value)}<', svg)
+
+
+def test_only_corellia_runs_set_aside_cards_carry_the_mark():
+    marked = {c.code for c in deck_cards("sabacc") if "Corellia Run" in face_svg("sabacc", c.code)}
+    assert marked == set(CORELLIA_SET_ASIDE)
+
+
+def test_tarot_names_are_printed_as_an_option():
+    assert "Knight of Swords" in face_svg("sabacc", "sa12", tarot=True)
+    assert "Commander of Sabers" in face_svg("sabacc", "sa12")
+
+
+def test_nine_cards_a_sheet_and_the_back_sheet_mirrors_the_columns():
+    for paper in PAPERS.values():
+        for deck in ("sabacc", "spike"):
+            got = sheets(deck, paper)
+            assert len(got) == math.ceil(len(printed(deck_cards(deck))) / 9)
+            for sheet in got:
+                for i, (front, back) in enumerate(zip(sheet.fronts, sheet.backs)):
+                    assert (front.x, front.y) == slot(paper, i)
+                    # Flipped on the long edge, the back lands exactly behind its face.
+                    assert round(paper.width - back.x - CARD_W, 2) == front.x and back.y == front.y
+    last = sheets("sabacc")[-1]
+    assert [b.x for b in last.backs] == [136.5, 73.5, 10.5, 136.5]
+
+
+def test_the_cards_fit_the_paper_and_the_cut_marks_lie_in_its_margins_on_card_edges():
+    for paper in PAPERS.values():
+        x0, y0 = origin(paper)
+        x1, y1 = x0 + COLUMNS * CARD_W, y0 + ROWS * CARD_H
+        assert 0 < x0 and x1 < paper.width and 0 < y0 and y1 < paper.height
+        edges_x = {round(x0 + i * CARD_W, 2) for i in range(COLUMNS + 1)}
+        edges_y = {round(y0 + j * CARD_H, 2) for j in range(ROWS + 1)}
+        for ax, ay, bx, by in cut_marks(paper):
+            assert 0 <= min(ax, bx) and max(ax, bx) <= paper.width and 0 <= min(ay, by) and max(ay, by) <= paper.height
+            if ax == bx:  # vertical: on a column edge, above or below the cards
+                assert ax in edges_x and (max(ay, by) < y0 or min(ay, by) > y1)
+            else:
+                assert ay in edges_y and (max(ax, bx) < x0 or min(ax, bx) > x1)
+        assert len(cut_marks(paper)) == 2 * (COLUMNS + 1) + 2 * (ROWS + 1)
+
+
+def test_the_face_route_serves_the_very_svg_the_sheets_print(client):
+    for deck, code in (("sabacc", "co7"), ("sabacc", "evil-one"), ("spike", "-3"), ("spike", "sylop")):
+        served = client.get(f"/cards/{deck}/{code}.svg".replace("+", "%2B"))
+        assert served.status_code == 200 and served.mimetype == "image/svg+xml"
+        assert served.get_data(as_text=True) == face_svg(deck, code)
+        assert face_svg(deck, code) in client.get(f"/decks/{deck}").get_data(as_text=True)
+    assert client.get("/cards/spike/back.svg").get_data(as_text=True) == back_svg("spike")
+    assert client.get("/cards/spike/%2B7.svg").get_data(as_text=True) == face_svg("spike", "+7")
+
+
+def test_the_pickers_deck_names_where_its_faces_are(client):
+    deck = client.get("/api/v1/cards").get_json()
+    assert deck["faces"] == "/cards/sabacc/{code}.svg"
+    for c in deck["cards"]:
+        assert client.get(deck["faces"].replace("{code}", c["code"])).status_code == 200
+    spike = client.get("/api/v1/cards?deck=spike").get_json()
+    assert spike["faces"] == "/cards/spike/{code}.svg"
+    for c in spike["cards"]:  # as the picker asks: the code URL-encoded ("+7" is "%2B7")
+        face = client.get(spike["faces"].replace("{code}", quote(c["code"], safe="")))
+        assert face.get_data(as_text=True) == face_svg("spike", c["code"])
+
+
+@pytest.mark.parametrize("path", ["/decks/uno", "/decks/classic", "/decks/sabacc?paper=a3", "/cards/sabacc/sa16.svg",
+                                  "/cards/uno/sa1.svg", "/decks/reference/poker", "/decks/spike/summary?paper=x"])
+def test_what_is_no_deck_card_paper_or_preset_is_not_found(client, path):
+    assert client.get(path).status_code == 404
+
+
+def test_the_reference_card_is_the_rule_sets_own_words():
+    for name, rs in RULE_SETS.items():
+        card = reference(name)
+        rules = {s.key: s for s in explain(rs)}
+        assert section_text(card, "hands") == rules["hands"].text()
+        turn = section_text(card, "your-turn")
+        assert all(rs.phase_name(pr.phase) in turn for pr in rs.turn_phases)
+        assert [p.split(":")[0] for p in [s for s in card if s.key == "your-turn"][0].points] == \
+            [a.button for a in rs.actions]
+        for key in ("ranking", "shift", "dice"):  # printed as the rules page says them
+            assert section_text(card, key) == (rules[key].text() if key in rules else "")
+    for name, rs in PRESETS.items():
+        card = reference(name)
+        assert RANKING_WORDS[rs.ranking] in section_text(card, "ranking")
+        assert SHIFT_WORDS[rs.shift_kind] in section_text(card, "shift")
+        assert "Trade a card: take 1 card from the draw pile and discard 1 card." in section_text(card, "your-turn")
+    assert "Sabacc Shift" in section_text(reference("spike"), "dice")
+    swap = "Swap with the discard pile: take the discard pile's top card and discard 1 card"
+    assert swap + "; fee 2 credits." in section_text(reference("spike"), "your-turn")
+    assert swap + "." in section_text(reference("spike-book"), "your-turn")  # no fees there
+
+
+def test_spikes_reference_card_names_every_hand_with_an_example_its_ranking_judges_so():
+    rs = RULE_SETS["spike"]
+    names = {c.name: c.code for c in deck_cards("spike")}
+    hands = [s for s in reference("spike") if s.key == "named-hands"][0].points
+    assert [h.split(":")[0] for h in hands] == [w for k, w in rs.hands.kinds if k not in ("folded", "conceded")]
+    for line in hands:
+        words, example = line.split(": ")
+        judged = rs.hands.evaluate(rs, [names[n] for n in example.split(", ")])
+        assert rs.hands.words(judged.kind) == words
+    book = [s for s in reference("spike-book") if s.key == "named-hands"][0].points
+    assert len(book) == 13 and not any(h.startswith("Prime Sabacc") for h in book)  # no Prime there
+    assert set(RULE_SETS) == set(reference_presets())
+
+
+def test_classics_reference_card_shows_its_special_hands_with_examples():
+    hands = [s for s in reference("holodex") if s.key == "named-hands"][0].points
+    assert list(hands[:3]) == ["Idiot's Array: The Idiot, 2 of Sabers, 3 of Sabers", "Pure Sabacc: 8 of Sabers, Ace of Sabers",
+                         "Fairy Empress: Queen of Air and Darkness, Queen of Air and Darkness"]
+    assert not any("Fairy" in h for h in [s for s in reference("classic") if s.key == "named-hands"][0].points)
+
+
+def test_the_rules_summary_follows_the_rule_set(client):
+    text = " ".join(s.text() for s in summary("classic"))
+    assert "76 cards" in text and RANKING_WORDS[PRESETS["classic"].ranking] in text
+    page = client.get("/decks/sabacc/summary").get_data(as_text=True)
+    assert "Commander 12" in page
+
+
+def test_the_host_start_page_links_the_decks(client):
+    assert 'href="/decks"' in client.get("/host").get_data(as_text=True)
+
+
+def test_every_classic_face_names_its_card_and_value():
+    for c in CARDS.values():
+        svg = face_svg("sabacc", c.code)
+        assert f">{value_text(c.value)}<" in svg and c.name.split(" ")[-1] in svg
