@@ -21,7 +21,7 @@ from companion.rules.explain import explain
 from companion.refusal import Refused
 from companion.rules.decks import SABACC
 from companion.rules.rulesets import DECKS, PRESETS, RULE_SETS, InvalidRules, ruleset_from
-from companion.server.openapi import describe
+from companion.server.openapi import describe, error_response
 
 bp = Blueprint("pages", __name__)
 
@@ -106,7 +106,8 @@ describe(
                     "200": {
                         "description": "The deck",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Deck"}}},
-                    }
+                    },
+                    "404": error_response("No deck of that name; `field` is `deck`."),
                 },
             }
         }
