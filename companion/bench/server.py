@@ -129,6 +129,15 @@ class ServerProcess:
         """The highest resident memory so far (VmHWM, MiB)."""
         return kb_field_mb(self.status()["VmHWM"])
 
+    def cpu_s(self) -> float:
+        """CPU time the child has used so far, user and system, all its threads (seconds;
+        /proc/<pid>/stat counts in clock ticks, 10 ms on Linux: measure over many requests)."""
+        with open(f"/proc/{self.pid}/stat") as f:
+            # The command name (field 2) may hold spaces: split after its closing parenthesis.
+            fields = f.read().rsplit(")", 1)[1].split()
+        utime, stime = int(fields[11]), int(fields[12])
+        return (utime + stime) / os.sysconf("SC_CLK_TCK")
+
     def threads(self) -> int:
         """The child's thread count."""
         return int(self.status()["Threads"])

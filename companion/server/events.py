@@ -284,8 +284,10 @@ class EventStream:
                     # server's memory. It reconnects, and a fresh snapshot catches it up.
                     front.drop(self.environ, "its event stream fell too far behind")
                     return
-                seq, kind, data = msg
-                yield message(kind, data, seq).encode("utf-8")
+                seq, kind, update = msg
+                # Rendered here, by this stream's own thread: its text is ready as soon as
+                # its own part is (the public part is encoded once for every stream).
+                yield message(kind, self.sub.text(update), seq).encode("utf-8")
         finally:
             self.close()
 

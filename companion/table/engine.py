@@ -75,6 +75,26 @@ class Game(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
 
+#: The entries a view's legal actions try, parsed: the same few are tried on every version.
+_TRIALS: dict[tuple, tuple[str, dict[str, Any]]] = {}
+_TRIALS_MAX = 1000
+
+
+def _parsed_trial(entry: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """`parse(entry)` for a trial entry (its fields a fresh dict each time: a command may
+    change them). Raises `Refused` as `parse` does."""
+    key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in entry.items())
+    try:
+        hit = _TRIALS.get(key)
+    except TypeError:  # a field that is not plain (a dict): not kept
+        return parse(entry)
+    if hit is None:
+        hit = parse(entry)
+        if len(_TRIALS) < _TRIALS_MAX:
+            _TRIALS[key] = hit
+    return hit[0], dict(hit[1])
+
+
 class Table:
     """One table's whole state: plain data, changed only by `apply`. Deterministic."""
 
@@ -145,6 +165,17 @@ class Table:
         history are shared (they never change once the next hand has started)."""
         twin = object.__new__(type(self))
         twin._s, twin._rules, twin._chips = working_copy(self._s), self._rules, self._chips
+        if "_rules_json" in self.__dict__:
+            twin._rules_json = self._rules_json
+        return twin
+
+    def frozen(self) -> "Table":
+        """This version of the table, unchanged whatever the table does next: a twin that
+        shares the state itself, made in no time. Safe because no command changes a state in
+        place: `apply` works on a copy and then replaces the state with it. Read it (views,
+        legal moves); `apply` to it works too, on a copy of its own, leaving this one be."""
+        twin = object.__new__(type(self))
+        twin._s, twin._rules, twin._chips = self._s, self._rules, self._chips
         if "_rules_json" in self.__dict__:
             twin._rules_json = self._rules_json
         return twin
@@ -226,12 +257,27 @@ class Table:
         return game.events
 
     def _try(self, entry: dict, actor: str | None) -> bool:
-        """Whether `entry` would be accepted now (used for the legal actions of a view)."""
+        """Whether `entry` would be accepted now (used for the legal actions of a view).
+
+        Tried on a scratch copy of the state that the trials of this state share: most are
+        refused before they change anything, so the copy is made again only after a trial
+        that changed it (an accepted one, or one refused half-way). A copy per trial was most
+        of what a view cost (issue 19). Not for two threads at once on one table (the owner
+        renders a version's views under one lock)."""
         try:
-            typ, fields = parse(entry)
-            Game(working_copy(self._s), self._rules, self._chips).run(typ, fields, actor)
+            typ, fields = _parsed_trial(entry)
         except Refused:
             return False
+        scratch = self.__dict__.get("_scratch")
+        if scratch is None or scratch[0] is not self._s:
+            scratch = self._scratch = (self._s, working_copy(self._s))
+        try:
+            Game(scratch[1], self._rules, self._chips).run(typ, fields, actor)
+        except Refused:
+            if scratch[1] != self._s:  # changed before it was refused: copy again next time
+                self._scratch = None
+            return False
+        self._scratch = None
         return True
 
     # -- views ------------------------------------------------------------------------------
@@ -244,8 +290,13 @@ class Table:
         `history`: how many of the latest settled hands `stack_history` holds (None: the
         whole session). The API sends phones the latest few, so that what each action
         answers and streams does not grow with the length of the evening."""
+        return self.viewer_view(self.public_view(history), seat, host=host)
+
+    def public_view(self, history: int | None = None) -> dict:
+        """What every viewer sees alike: `view()` of a spectator. `viewer_view` makes any
+        other viewer's from it, so a table with many viewers works this out once."""
         s = self._s
-        out: dict[str, Any] = {
+        return {
             "code": s["code"],
             "version": s["version"],
             "rules": self._rules_view(),
@@ -264,10 +315,23 @@ class Table:
                              [] if history == 0 else s["stack_history"],
             "hands": s["hands"][-20:],
             "items": s["items"],
-            "hand": self._hand_view(seat),
+            "hand": self._hand_view(None),
         }
-        if seat is not None and seat in s["seats"]:
-            out["you"] = self._private(seat)
+
+    def viewer_view(self, public: dict, seat: str | None = None, *, host: bool = False,
+                    legal: list[dict[str, Any]] | None = None) -> dict:
+        """`view(seat, host=host)` made from `public` (this table's `public_view`): what
+        differs for this viewer — the turn's words ("You"), its private part, the host's
+        commands — is its own; every other part is `public`'s own object, shared (read-only,
+        for both). `legal`: the seat's legal commands, when already worked out."""
+        out = dict(public)
+        h = self._s["hand"]
+        if seat is not None and h is not None and h["stage"] != "settled":
+            words = Game(self._s, self._rules, self._chips).turn_words(seat)
+            if words != public["hand"]["words"]:
+                out["hand"] = {**public["hand"], "words": words}
+        if seat is not None and seat in self._s["seats"]:
+            out["you"] = self._private(seat, legal)
         if host:
             out["host_legal"] = self._host_legal()
         return out
@@ -357,14 +421,14 @@ class Table:
             "settlement": h["settlement"],
         }
 
-    def _private(self, sid: str) -> dict[str, Any]:
+    def _private(self, sid: str, legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         h = self._s["hand"]
         mine = h["p"].get(sid) if h else None
         return {
             "seat": sid,
             "cards": list(mine["cards"]) if mine and mine["cards"] is not None else None,
             "demise": mine["demise"] if mine else None,
-            "legal": self._legal(sid),
+            "legal": self._legal(sid) if legal is None else legal,
         }
 
     def _legal(self, sid: str) -> list[dict[str, Any]]:
