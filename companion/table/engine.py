@@ -98,6 +98,10 @@ def _parsed_trial(entry: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 class Table:
     """One table's whole state: plain data, changed only by `apply`. Deterministic."""
 
+    #: The state and the working copy that legal-move trials run on (`_try`), made when first
+    #: needed and again when a trial changed it.
+    _scratch: tuple[TableState, TableState] | None
+
     def __init__(self, state: TableState):
         self._s = state
         self._read_settings()

@@ -27,9 +27,12 @@ import inspect
 import json
 import logging
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.refusal import Refused
+
+if TYPE_CHECKING:  # for the annotations only: the engine is imported where a table is made
+    from companion.table.engine import Table
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +148,7 @@ class SharedEncoder:
         return _ENCODER.encode(value)
 
 
-def cuts_history(table_class: type) -> bool:
+def cuts_history(table_class: type[Table]) -> bool:
     """Whether `table_class.view` takes `history=` (the engine's does: it can cut its stack
     chart to the latest rows)."""
     return "history" in inspect.signature(table_class.view).parameters
