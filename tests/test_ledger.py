@@ -298,8 +298,9 @@ def test_subscribers_get_each_entry_after_it_is_committed(ledger):
     owner, _ = new_table(ledger)
     sub, version, state = owner.subscribe()
     owner.join("Lando")
-    seq, kind, data = sub.messages.get(timeout=1)
+    seq, kind, update = sub.messages.get(timeout=1)
     assert (seq, kind) == (1, "update")
+    data = sub.text(update)
     # By the time the message is out, the entry is on disk.
     assert ledger.entry("KMXTR", 1).type == "join"
     assert '"joined"' in data and '"version":1' in data

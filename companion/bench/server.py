@@ -60,8 +60,15 @@ class ServerProcess:
         self.prelude = prelude
         self.env = env or {}
         self.proc: subprocess.Popen | None = None
-        self.startup_s: float | None = None
+        self._startup_s: float | None = None
         self.log_path = self.data.parent / f"server-{self.port}.log"
+
+    @property
+    def startup_s(self) -> float:
+        """Seconds from `Popen` to the first successful ping (raises before `start`)."""
+        if self._startup_s is None:
+            raise RuntimeError("the server has not been started")
+        return self._startup_s
 
     @property
     def url(self) -> str:
@@ -93,7 +100,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}; see {self.log_path}")
             if self._pings():
-                self.startup_s = time.perf_counter() - t0
+                self._startup_s = time.perf_counter() - t0
                 return self
             if time.perf_counter() > deadline:
                 self.kill()
@@ -121,6 +128,15 @@ class ServerProcess:
     def peak_rss_mb(self) -> float:
         """The highest resident memory so far (VmHWM, MiB)."""
         return kb_field_mb(self.status()["VmHWM"])
+
+    def cpu_s(self) -> float:
+        """CPU time the child has used so far, user and system, all its threads (seconds;
+        /proc/<pid>/stat counts in clock ticks, 10 ms on Linux: measure over many requests)."""
+        with open(f"/proc/{self.pid}/stat") as f:
+            # The command name (field 2) may hold spaces: split after its closing parenthesis.
+            fields = f.read().rsplit(")", 1)[1].split()
+        utime, stime = int(fields[11]), int(fields[12])
+        return (utime + stime) / os.sysconf("SC_CLK_TCK")
 
     def threads(self) -> int:
         """The child's thread count."""

@@ -140,13 +140,13 @@ def card_value(rules: RuleSet, code: str, side: Side | None = None) -> int:
         if c.is_face:
             # Face cards pull towards the Dark side: negative for Light, positive for Dark.
             return -abs(c.value) if side is Side.LIGHT else abs(c.value)
-        return c.value if c.suit.prefix in ("sa", "co") else -c.value
+        return c.value if c.suit is not None and c.suit.prefix in ("sa", "co") else -c.value
     if rules.corellia_run:
         if c.is_face:
             if c.value != 0:
                 raise InvalidHand(f"{c.name} is set aside in Corellia Run", c.code)
             return 0
-        return -c.value if c.suit.prefix in ("sa", "st") else c.value
+        return -c.value if c.suit is not None and c.suit.prefix in ("sa", "st") else c.value
     return c.value
 
 

@@ -299,7 +299,8 @@ class RuleSet:
     def to_json(self) -> dict[str, Any]:
         """The rule set as plain JSON values (for the API, the rules page and the ledger)."""
         # The game's values are named, not spelt out (a deck is served by GET /api/v1/cards).
-        out = dataclasses.asdict(dataclasses.replace(self, **{n: None for n in GAME_VALUES}))
+        unnamed: dict[str, Any] = {n: None for n in GAME_VALUES}  # asdict copies no game value
+        out = dataclasses.asdict(dataclasses.replace(self, **unnamed))
         out.update({n: getattr(self, n).name for n in GAME_VALUES})
         out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
         out["tie"] = self.hands.tie  # the pages name the tie's exchange (a sudden demise, a blind draw)
@@ -625,7 +626,7 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
         if name in _GAME_OPTIONS and name not in RULE_SETS[preset].hands.options:
             raise InvalidRules(f"{name} is not an option of {RULE_SETS[preset].title}", f"{field}.{name}")
         try:
-            changes[_ATTRIBUTE.get(name, name)] = parse(value)
+            changes[_ATTRIBUTE.get(name) or name] = parse(value)
         except ValueError as exc:
             raise InvalidRules(f"{name} {exc}", f"{field}.{name}") from None
     base = RULE_SETS[preset]

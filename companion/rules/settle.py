@@ -325,12 +325,12 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
         held = Counter(rules.deck.card(c).code for c in p.cards)
         for k, code in enumerate(p.static):
             try:
-                c = rules.deck.card(code).code
+                fixed = rules.deck.card(code).code
             except UnknownCard as exc:
                 raise InvalidReveal(str(exc), f"{at}.static[{k}]") from None
-            if held[c] <= 0:
-                raise InvalidReveal(f"{c} is in the static field but not in the hand", f"{at}.static[{k}]")
-            held[c] -= 1
+            if held[fixed] <= 0:
+                raise InvalidReveal(f"{fixed} is in the static field but not in the hand", f"{at}.static[{k}]")
+            held[fixed] -= 1
         if rules.force_sabacc:
             if p.side is None and not p.folded:
                 raise InvalidReveal("Force Sabacc needs each player's side (light or dark)", f"{at}.side")

@@ -35,7 +35,8 @@ import threading
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable
+from functools import partial
+from typing import Any, Callable, Mapping
 
 from companion.scrambler.patterns import (
     BEEP_PATTERNS,
@@ -69,7 +70,7 @@ class GpioPins:
     debounce: float = 0.03  # seconds after an accepted edge in which edges are bounce
 
     @classmethod
-    def from_settings(cls, data: dict[str, Any]) -> "GpioPins":
+    def from_settings(cls, data: Mapping[str, Any]) -> "GpioPins":
         """Pins from settings such as ``{"button": 17, "led": 27, "buzzer": null}``."""
         known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
         for name in ("button", "led", "buzzer"):
@@ -200,13 +201,17 @@ class GpioScrambler:
             self.button.when_pressed = self._pressed
             self.button.when_released = self._released
             self.button.when_held = self._held
+        # Each player drives the one device it was made for (bound here, where it exists).
         if self.led is not None:
-            self.led_player = PatternPlayer(self._led_level, LED_PATTERNS, background, "gpio-led")
+            self.led_player = PatternPlayer(partial(_switch, self.led), LED_PATTERNS, background,
+                                            "gpio-led")
         if self.buzzer is not None:
             if pins.tonal:
-                self.beep_player = PatternPlayer(self._tone, TONE_PATTERNS, "silent", "gpio-tone")
+                self.beep_player = PatternPlayer(partial(_tone, self.buzzer), TONE_PATTERNS,
+                                                 "silent", "gpio-tone")
             else:
-                self.beep_player = PatternPlayer(self._buzz, BEEP_PATTERNS, "silent", "gpio-buzz")
+                self.beep_player = PatternPlayer(partial(_switch, self.buzzer), BEEP_PATTERNS,
+                                                 "silent", "gpio-buzz")
 
     # Callbacks (gpiozero's threads): debounce and post, nothing else.
     def _pressed(self) -> None:
@@ -219,19 +224,6 @@ class GpioScrambler:
     def _held(self) -> None:
         if self.debouncer.hold() and self._on_hold is not None:
             self._on_hold()
-
-    # Outputs (the players' threads).
-    def _led_level(self, level: float) -> None:
-        self.led.value = 1 if level else 0
-
-    def _buzz(self, level: float) -> None:
-        self.buzzer.value = 1 if level else 0
-
-    def _tone(self, hz: float) -> None:
-        if hz:
-            self.buzzer.play(hz)
-        else:
-            self.buzzer.stop()
 
     def show_pattern(self, led: str | None = None, beep: str | None = None) -> None:
         """Show LED pattern `led` and play beep pattern `beep` (either may be None)."""
@@ -253,6 +245,20 @@ class GpioScrambler:
         for device in (self.button, self.led, self.buzzer):
             if device is not None:
                 device.close()
+
+
+# Outputs (run on the players' threads).
+def _switch(device: Any, level: float) -> None:
+    """Turn an LED or a plain buzzer on (any level above 0) or off."""
+    device.value = 1 if level else 0
+
+
+def _tone(buzzer: Any, hz: float) -> None:
+    """Sound a tonal buzzer at `hz`, or silence it at 0."""
+    if hz:
+        buzzer.play(hz)
+    else:
+        buzzer.stop()
 
 
 def open_gpio(pins: GpioPins, *, send: Callable[[dict], Any],

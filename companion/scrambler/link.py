@@ -16,7 +16,6 @@ the link moves with it within `poll_s` seconds.
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
 import threading
@@ -36,6 +35,7 @@ class TableLink:
         self._thread: threading.Thread | None = None
         self.shown = 0  # rolls shown on the devices (for tests and status)
         self.code: str | None = None  # the table followed now
+        self._rules: Any = None  # the rule set the timer was last set from
 
     def start(self) -> "TableLink":
         """Start following in a background thread."""
@@ -62,6 +62,7 @@ class TableLink:
         """Show `owner`'s rolls until the binding changes, the table closes, or we stop."""
         sub, _, state = owner.subscribe()
         self.code = owner.code
+        self._rules = None  # a new table: set its timer
         self._configure_timer(state)
         try:
             while not self._stop.is_set():
@@ -74,22 +75,26 @@ class TableLink:
                 if message is None:  # the table is closing (server shutdown)
                     self._stop.wait(self.poll_s)
                     return
-                _, kind, data = message
+                _, kind, update = message
                 if kind == "update":
-                    self._show(json.loads(data))
+                    self._show(update)
         finally:
             owner.unsubscribe(sub)
 
-    def _show(self, update: dict[str, Any]) -> None:
-        for event in update.get("events", ()):
+    def _show(self, update: Any) -> None:
+        """Show the update's rolls; follow its rule set's timer if it changed. Reads the
+        events and the public view as they are (no JSON): nothing is rendered for the link."""
+        for event in update.events:
             if event.get("type") == "rolled" and event.get("roll"):
                 self.hub.show(event["roll"])
                 self.shown += 1
-        if "state" in update:
-            self._configure_timer(update["state"])
+        self._configure_timer(update.views.public())
 
     def _configure_timer(self, state: dict[str, Any]) -> None:
         rules = state.get("rules") or (state.get("settings") or {}).get("rules") or {}
+        if rules == self._rules:
+            return  # the same rule set as the last update's: the timer is set already
+        self._rules = rules
         try:
             self.hub.configure_timer(rules["timer_mean_s"], rules["timer_min_s"], rules["timer_max_s"])
         except (KeyError, TypeError, ValueError):

@@ -156,9 +156,10 @@ class PatternPlayer:
         while True:
             with self._cond:
                 self._cond.wait_for(lambda: self._closed or self._request is not None)
-                if self._closed:
+                name = self._request
+                if self._closed or name is None:  # None only when closed: the wait saw one
                     break
-                name, gen, since = self._request, self._generation, self._requested_at
+                gen, since = self._generation, self._requested_at
                 self._request = None
                 self.current = name
                 self._cond.notify_all()

@@ -84,7 +84,9 @@ class _Reader(serial.threaded.ReaderThread):
             super().run()
         except OSError as exc:
             self.alive = False
-            protocol, self.protocol = self.protocol, None
+            # As the base loop does when it ends: the protocol is let go once the port is lost.
+            # pyserial itself sets it to None there; its stubs declare it never None.
+            protocol, self.protocol = self.protocol, None  # type: ignore[assignment]
             if protocol is not None:
                 protocol.connection_lost(exc)
 

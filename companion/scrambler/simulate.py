@@ -60,7 +60,7 @@ def simulate(
         r = judge(trigger, dice, kind, face)
         for f in r.dice:
             faces[f] += n
-        if r.shift:
+        if r.kind is not None:  # a shift (a roll's kind is set exactly when it shifts)
             shifts += n
             kinds[r.kind.value] += n
     rate = expected_rate(trigger, face)

@@ -218,7 +218,8 @@ class RandomTimer:
         me = threading.current_thread()
         while True:
             with self._cond:
-                if not self._armed or self._thread is not me:
+                # Armed means a next time is drawn (start() sets both under the lock).
+                if not self._armed or self._next is None or self._thread is not me:
                     return
                 delay = self._next - self._clock()
                 if delay > 0:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from companion.paths import STATIC_DIR, TEMPLATES_DIR
 from companion.server import errors, limits
@@ -35,6 +36,13 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
+class OrderedJSON(DefaultJSONProvider):
+    """Flask's JSON with each object's keys in the order the code builds them (a view reads
+    top-down: the table, then its seats), not sorted."""
+
+    sort_keys = False
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the companion's Flask application.
 
@@ -55,7 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config or {})
-    app.json.sort_keys = False
+    app.json = OrderedJSON(app)
     errors.init_app(app)
     # Before the blueprints' own hooks: a request over a limit is refused before anything else.
     limits.init_app(app)

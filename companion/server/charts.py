@@ -65,7 +65,7 @@ def x_of(i: int, count: int, layout: Layout) -> float:
     return layout.left + layout.plot_width * i / (count - 1)
 
 
-def y_of(credits: int, top: int, layout: Layout) -> float:
+def y_of(credits: float, top: int, layout: Layout) -> float:
     """The y of a stack of `credits` when the axis runs from 0 (bottom) to `top`."""
     return layout.top + layout.plot_height * (1 - credits / top)
 
@@ -116,17 +116,17 @@ def stack_chart(history: list[dict], names: dict[str, str], layout: Layout = Lay
     # Grid: five credit levels and the hand numbers.
     for k in range(5):
         credits = top * k / 4
-        y = _num(y_of(credits, top, layout))
-        out.append(f'<line x1="{layout.left}" y1="{y}" x2="{w - layout.right}" y2="{y}" '
+        level_y = _num(y_of(credits, top, layout))
+        out.append(f'<line x1="{layout.left}" y1="{level_y}" x2="{w - layout.right}" y2="{level_y}" '
                    f'stroke="#3a4556" stroke-width="1"/>')
-        out.append(f'<text x="{layout.left - 8}" y="{y}" fill="#b4bfcc" font-size="18" '
+        out.append(f'<text x="{layout.left - 8}" y="{level_y}" fill="#b4bfcc" font-size="18" '
                    f'text-anchor="end" dominant-baseline="middle">{_num(credits)}</text>')
     label_every = max(1, len(history) // 12)  # at most about a dozen hand numbers
     for i, row in enumerate(history):
         if i % label_every and i != len(history) - 1:
             continue
-        x = _num(x_of(i, len(history), layout))
-        out.append(f'<text x="{x}" y="{h - layout.bottom + 20}" fill="#b4bfcc" font-size="18" '
+        label_x = _num(x_of(i, len(history), layout))
+        out.append(f'<text x="{label_x}" y="{h - layout.bottom + 20}" fill="#b4bfcc" font-size="18" '
                    f'text-anchor="middle">{escape(str(row.get("hand", i + 1)))}</text>')
     out.append(f'<text x="{layout.left + layout.plot_width / 2:.0f}" y="{h - 8}" fill="#b4bfcc" '
                f'font-size="18" text-anchor="middle">hand</text>')

@@ -284,8 +284,10 @@ class EventStream:
                     # server's memory. It reconnects, and a fresh snapshot catches it up.
                     front.drop(self.environ, "its event stream fell too far behind")
                     return
-                seq, kind, data = msg
-                yield message(kind, data, seq).encode("utf-8")
+                seq, kind, update = msg
+                # Rendered here, by this stream's own thread: its text is ready as soon as
+                # its own part is (the public part is encoded once for every stream).
+                yield message(kind, self.sub.text(update), seq).encode("utf-8")
         finally:
             self.close()
 
@@ -330,7 +332,7 @@ def events(code: str):
     # The table display holds no token (a TV shows only public things) but its key: it takes
     # a place in the seats' pool, so guests filling the spectators' pool cannot blind it.
     key = request.args.get("display")
-    display = who is None and bool(key) and len(key) <= 64 and owner.is_display_key(key)
+    display = who is None and key is not None and 0 < len(key) <= 64 and owner.is_display_key(key)
     place_token = request_token() if who is not None else f"display:{owner.code}" if display else None
     reg = registry_for()
     own = place_token is not None and reg.is_priority(owner.code)

@@ -137,9 +137,13 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
 
     Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
     only say that they were entered."""
-    t = ev.get("type")
+    t = str(ev.get("type"))
     n = _who(ev.get("seat"), names)
-    f = ev.get
+
+    def f(key: str) -> Any:
+        """The event's field `key` (None when it has none): a logged event is plain JSON."""
+        return ev.get(key)
+
     words = {
         "joined": lambda: f"{f('name')} takes seat {f('seat')}",
         "bought_in": lambda: f"{n} buys in for {f('amount')} (stack {f('stack')})",
@@ -495,7 +499,10 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
     display_name = rules.deck.display_name
 
     s = entry["settlement"]
-    n = lambda seat: names.get(seat, seat)  # noqa: E731 - a one-line lookup
+    def n(seat: str) -> str:
+        """The seat's player's name (the seat id for a seat the table no longer knows)."""
+        return names.get(seat, seat)
+
     cards = entry.get("cards") or {}
     payouts = s.get("payouts") or {}
     if s.get("status") == "conceded":

@@ -15,13 +15,14 @@ classic deck without a name).
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
 
 from companion.decks.art import faces_url
 from companion.rules.explain import explain
 from companion.refusal import Refused
 from companion.rules.decks import SABACC
 from companion.rules.rulesets import DECKS, PRESETS, RULE_SETS, InvalidRules, ruleset_from
-from companion.server.openapi import describe
+from companion.server.openapi import describe, error_response
 
 bp = Blueprint("pages", __name__)
 
@@ -34,7 +35,13 @@ def deck_json(name: str = SABACC.name) -> dict:
 
 # Globals rather than a context processor, so imported macros (partials/rules.html) see them.
 bp.add_app_template_global(explain, "explain_rules")
-bp.add_app_template_global(PRESETS, "presets")  # type: ignore[arg-type]
+
+
+@bp.record_once
+def _presets_global(state: BlueprintSetupState) -> None:
+    """`presets` in every template: a value, which `add_app_template_global` (for functions)
+    does not take."""
+    state.app.jinja_env.globals["presets"] = PRESETS
 
 
 @bp.get("/")
@@ -106,7 +113,8 @@ describe(
                     "200": {
                         "description": "The deck",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Deck"}}},
-                    }
+                    },
+                    "404": error_response("No deck of that name; `field` is `deck`."),
                 },
             }
         }

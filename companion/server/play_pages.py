@@ -58,8 +58,9 @@ def _page_table(code: str) -> TableOwner:
     """The table a page of this blueprint is about; a code typed in another case (codes are
     case-insensitive) is sent on to the same page under the table's own code."""
     owner = _table(code)
-    if owner.code != code:
-        abort(redirect(url_for(request.endpoint, code=owner.code)))
+    endpoint = request.endpoint  # this page's own (set for every request a view serves)
+    if owner.code != code and endpoint is not None:
+        abort(redirect(url_for(endpoint, code=owner.code)))
     return owner
 
 

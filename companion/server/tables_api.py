@@ -32,6 +32,7 @@ from companion.table.commands import check as check_schema  # the one validator
 from companion.table.engine import NAME_MAX
 from companion.table.owner import HOST, JOIN, VIEW_HISTORY, TableOwner, check_transport
 from companion.table.registry import registry_for
+from companion.table.views import dumps
 
 bp = Blueprint("tables_api", __name__)
 
@@ -140,14 +141,17 @@ def join_url(code: str) -> str:
     return f"{phone_base_url()}join/{code}"
 
 
-def _result_body(owner: TableOwner, who: str | None, result) -> dict[str, Any]:
-    version, state = _view(owner, who)
-    out: dict[str, Any] = {"version": version, "seq": result.seq, "events": result.events, "state": state}
+def _result_response(owner: TableOwner, who: str | None, result) -> Response:
+    """The answer to a command or an undo: `{"version", "seq", "events", "state",
+    "replayed"?, "undone"?}`. The asker's state is the text its own event stream sends
+    (`TableOwner.view_text`), made once per version for both."""
+    version, state = owner.view_text(None, host=True) if who == HOST else owner.view_text(who)
+    body = f'{{"version":{version},"seq":{result.seq},"events":{dumps(result.events)},"state":{state}'
     if result.replayed:
-        out["replayed"] = True
+        body += ',"replayed":true'
     if result.undone is not None:
-        out["undone"] = result.undone
-    return out
+        body += f',"undone":{result.undone}'
+    return Response(body + "}\n", mimetype="application/json")
 
 
 # -- endpoints -------------------------------------------------------------------------------
@@ -295,7 +299,7 @@ def command(code: str):
         result = owner.submit(entry, who, version=version, idempotency_key=key)
     except Refused as exc:
         raise _refused(exc, owner, who) from None
-    return jsonify(_result_body(owner, who, result))
+    return _result_response(owner, who, result)
 
 
 @bp.post("/api/v1/tables/<code>/undo")
@@ -315,7 +319,7 @@ def undo(code: str):
         result = owner.undo(who, seq=seq, version=version, idempotency_key=key)
     except Refused as exc:
         raise _refused(exc, owner, who) from None
-    return jsonify(_result_body(owner, who, result))
+    return _result_response(owner, who, result)
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:

@@ -20,7 +20,7 @@ from companion.table.owner import JOIN
 _STATE = {"type": "object", "description": "Table.view() for the asker (docs/table-commands.md)."}
 _EVENTS = {"type": "array", "items": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}}}}
 _CODE_PARAM = {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}, "description": "The table's join code."}
-_AUTH = [{"token": []}, {}]
+_AUTH: list[dict[str, list[str]]] = [{"token": []}, {}]
 
 
 def _json(schema: dict, description: str) -> dict:

@@ -8,13 +8,14 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.table.play import Play
-from companion.table.state import Player, current_step, hand_pot
+from companion.table.state import Betting as BettingRound
+from companion.table.state import Player, Step, current_step, hand_pot
 
 
 class Betting(Play):
     """Betting (a section of the engine's Game)."""
 
-    def open_betting(self, st: dict[str, Any]) -> bool:
+    def open_betting(self, st: Step) -> bool:
         """Start a betting step; False when fewer than two players can still bet."""
         h, rules = self.hand, self.rules
         able = [sid for sid in self.live() if self.stack(sid) > 0]
@@ -23,14 +24,21 @@ class Betting(Play):
             return False
         for p in h["p"].values():
             p["bet"], p["acted"] = 0, False
-        start = st["seat"] if st["seat"] in able else next(x for x in self.round_order() if x in able)
+        seat = st["seat"]
+        start = seat if seat is not None and seat in able else next(x for x in self.round_order() if x in able)
         h["betting"] = {"opener": opener, "current": 0, "to_act": start}
         return True
 
+    def betting_round(self) -> BettingRound:
+        """The betting round in progress; refused (409) when none is open."""
+        b = self.hand["betting"]
+        if b is None:
+            raise Refused(409, "there is no betting now", None)
+        return b
+
     def next_to_act(self, after: str) -> str | None:
         """The next player (to the left of `after`) who must still act in this betting step."""
-        h = self.hand
-        b = h["betting"]
+        h, b = self.hand, self.betting_round()
         opener = h["p"][b["opener"]] if b["opener"] is not None else None
         if opener is not None and b["current"] == 0 and (opener["acted"] or opener["folded"]):
             return None  # only the turn player may open: their check (or fold) ends the step
@@ -53,22 +61,20 @@ class Betting(Play):
             self.emit("betting_done")
             self.advance()
         else:
-            h["betting"]["to_act"] = nxt
+            self.betting_round()["to_act"] = nxt
 
-    def mover(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, Any]:
+    def mover(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound]:
         """The seat acting in the betting step, checked to be the one whose move it is."""
         sid = self.who(f, actor)
         h = self.need_play()
-        b = h["betting"]
-        if b is None:
-            raise Refused(409, "there is no betting now", None)
+        b = self.betting_round()
         self.in_play(sid)
         if b["to_act"] != sid:
             raise Refused(409, f"it is {self.name(b['to_act'])}'s move", None)
         return sid, h["p"][sid], b
 
     @staticmethod
-    def need_opener(b: Any, sid: str) -> None:
+    def need_opener(b: BettingRound, sid: str) -> None:
         """weg/classic: only the turn player opens the betting."""
         if b["opener"] is not None and b["opener"] != sid:
             raise Refused(409, "only the player whose turn it is may open the betting", None)

@@ -75,8 +75,32 @@ class Game(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
 
+#: The entries a view's legal actions try, parsed: the same few are tried on every version.
+_TRIALS: dict[tuple, tuple[str, dict[str, Any]]] = {}
+_TRIALS_MAX = 1000
+
+
+def _parsed_trial(entry: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """`parse(entry)` for a trial entry (its fields a fresh dict each time: a command may
+    change them). Raises `Refused` as `parse` does."""
+    key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in entry.items())
+    try:
+        hit = _TRIALS.get(key)
+    except TypeError:  # a field that is not plain (a dict): not kept
+        return parse(entry)
+    if hit is None:
+        hit = parse(entry)
+        if len(_TRIALS) < _TRIALS_MAX:
+            _TRIALS[key] = hit
+    return hit[0], dict(hit[1])
+
+
 class Table:
     """One table's whole state: plain data, changed only by `apply`. Deterministic."""
+
+    #: The state and the working copy that legal-move trials run on (`_try`), made when first
+    #: needed and again when a trial changed it.
+    _scratch: tuple[TableState, TableState] | None
 
     def __init__(self, state: TableState):
         self._s = state
@@ -135,6 +159,7 @@ class Table:
             "items": [],
             "ended": False,
             "standings": None,
+            "carried_sabacc_pot": 0,
         }
         del rules
         return cls(state)
@@ -144,6 +169,17 @@ class Table:
         history are shared (they never change once the next hand has started)."""
         twin = object.__new__(type(self))
         twin._s, twin._rules, twin._chips = working_copy(self._s), self._rules, self._chips
+        if "_rules_json" in self.__dict__:
+            twin._rules_json = self._rules_json
+        return twin
+
+    def frozen(self) -> "Table":
+        """This version of the table, unchanged whatever the table does next: a twin that
+        shares the state itself, made in no time. Safe because no command changes a state in
+        place: `apply` works on a copy and then replaces the state with it. Read it (views,
+        legal moves); `apply` to it works too, on a copy of its own, leaving this one be."""
+        twin = object.__new__(type(self))
+        twin._s, twin._rules, twin._chips = self._s, self._rules, self._chips
         if "_rules_json" in self.__dict__:
             twin._rules_json = self._rules_json
         return twin
@@ -225,12 +261,27 @@ class Table:
         return game.events
 
     def _try(self, entry: dict, actor: str | None) -> bool:
-        """Whether `entry` would be accepted now (used for the legal actions of a view)."""
+        """Whether `entry` would be accepted now (used for the legal actions of a view).
+
+        Tried on a scratch copy of the state that the trials of this state share: most are
+        refused before they change anything, so the copy is made again only after a trial
+        that changed it (an accepted one, or one refused half-way). A copy per trial was most
+        of what a view cost (issue 19). Not for two threads at once on one table (the owner
+        renders a version's views under one lock)."""
         try:
-            typ, fields = parse(entry)
-            Game(working_copy(self._s), self._rules, self._chips).run(typ, fields, actor)
+            typ, fields = _parsed_trial(entry)
         except Refused:
             return False
+        scratch = self.__dict__.get("_scratch")
+        if scratch is None or scratch[0] is not self._s:
+            scratch = self._scratch = (self._s, working_copy(self._s))
+        try:
+            Game(scratch[1], self._rules, self._chips).run(typ, fields, actor)
+        except Refused:
+            if scratch[1] != self._s:  # changed before it was refused: copy again next time
+                self._scratch = None
+            return False
+        self._scratch = None
         return True
 
     # -- views ------------------------------------------------------------------------------
@@ -243,8 +294,13 @@ class Table:
         `history`: how many of the latest settled hands `stack_history` holds (None: the
         whole session). The API sends phones the latest few, so that what each action
         answers and streams does not grow with the length of the evening."""
+        return self.viewer_view(self.public_view(history), seat, host=host)
+
+    def public_view(self, history: int | None = None) -> dict:
+        """What every viewer sees alike: `view()` of a spectator. `viewer_view` makes any
+        other viewer's from it, so a table with many viewers works this out once."""
         s = self._s
-        out: dict[str, Any] = {
+        return {
             "code": s["code"],
             "version": s["version"],
             "rules": self._rules_view(),
@@ -258,15 +314,28 @@ class Table:
             "hand_no": s["hand_no"],
             "ended": s["ended"],
             "standings": s["standings"],
-            "carried_sabacc_pot": s.get("carried_sabacc_pot", 0),
+            "carried_sabacc_pot": s["carried_sabacc_pot"],
             "stack_history": s["stack_history"][-history:] if history else
                              [] if history == 0 else s["stack_history"],
             "hands": s["hands"][-20:],
             "items": s["items"],
-            "hand": self._hand_view(seat),
+            "hand": self._hand_view(None),
         }
-        if seat is not None and seat in s["seats"]:
-            out["you"] = self._private(seat)
+
+    def viewer_view(self, public: dict, seat: str | None = None, *, host: bool = False,
+                    legal: list[dict[str, Any]] | None = None) -> dict:
+        """`view(seat, host=host)` made from `public` (this table's `public_view`): what
+        differs for this viewer — the turn's words ("You"), its private part, the host's
+        commands — is its own; every other part is `public`'s own object, shared (read-only,
+        for both). `legal`: the seat's legal commands, when already worked out."""
+        out = dict(public)
+        h = self._s["hand"]
+        if seat is not None and h is not None and h["stage"] != "settled":
+            words = Game(self._s, self._rules, self._chips).turn_words(seat)
+            if words != public["hand"]["words"]:
+                out["hand"] = {**public["hand"], "words": words}
+        if seat is not None and seat in self._s["seats"]:
+            out["you"] = self._private(seat, legal)
         if host:
             out["host_legal"] = self._host_legal()
         return out
@@ -281,7 +350,7 @@ class Table:
                 "seats": [self._seat_view(sid) for sid in s["order"]],
                 "departed": [{"seat": sid, **d} for sid, d in s["departed"].items()],
                 "sabacc_pot": s["sabacc_pot"], "ended": s["ended"], "standings": s["standings"],
-                "carried_sabacc_pot": s.get("carried_sabacc_pot", 0)}
+                "carried_sabacc_pot": s["carried_sabacc_pot"]}
 
     def legal(self, seat: str) -> list[dict[str, Any]]:
         """The commands `seat` may send now (what its phone offers; the host console asks for
@@ -312,7 +381,7 @@ class Table:
                 "committed": p["committed"],
                 "bet": p["bet"],
                 "folded": p["folded"],
-                "all_in": not p["folded"] and self._s["seats"].get(sid, {}).get("stack", 0) == 0,
+                "all_in": not p["folded"] and _stack(self._s, sid) == 0,
                 "hand_size": p["hand_size"],
                 "static": list(p["static"]),
                 "entered": p["cards"] is not None,
@@ -346,7 +415,7 @@ class Table:
             "pots": pots_of(h, {sid: seat["stack"] for sid, seat in self._s["seats"].items()}),
             "deck": deck_left(h, self.rules),
             "junk": h["junk"],
-            "discard_top": h.get("discard_top"),
+            "discard_top": h["discard_top"],
             "last_roll": h["last_roll"],
             "rolls": h["rolls"],
             "shift": h["shift"],
@@ -356,14 +425,14 @@ class Table:
             "settlement": h["settlement"],
         }
 
-    def _private(self, sid: str) -> dict[str, Any]:
+    def _private(self, sid: str, legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         h = self._s["hand"]
         mine = h["p"].get(sid) if h else None
         return {
             "seat": sid,
             "cards": list(mine["cards"]) if mine and mine["cards"] is not None else None,
             "demise": mine["demise"] if mine else None,
-            "legal": self._legal(sid),
+            "legal": self._legal(sid) if legal is None else legal,
         }
 
     def _legal(self, sid: str) -> list[dict[str, Any]]:
@@ -381,7 +450,7 @@ class Table:
             closed.advance()
             bets = closed.hand
             betting = bets["betting"] if bets["stage"] == "play" else None
-        if betting and betting["to_act"] == sid:
+        if betting and bets is not None and betting["to_act"] == sid:
             mine = bets["p"][sid]
             cur, limit = betting["current"], rules.bet_limit
             if cur == 0 and (betting["opener"] in (None, sid)) and stack >= 1:
@@ -437,7 +506,7 @@ class Table:
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
             if sid not in h["demise_public"]:  # a face-up demise card stands
                 out.append({"type": "demise_card"})
-        if h and h["stage"] == "show" and h["settlement"]["winner"] == sid:
+        if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:
             out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
             out.append({"type": "no_show"})
         return out
@@ -451,3 +520,9 @@ class Table:
         if self._try({"type": "roll", "dice": [1] * count}, HOST):
             out.append("roll")
         return out
+
+
+def _stack(s: TableState, sid: str) -> int:
+    """A seat's stack; 0 for a player dealt into the hand who has left the table since."""
+    seat = s["seats"].get(sid)
+    return seat["stack"] if seat is not None else 0

@@ -116,27 +116,18 @@ def split_sabacc_pot(amount: int, seated: list[str], dealer: str | None) -> dict
 
 
 class Evening(Play):
-    """Dealer's choice and the end of the session (a section of the engine's Game). First among
-    the sections: its `cmd_start_hand` notes the stacks before the hand (for each player's net
-    for the hand, `outcome.explain`) around the turns section's own."""
-
-    def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
-        before = {sid: seat["stack"] for sid, seat in self.s["seats"].items()}
-        super().cmd_start_hand(f, actor)  # type: ignore[misc]  # turns.Turns, later in the MRO
-        h = self.hand
-        if h is not None:
-            h["stacks_start"] = {sid: before[sid] for sid in h["players"]}
+    """Dealer's choice and the end of the session (a section of the engine's Game)."""
 
     def cmd_change_rules(self, f: dict[str, Any], actor: str | None) -> None:
         self.need_not_ended()
         self.need_between_hands()
         spec = rules_spec(f["rules"], {})
         rules, chips = checked_rules(spec, f.get("chip_set"))
-        settings = dict(self.s["settings"])
+        settings = self.s["settings"].copy()
         settings["rules"] = spec
         settings["chip_set"] = chips
         # Replaced whole: the engine sees new settings and reads the rule set again (Table.apply).
-        self.s["settings"] = settings  # type: ignore[typeddict-item]
+        self.s["settings"] = settings
         if rules.house_dealer is False and self.s["dealer"] is None and self.s["order"]:
             self.s["dealer"] = self.s["token"] or self.s["order"][0]
         self.emit("rules_changed", preset=rules.name, game=game_words(rules), rules=spec)
@@ -160,7 +151,7 @@ class Evening(Play):
         elif pot:
             carried = pot
         s["sabacc_pot"] = 0
-        rows = []
+        rows: list[dict[str, Any]] = []
         every = [(sid, s["seats"][sid], True) for sid in s["order"]]
         every += [(sid, seat, False) for sid, seat in s["departed"].items()]
         for sid, seat, seated in every:
@@ -174,5 +165,5 @@ class Evening(Play):
         rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
         s["ended"] = True
         s["standings"] = rows
-        s["carried_sabacc_pot"] = carried  # type: ignore[typeddict-unknown-key]
+        s["carried_sabacc_pot"] = carried
         self.emit("session_ended", standings=rows, sabacc_shares=shares, carried_sabacc_pot=carried)

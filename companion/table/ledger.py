@@ -273,7 +273,7 @@ class Ledger:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
-    def _write(self, work: Callable[[sqlite3.Connection], None],
+    def _write(self, work: Callable[[sqlite3.Connection], object],
                written: Callable[[], bool] = lambda: False) -> None:
         """Run `work` in one transaction. Raises `NotWritten` when it could not be committed —
         unless `written()` then finds it on disk after all (a COMMIT can report an error after

@@ -10,6 +10,12 @@ the USB scrambler box, a timer. Each calls `submit` (from any thread); the owner
 5. appends it to the ledger — committed to disk — and only then
 6. publishes the events to the table's subscribers and returns.
 
+Publishing renders nothing: each subscriber is handed the same `Update` (the events and the
+table's `VersionViews` at that version), and each stream renders its own text when it wakes,
+the public part of every view encoded once for all of them (companion.table.views). The same
+`VersionViews` answers the command's own view and the host console's legal moves, so each
+part of a version's views is worked out once however many ask.
+
 One lock per table keeps this strictly one-at-a-time. A GPIO or serial callback must do no
 more than call `submit`::
 
@@ -22,21 +28,24 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import inspect
-import json
 import logging
 import queue
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
+from companion.scrambler.seed import SeededRoller
 from companion.scrambler.seed import commitment as seed_commitment_of
 from companion.table.evening import undone_words
 from companion.table.ledger import UNDO, Entry, Ledger, NotWritten
+from companion.table.views import Update, VersionViews, cuts_history, dumps
+
+if TYPE_CHECKING:  # for the annotations only: the engine is imported where a table is made
+    from companion.table.engine import Table
 
 log = logging.getLogger(__name__)
 
@@ -141,29 +150,26 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-@dataclass
-class _Signal:
-    """A marker in the publisher's queue: set `event` when reached."""
-
-    event: threading.Event
-
-
 @dataclass(eq=False)
 class Subscription:
     """One listener (an event stream) of a table: what it may see and its mailbox.
 
-    `messages` receives `(seq, kind, data)` tuples with `data` already rendered as JSON for
-    this viewer; `None` means the table is closing.
+    `messages` receives `(seq, "update", Update)` tuples, one per committed entry, in seq
+    order (`text(update)` is this viewer's message); `None` means the table is closing.
     """
 
     seat: str | None
     host: bool
-    messages: "queue.SimpleQueue[tuple[int, str, str] | None]" = field(default_factory=queue.SimpleQueue)
+    messages: "queue.SimpleQueue[tuple[int, str, Update] | None]" = field(default_factory=queue.SimpleQueue)
 
     @property
     def key(self) -> tuple[str | None, bool]:
         """Viewers with the same key see the same thing."""
         return (self.seat, self.host)
+
+    def text(self, update: Update) -> str:
+        """`update` as this viewer's `update` message (JSON text)."""
+        return update.text(self.seat, self.host)
 
 
 class TableOwner:
@@ -173,19 +179,20 @@ class TableOwner:
         self,
         code: str,
         ledger: Ledger,
-        table_class: type,
+        table_class: type[Table],
         roller: Roller | None = None,
     ):
         self.code = code
         self.ledger = ledger
         self.table_class = table_class
         # Whether the table class can cut its stack chart to the latest rows (the engine can).
-        self._cuts_history = "history" in inspect.signature(table_class.view).parameters
+        self._cuts_history = cuts_history(table_class)
         self.roller: Roller = roller or SoftwareRoller()
+        #: The same roller when it commits to a secret seed for every hand (verifiable dice).
+        self.seeded: SeededRoller | None = self.roller if isinstance(self.roller, SeededRoller) else None
         self._lock = threading.RLock()
         self._subscriptions: set[Subscription] = set()
-        self._outbox: "queue.SimpleQueue[tuple | None]" = queue.SimpleQueue()
-        self._publisher: threading.Thread | None = None
+        self._views: VersionViews | None = None  # the views of `version`, made when first asked
         self.version = 0
         self.hand_start_seq = 0
         self.table: Any = None
@@ -205,7 +212,7 @@ class TableOwner:
         code: str,
         settings: dict[str, Any],
         ledger: Ledger,
-        table_class: type,
+        table_class: type[Table],
         roller: Roller | None = None,
     ) -> tuple["TableOwner", str]:
         """Create table `code` (the engine validates `settings`); returns the owner and the
@@ -223,6 +230,7 @@ class TableOwner:
             if e.applies:
                 table.apply(dict(e.body), e.actor)
         self.table = table
+        self._views = None
         self.version = self.ledger.last_seq(self.code)
         self.hand_start_seq = self.ledger.snapshot(self.code, hand_start=True).seq
         self._since_snapshot = self.version - snap.seq
@@ -237,10 +245,28 @@ class TableOwner:
         with self._lock:
             return self.version, self._view(seat, host, history)
 
-    def legal(self, seat: str) -> tuple[int, list[dict[str, Any]]]:
-        """`(version, legal moves)` of one seat, for the host console playing it."""
+    def view_text(self, seat: str | None = None, host: bool = False) -> tuple[int, str]:
+        """`(version, state)` as `view(seat, host, VIEW_HISTORY)` gives it, the state as JSON
+        text: the same text the viewer's event stream sends, worked out once for both."""
         with self._lock:
-            return self.version, self.table.legal(seat)
+            return self.version, self._current_views().text(seat, host)
+
+    def legal(self, seat: str) -> tuple[int, list[dict[str, Any]]]:
+        """`(version, legal moves)` of one seat, for the host console playing it (the same
+        list the seat's own view carries, worked out once per version)."""
+        with self._lock:
+            return self.version, self._current_views().legal(seat)
+
+    def _current_views(self) -> VersionViews:
+        """The views of the table as it is now (under the lock): made from a copy, so that a
+        stream may render from it after the table has moved on."""
+        views = self._views
+        if views is None or views.version != self.version:
+            # The engine's `frozen` shares the state (no command changes one in place).
+            freeze = getattr(self.table, "frozen", None)
+            frozen = freeze() if freeze is not None else self.table_class.from_json(self.table.to_json())
+            views = self._views = VersionViews(frozen, self.version, VIEW_HISTORY if self._cuts_history else None)
+        return views
 
     def _table_view(self, table: Any, seat: str | None, host: bool, history: int | None) -> dict[str, Any]:
         """`table.view` for one viewer, its stack chart cut to `history` rows where the table
@@ -252,6 +278,9 @@ class TableOwner:
     def _view(self, seat: str | None, host: bool, history: int | None = None) -> dict[str, Any]:
         # The table's version is the ledger's (it also counts undos), not the engine's count
         # of applied entries: one number for clients, event ids and stale checks.
+        if history == VIEW_HISTORY or not self._cuts_history:
+            # A fresh top level (the caller may add to it); the parts below it are shared.
+            return dict(self._current_views().state(seat, host))
         state = self._table_view(self.table, seat, host, history)
         state["version"] = self.version
         return state
@@ -357,8 +386,8 @@ class TableOwner:
             try:
                 events = self._apply(entry, actor)
             except Refused:
-                if trigger is not None and hasattr(self.roller, "discard"):
-                    self.roller.discard()  # nobody saw this roll: a seeded roller takes it back
+                if trigger is not None and self.seeded is not None:
+                    self.seeded.discard()  # nobody saw this roll: a seeded roller takes it back
                 raise
             if (trigger is None and entry.get("type") == "roll" and entry.get("dice") is not None
                     and self._commits()):
@@ -374,8 +403,8 @@ class TableOwner:
             try:
                 self._commit(entry, actor, idempotency_key, events, seat_token=seat_token)
             except Refused:
-                if trigger is not None and hasattr(self.roller, "discard"):
-                    self.roller.discard()  # not written, so never seen: the roll is taken back
+                if trigger is not None and self.seeded is not None:
+                    self.seeded.discard()  # not written, so never seen: the roll is taken back
                 raise
             # The entry is on disk: from here on nothing may turn the answer into a refusal.
             if self._commits() and any(e.get("type") == HAND_ENDED for e in events):
@@ -487,13 +516,13 @@ class TableOwner:
     def _rewind_roller(self) -> None:
         """After an undo: the seeded roller goes back to the number of this hand's rolls that
         stand, so that an undone roll rolled again gives the same dice."""
-        start = self._start_entry()
-        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
+        start, seeded = self._start_entry(), self.seeded
+        if seeded is None or start is None or start.body.get("seed_commitment") != seeded.commitment:
             return
         standing = sum(1 for e in self.ledger.entries(self.code, after=self.hand_start_seq)
                        if e.applies and e.type == "roll" and _seeded_roll(e))
-        while getattr(self.roller, "index", 0) > standing:
-            self.roller.discard()
+        while seeded.index > standing:
+            seeded.discard()
 
     def _undo_target(self, seq: int | None) -> Entry:
         if seq is None:
@@ -618,7 +647,7 @@ class TableOwner:
     # - no hand starts while the previous hand's seed is owed (its reveal was not written).
 
     def _commits(self) -> bool:
-        return all(hasattr(self.roller, name) for name in ("commitment", "reveal", "new_hand"))
+        return self.seeded is not None
 
     @property
     def _seed_key(self) -> str:
@@ -626,7 +655,8 @@ class TableOwner:
 
     def _use_seed(self, seed: str) -> None:
         self._seed = seed
-        self.roller.new_hand(seed)
+        if self.seeded is not None:
+            self.seeded.new_hand(seed)
 
     def _new_seed(self) -> None:
         """Draw, store (raises `NotWritten` if it cannot) and roll from a fresh seed."""
@@ -662,8 +692,8 @@ class TableOwner:
             except NotWritten as exc:  # stored before the next hand starts (`_prepare_seed`)
                 log.warning("table %s: the next hand's seed is not stored yet: %s", self.code, exc.why)
         self._use_seed(seed)
-        start = self._start_entry()
-        if start is None or start.body.get("seed_commitment") != self.roller.commitment:
+        start, seeded = self._start_entry(), self.seeded
+        if seeded is None or start is None or start.body.get("seed_commitment") != seeded.commitment:
             return  # the stored seed is for the next hand: nothing rolled from it yet
         trigger = self.table.roll_needed({"type": "roll"})
         for e in self.ledger.entries(self.code, after=self.hand_start_seq):
@@ -690,9 +720,11 @@ class TableOwner:
                 "written); the next hand was not started, nothing changed",
                 None,
             )
-        start = self._start_entry()
-        used = getattr(self.roller, "index", 0) > 0 or (
-            start is not None and start.body.get("seed_commitment") == self.roller.commitment
+        start, seeded = self._start_entry(), self.seeded
+        if seeded is None:
+            return  # a roller that commits to no seed (asked only when `_commits`)
+        used = seeded.index > 0 or (
+            start is not None and start.body.get("seed_commitment") == seeded.commitment
         )
         if used or self.ledger.get_meta(self._seed_key) != self._seed:
             try:
@@ -700,7 +732,7 @@ class TableOwner:
             except NotWritten as exc:
                 raise Refused(503, f"the next hand's seed could not be stored ({exc.why}); "
                               "the hand was not started, nothing changed", None) from None
-        entry["seed_commitment"] = self.roller.commitment
+        entry["seed_commitment"] = seeded.commitment
 
     def _reveal_seed(self) -> bool:
         """Append `reveal_seed` for the hand that just ended, with the next hand's seed stored
@@ -733,7 +765,8 @@ class TableOwner:
 
     def subscribe(self, seat: str | None = None, host: bool = False) -> tuple[Subscription, int, dict]:
         """Start listening as a viewer; returns the subscription, the version and the viewer's
-        state, taken at the same instant, so no update is missed or doubled."""
+        state (shared parts: read only), taken at the same instant, so no update is missed or
+        doubled."""
         sub = Subscription(seat, host)
         with self._lock:
             self._subscriptions.add(sub)
@@ -756,64 +789,25 @@ class TableOwner:
         msg: dict[str, Any] = {"version": seq, "events": events}
         if state is not None:
             msg["state"] = state
-        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+        return dumps(msg)
 
     def _publish(self, seq: int, events: list[dict], actor: str | None) -> None:
-        """Hand the update to the table's publisher thread (called under the lock, in seq
-        order). Rendering every viewer's state takes a few milliseconds per seat, so it runs
-        off the lock: the next command need not wait for the fan-out, nor the response."""
+        """Hand entry `seq`'s update to every subscriber (called under the lock, in seq order,
+        right after the commit). Nothing is rendered here: each subscriber renders its own
+        text from the shared `Update` when it wakes, so none waits for the others' views and
+        the answer to the command does not wait for any. A subscriber that joined after the
+        entry was committed is not handed it: its snapshot already includes it."""
         subs = list(self._subscriptions)
         if not subs:
             return
-        # The table moves on as soon as the lock is released: render from a copy of this state.
-        # (The engine's `copy` shares the settled history instead of copying the whole session.)
-        copy = getattr(self.table, "copy", None)
-        frozen = copy() if copy is not None else self.table_class.from_json(self.table.to_json())
-        if self._publisher is None:
-            self._publisher = threading.Thread(
-                target=self._publish_loop, name=f"publish-{self.code}", daemon=True
-            )
-            self._publisher.start()
-        self._outbox.put((seq, events, frozen, subs))
-
-    def _publish_loop(self) -> None:
-        """Render each update once per distinct viewer and put it in each subscriber's mailbox,
-        strictly in seq order. A subscriber that joined after an entry was committed is not in
-        that entry's list: its snapshot already includes it."""
-        while True:
-            item = self._outbox.get()
-            if item is None:
-                return
-            seq, events, table, subs = item
-            if isinstance(table, _Signal):
-                table.event.set()
-                continue
-            rendered: dict[tuple[str | None, bool], str] = {}
-            for sub in subs:
-                data = rendered.get(sub.key)
-                if data is None:
-                    try:
-                        state = self._table_view(table, sub.seat, sub.host, VIEW_HISTORY)
-                    except Exception:  # a seat that left has no view of its own any more
-                        log.exception("table %s: no view for %s", self.code, sub.key)
-                        state = self._table_view(table, None, False, VIEW_HISTORY)
-                    state["version"] = seq
-                    data = rendered[sub.key] = self.update_json(seq, events, state)
-                sub.messages.put((seq, "update", data))
+        update = Update(seq, events, self._current_views())
+        for sub in subs:
+            sub.messages.put((seq, "update", update))
 
     def close(self) -> None:
-        """Tell every listener the table is going away (server shutdown)."""
+        """Tell every listener the table is going away (server shutdown); the updates already
+        committed are in their mailboxes before the goodbye."""
         with self._lock:
             subs = list(self._subscriptions)
-        self._drain()  # the updates already committed go out before the goodbye
-        for sub in subs:
-            sub.messages.put(None)
-
-    def _drain(self, timeout: float = 5.0) -> None:
-        """Wait until the publisher has handed out every update so far (for shutdown and
-        tests)."""
-        if self._publisher is None:
-            return
-        done = threading.Event()
-        self._outbox.put((0, [], _Signal(done), []))
-        done.wait(timeout)
+            for sub in subs:
+                sub.messages.put(None)

@@ -20,7 +20,7 @@ from companion.table.commands import (
     SCRAMBLER,
     STATIC_COMMANDS,
 )
-from companion.table.state import Hand, Player, TableState
+from companion.table.state import Hand, Player, Step, TableState
 
 
 class Play:
@@ -34,11 +34,18 @@ class Play:
         self.events.append({"type": type_, **fields})
 
     @property
-    def hand(self) -> Hand | None:
-        return self.s["hand"]
+    def hand(self) -> Hand:
+        """The table's hand: the running one, or the latest (settled) one between hands. With
+        no hand at all, the command is refused (409), never half applied: every step of the
+        engine that reads the hand reads it here."""
+        h = self.s["hand"]
+        if h is None:
+            raise Refused(409, "no hand is being played", None)
+        return h
 
     def in_hand(self) -> bool:
-        h = self.hand
+        """Whether a hand is running (dealt and not yet settled)."""
+        h = self.s["hand"]
         return h is not None and h["stage"] != "settled"
 
     def plays(self, sid: str) -> bool:
@@ -63,7 +70,7 @@ class Play:
         its own (it is no bet), it belongs to the main pot whoever wins it."""
         self.s["seats"][sid]["stack"] -= amount
         p = self.hand["p"][sid]
-        p["fees"] = p.get("fees", 0) + amount
+        p["fees"] += amount
 
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""
@@ -139,8 +146,8 @@ class Play:
             raise Refused(403, f"unknown actor {actor!r}", None)
         if typ in HOST_ONLY:
             self.need_host(actor)
-        h = self.hand
-        if h is not None and h.get("drew_last") and typ not in STATIC_COMMANDS:
+        h = self.s["hand"]
+        if h is not None and h["drew_last"] and typ not in STATIC_COMMANDS:
             h["drew_last"] = None  # the next player acts: the drawer's static window closes
         self.next_player_acts(typ, f, actor)
         getattr(self, "cmd_" + typ)(f, actor)
@@ -149,6 +156,10 @@ class Play:
 
     def advance(self) -> None:
         """Move to the next step of the round (turns.Turns)."""
+        raise NotImplementedError
+
+    def open_betting(self, st: Step) -> bool:
+        """Open the betting round of a betting step, if it can open (betting.Betting)."""
         raise NotImplementedError
 
     def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:

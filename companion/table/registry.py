@@ -24,7 +24,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from flask import Flask, current_app
 
@@ -32,6 +32,9 @@ from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.table.ledger import Ledger, is_damaged
 from companion.refusal import Refused
 from companion.table.owner import HOST, SCRAMBLER, TableOwner, token_hash
+
+if TYPE_CHECKING:  # for the annotations only: the engine is imported where a table is made
+    from companion.table.engine import Table
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +143,7 @@ def normal_code(code: str) -> str | None:
     return code
 
 
-def _engine_table() -> type:
+def _engine_table() -> type[Table]:
     from companion.table.engine import Table
 
     return Table
@@ -152,7 +155,7 @@ class Registry:
     def __init__(
         self,
         data_dir: str | Path,
-        table_class: type | None = None,
+        table_class: type[Table] | None = None,
         roller_factory: Callable[[], Roller] = SoftwareRoller,
     ):
         self.data_dir = Path(data_dir)
@@ -351,8 +354,10 @@ class Registry:
 
     def is_owner_token(self, token: str | None) -> bool:
         """Whether `token` is the server's owner token."""
-        return bool(token and self._owner_token) and secrets.compare_digest(
-            token.encode("utf-8", "replace"), self._owner_token.encode())
+        owner = self._owner_token
+        if not token or not owner:
+            return False
+        return secrets.compare_digest(token.encode("utf-8", "replace"), owner.encode())
 
     def may_bind_scrambler(self, token: str | None) -> bool:
         """Whether `token` may move the scrambler: the server's owner token, or the host token

@@ -16,11 +16,19 @@ from companion.table.commands import HOST, SCRAMBLER
 from companion.table.evening import game_words
 from companion.table.outcome import explain
 from companion.table.play import Play
-from companion.table.state import hand_pot, plain
+from companion.table.state import Player, hand_pot, plain
 
 
 class Reveal(Play):
     """The reveal and the settlement (a section of the engine's Game)."""
+
+    def face_up(self, sid: str) -> list[str]:
+        """The hand `sid` entered at the reveal, once it is face up: every live hand is, from
+        the moment the last one is entered (but one being entered again after a conflict)."""
+        cards = self.hand["p"][sid]["cards"]
+        if cards is None:
+            raise Refused(409, f"{self.name(sid)} has not entered their hand yet", None)
+        return cards
 
     def start_reveal(self) -> None:
         h = self.hand
@@ -32,9 +40,9 @@ class Reveal(Play):
 
     def cmd_reveal(self, f: dict[str, Any], actor: str | None) -> None:
         sid = self.who(f, actor)
-        h = self.hand
-        if not self.in_hand() or h["stage"] != "reveal":
+        if not self.in_hand() or self.hand["stage"] != "reveal":
             raise Refused(409, "it is not the reveal", None)
+        h = self.hand
         p = self.in_play(sid)
         if h["revealed"] and p["cards"] is not None:
             raise Refused(409, "your hand is already face up: it cannot change now", None)
@@ -70,12 +78,12 @@ class Reveal(Play):
         # Checked against what this seat may already see: every static field, and the other
         # hands only once they are face up. A refusal naming a card another seat entered
         # would let a player read that hand by entering card after card.
-        others = []
+        others: list[str] = []
         for other, q in h["p"].items():
             if other == sid or q["folded"]:
                 continue
-            others += q["cards"] if other in public else q["static"]
-        if h.get("discard_top"):
+            others += self.face_up(other) if other in public else q["static"]
+        if h["discard_top"] is not None:
             others.append(h["discard_top"])  # a face-up discard pile's top card is on the table
         try:
             self.rules.deck.check_copies(full + others)
@@ -87,7 +95,7 @@ class Reveal(Play):
         if all(h["p"][x]["cards"] is not None for x in self.live()):
             h["revealed"] = True
             h["reentry"] = []
-            self.emit("revealed", hands={x: list(h["p"][x]["cards"]) for x in self.live()})
+            self.emit("revealed", hands={x: list(self.face_up(x)) for x in self.live()})
             if not self.reveal_conflict():
                 self.settle_hand()
 
@@ -96,12 +104,12 @@ class Reveal(Play):
         the players who hold it outside their static field enter their hands again (the
         others' hands stand). True if there was such a card."""
         h = self.hand
-        count = Counter(c for x in self.live() for c in h["p"][x]["cards"])
+        count = Counter(c for x in self.live() for c in self.face_up(x))
         over = sorted(c for c, n in count.items() if n > self.rules.deck.cards[c].copies)
         if not over:
             return False
         seats = [x for x in self.live()
-                 if any(c in over for c in (Counter(h["p"][x]["cards"]) - Counter(h["p"][x]["static"])))]
+                 if any(c in over for c in (Counter(self.face_up(x)) - Counter(h["p"][x]["static"])))]
         for x in seats:
             h["p"][x]["cards"] = None
         h["reentry"] = list(seats)
@@ -113,9 +121,9 @@ class Reveal(Play):
 
     def cmd_demise_card(self, f: dict[str, Any], actor: str | None) -> None:
         sid = self.who(f, actor)
-        h = self.hand
-        if not self.in_hand() or h["stage"] != "demise":
+        if not self.in_hand() or self.hand["stage"] != "demise":
             raise Refused(409, "there is no sudden demise now", None)
+        h = self.hand
         if sid not in h["demise_players"]:
             raise Refused(409, "you are not in the sudden demise", None)
         try:
@@ -129,8 +137,8 @@ class Reveal(Play):
         # Checked against the face-up cards only: the revealed hands, and the demise cards
         # shown at a clash that stand. Another player's demise card entered since is still
         # hidden: refusing for it would tell this player that card.
-        table = [c for x in self.live() for c in h["p"][x]["cards"]]
-        table += [h["p"][x]["demise"] for x in public]
+        table = [c for x in self.live() for c in self.face_up(x)]
+        table += [d for x in public if (d := h["p"][x]["demise"]) is not None]
         try:
             self.rules.deck.check_copies(table + [code])
         except deck.TooManyCopies as exc:
@@ -148,8 +156,8 @@ class Reveal(Play):
         entry ever depends on another's hidden card (the demise oracle)."""
         h = self.hand
         cards = {x: h["p"][x]["demise"] for x in h["demise_players"]}
-        count = Counter(c for x in self.live() for c in h["p"][x]["cards"])
-        count.update(cards.values())
+        count = Counter(c for x in self.live() for c in self.face_up(x))
+        count.update(c for c in cards.values() if c is not None)
         over = sorted(c for c, n in count.items() if n > self.rules.deck.cards[c].copies)
         # A card that stood face up at an earlier clash stands: the new entries clash.
         clash = [x for x, c in cards.items() if c in over and x not in h["demise_public"]]
@@ -172,8 +180,10 @@ class Reveal(Play):
             # A blind draw's cards add up, one a draw: each drawn card joins the player's draws
             # (face up on the discard pile) and the tied players may be asked to draw again.
             for x in h["demise_players"]:
-                h["p"][x]["blind_draw"] = [*h["p"][x].get("blind_draw", []), h["p"][x]["demise"]]
-                h["p"][x]["demise"] = None
+                drawer = h["p"][x]
+                if drawer["demise"] is not None:
+                    drawer["blind_draw"] = [*drawer["blind_draw"], drawer["demise"]]
+                drawer["demise"] = None
         reveals = []
         for sid in h["players"]:
             p = h["p"][sid]
@@ -182,14 +192,14 @@ class Reveal(Play):
                 name=sid,
                 cards=tuple(p["cards"] or ()) if not p["folded"] else (),
                 committed=p["committed"],
-                fees=p.get("fees", 0),
+                fees=p["fees"],
                 stack=s["seats"][sid]["stack"],
                 folded=p["folded"],
                 called=sid == h["called_by"],
                 demise=(p["demise"],) if p["demise"] else (),
                 static=tuple(p["static"]) if rules.holdem and not p["folded"] else (),
                 side=Side(side) if rules.force_sabacc and side else None,
-                blind_draw=tuple(p.get("blind_draw", ())),
+                blind_draw=tuple(p["blind_draw"]),
             ))
         try:
             result = settle(rules, reveals, s["sabacc_pot"])
@@ -215,13 +225,14 @@ class Reveal(Play):
             return
         committed = hand_pot(h)
         paid = sum(result.payouts.get(sid, 0) for sid in h["players"])
-        if paid + result.sabacc_pot_after != committed + s["sabacc_pot"]:
+        pot_after = result.sabacc_pot_after  # None only for a sudden demise or a blind draw
+        if pot_after is None or paid + pot_after != committed + s["sabacc_pot"]:
             raise Refused(409, "the settlement does not add up; nothing was changed", None)
         for sid in h["players"]:
             s["seats"][sid]["stack"] += result.payouts.get(sid, 0)
             if s["seats"][sid]["stack"] < 0:
                 raise Refused(409, "the settlement would leave a negative stack", None)
-        s["sabacc_pot"] = result.sabacc_pot_after
+        s["sabacc_pot"] = pot_after
         record = self.told(plain(result.to_json()))
         h["settlement"] = record
         self.emit("settled", settlement=record,
@@ -233,7 +244,7 @@ class Reveal(Play):
         """The settlement record with the demise cards, totals after them, why each hand won
         or lost, and each player's net (outcome.explain)."""
         h, s = self.hand, self.s
-        start = h.get("stacks_start") or {}
+        start = h["stacks_start"]
         played = {sid: {"cards": h["p"][sid]["cards"] if not h["p"][sid]["folded"] else None,
                         "demise": h["p"][sid]["demise"], "committed": h["p"][sid]["committed"],
                         "paid": (start[sid] - s["seats"][sid]["stack"] + record.get("payouts", {}).get(sid, 0)
@@ -259,20 +270,22 @@ class Reveal(Play):
                            "settlement": h["settlement"],
                            "game": game_words(self.rules),
                            # face-up hands only: a folded or conceding hand was never shown
-                           "cards": {sid: (list(h["p"][sid]["cards"])
-                                           if h["revealed"] and h["p"][sid]["cards"] is not None
-                                           and not h["p"][sid]["folded"] else None)
+                           "cards": {sid: _shown(h["p"][sid]) if h["revealed"] else None
                                      for sid in h["players"]}})
-        role = "token" if self.rules.house_dealer else "dealer"
+        order = s["order"]
         current = h["token"] if self.rules.house_dealer else h["dealer"]
-        if current in s["order"] and len(s["order"]) > 1:
-            s[role] = s["order"][(s["order"].index(current) + 1) % len(s["order"])]
+        if current in order and len(order) > 1:
+            following = order[(order.index(current) + 1) % len(order)]
+            if self.rules.house_dealer:
+                s["token"] = following
+            else:
+                s["dealer"] = following
         self.emit("hand_ended", hand=h["no"], stacks=stacks, sabacc_pot=s["sabacc_pot"])
 
     def cmd_reveal_seed(self, f: dict[str, Any], actor: str | None) -> None:
         if actor not in (HOST, SCRAMBLER):
             raise Refused(403, "only the scrambler or the host reveals the seed", None)
-        h = self.hand
+        h = self.s["hand"]
         if h is None or h["stage"] != "settled":
             raise Refused(409, "the seed is revealed after the hand is settled", None)
         if h["seed_commitment"] is None:
@@ -282,3 +295,9 @@ class Reveal(Play):
         h["seed"] = f["seed"].lower()
         self.s["hands"][-1]["seed"] = h["seed"]
         self.emit("seed_revealed", hand=h["no"], seed=h["seed"])
+
+
+def _shown(p: Player) -> list[str] | None:
+    """A player's hand as the history keeps it: the cards entered, unless they folded (a
+    folded or conceding hand was never shown)."""
+    return list(p["cards"]) if p["cards"] is not None and not p["folded"] else None

@@ -42,15 +42,16 @@ class Shifts(Play):
         h["rolls"].append(record)
         h["last_roll"] = record
         self.emit("rolled", seat=roller, roll=roll.to_json())
-        if roll.shift:
-            instructions = self.shift_instructions(roll.kind)
-            words = shift_announcement(roll.kind)
-            h["shift"] = {"kind": roll.kind.value, "round": h["round"], "instructions": instructions,
+        kind = roll.kind  # set exactly when the roll is a shift
+        if kind is not None:
+            instructions = self.shift_instructions(kind)
+            words = shift_announcement(kind)
+            h["shift"] = {"kind": kind.value, "round": h["round"], "instructions": instructions,
                           "announcement": words}
-            if roll.kind is ShiftKind.WILD:
+            if kind is ShiftKind.WILD:
                 h["junk"] = 0  # the junk pile is shuffled back in
-            self.emit("shift", kind=roll.kind.value, instructions=instructions, announcement=words)
-            self.deal_job({x: (1 if roll.kind is ShiftKind.RIM else
+            self.emit("shift", kind=kind.value, instructions=instructions, announcement=words)
+            self.deal_job({x: (1 if kind is ShiftKind.RIM else
                                h["p"][x]["hand_size"] - len(h["p"][x]["static"]))
                            for x in instructions
                            if h["p"][x]["hand_size"] > len(h["p"][x]["static"])})

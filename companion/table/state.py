@@ -12,14 +12,15 @@ state and change nothing.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, TypeVar, cast
 
 from companion.rules.rulesets import Phase, RuleSet, StaticField
 from companion.rules.settle import build_pots
 
 #: Where a hand is: playing its rounds, at the last roll after a call, entering hands, a
-#: sudden demise, or over.
-Stage = Literal["play", "final_roll", "reveal", "demise", "settled"]
+#: sudden demise (or a blind draw), the sole survivor choosing whether to show their hand
+#: (where the ranking lets them: `HandRanking.survivor_shows`), or over.
+Stage = Literal["play", "final_roll", "reveal", "demise", "show", "settled"]
 
 
 class Settings(TypedDict):
@@ -58,6 +59,8 @@ class Player(TypedDict):
     removed: int  # static-field cards taken back in that turn
     cards: list[str] | None  # the hand entered at the reveal (hidden until all are in)
     demise: str | None  # the sudden-demise card entered
+    blind_draw: list[str]  # a blind draw's cards entered so far, one a draw, in order
+    fees: int  # fees paid into the pot this hand: in the main pot, no commitment level of their own
 
 
 class Step(TypedDict):
@@ -128,6 +131,7 @@ class Hand(TypedDict):
     demise_public: list[str]  # players whose demise card is face up (it stood at a clash)
     reentry: list[str]  # players entering their hand again after a reveal conflict
     stacks_start: dict[str, int]  # each player's stack before the ante (the net for the hand)
+    discard_top: str | None  # the discard pile's top card, where the pile is face up
 
 
 class HistoryRow(TypedDict):
@@ -143,6 +147,7 @@ class HistoryRow(TypedDict):
     seed: str | None
     settlement: dict[str, Any] | None  # the same record as the hand's settlement
     cards: dict[str, list[str] | None] | None  # face-up hands; None: folded or never shown
+    game: str  # the game it was, in words (dealer's choice may change it between hands)
 
 
 class TableState(TypedDict):
@@ -165,6 +170,7 @@ class TableState(TypedDict):
     items: list[dict[str, Any]]  # non-credit stakes: {"hand", "seat", "item", "value"}
     ended: bool  # the session has ended
     standings: list[dict[str, Any]] | None  # the final standings, once ended
+    carried_sabacc_pot: int  # the sabacc pot carried to the next session when this one ended
 
 
 def new_seat(name: str) -> Seat:
@@ -177,7 +183,24 @@ def new_player(hand_size: int) -> Player:
     """A seat's part in a hand it was just dealt into."""
     return {"committed": 0, "bet": 0, "folded": False, "folded_turn": None, "acted": False,
             "hand_size": hand_size, "static": [], "static_turn": None, "added": 0, "removed": 0,
-            "cards": None, "demise": None}
+            "cards": None, "demise": None, "blind_draw": [], "fees": 0}
+
+
+def new_hand(no: int, dealer: str | None, token: str | None, players: list[str], deal_size: int,
+             seed_commitment: str | None, sabacc_pot: int, stacks: dict[str, int]) -> Hand:
+    """A hand just dealt: `players` in playing order, `deal_size` cards each, before its antes
+    and its first round's steps; `stacks`: each player's stack before the ante."""
+    return {
+        "no": no, "stage": "play", "dealer": dealer, "token": token, "players": players,
+        "p": {sid: new_player(deal_size) for sid in players},
+        "round": 1, "steps": [], "step": -1, "turn_no": 0, "turn_of": None,
+        "betting": None, "called_by": None, "after": [], "finishing": None,
+        "junk": 0, "last_roll": None, "shift": None, "rolls": [],
+        "revealed": False, "demise_players": [], "settlement": None,
+        "seed_commitment": seed_commitment, "seed": None, "sabacc_pot_start": sabacc_pot,
+        "call_open": False, "passed": [], "drew_last": None, "deal": [],
+        "demise_public": [], "reentry": [], "stacks_start": stacks, "discard_top": None,
+    }
 
 
 def copy_json(v: Any) -> Any:
@@ -191,6 +214,8 @@ def copy_json(v: Any) -> Any:
 
 #: The history of settled hands: lists that only grow, by one row at the end of each hand.
 HISTORY = ("hands", "stack_history")
+#: A row of one of the HISTORY lists.
+Row = TypeVar("Row")
 
 
 def working_copy(state: TableState) -> TableState:
@@ -201,28 +226,34 @@ def working_copy(state: TableState) -> TableState:
     every command, and every legal-action check of a view, cost more the longer the session
     ran (the benchmark's growth_ratio: 70x slower views at hand 500); copying the whole hand
     was most of an action's time (overhead_ratio)."""
-    out = dict(state)
+    out = state.copy()
     out["seats"] = copy_json(state["seats"])
     out["departed"] = dict(state["departed"])
     out["order"] = list(state["order"])
     out["items"] = list(state["items"])
-    for k in HISTORY:
-        rows = state[k]
-        out[k] = rows[:-1] + [copy_json(rows[-1])] if rows else []
+    out["hands"] = _copy_last(state["hands"])  # the HISTORY lists
+    out["stack_history"] = _copy_last(state["stack_history"])
     if state["hand"] is not None:
         out["hand"] = copy_hand(state["hand"])
-    return out  # type: ignore[return-value]
+    return out
+
+
+def _copy_last(rows: list[Row]) -> list[Row]:
+    """A history list with only its last row copied (the one a command may still change)."""
+    return rows[:-1] + [copy_json(rows[-1])] if rows else []
 
 
 def copy_hand(h: Hand) -> Hand:
     """A hand a command may change: the fields changed in place are copied (`p`, `betting`,
     and the lists `steps`, `rolls`, `after`, `passed` that a command edits), the others shared."""
-    out = dict(h)
+    out = h.copy()
     out["p"] = {sid: {**p, "static": list(p["static"])} for sid, p in h["p"].items()}
-    out["betting"] = dict(h["betting"]) if h["betting"] is not None else None
-    for k in ("steps", "rolls", "after", "passed"):
-        out[k] = list(h[k])
-    return out  # type: ignore[return-value]
+    out["betting"] = h["betting"].copy() if h["betting"] is not None else None
+    out["steps"] = list(h["steps"])
+    out["rolls"] = list(h["rolls"])
+    out["after"] = list(h["after"])
+    out["passed"] = list(h["passed"])
+    return out
 
 
 #: Hand fields added after the first snapshots were written, with the value an old snapshot's
@@ -231,15 +262,22 @@ def copy_hand(h: Hand) -> Hand:
 HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
                                "demise_public": [], "reentry": [], "stacks_start": {},
                                "discard_top": None}
+#: The same for each player's part of the hand: the blind draw's cards, the fees paid.
+PLAYER_ADDED: dict[str, Any] = {"blind_draw": [], "fees": 0}
 
 
-def migrate(state: dict[str, Any]) -> dict[str, Any]:
-    """An older snapshot in today's form (in place): fields added since get their defaults."""
+def migrate(state: dict[str, Any]) -> TableState:
+    """An older snapshot in today's form (in place): fields added since get their defaults.
+    The snapshot is one `Table.to_json` wrote (today or in an older version), so once
+    completed here it is a `TableState`."""
     h = state.get("hand")
     if h is not None:
         shown = h.pop("demise_shown", False)
         for k, v in HAND_ADDED.items():
             h.setdefault(k, copy_json(v))
+        for player in h["p"].values():
+            for k, v in PLAYER_ADDED.items():
+                player.setdefault(k, copy_json(v))
         if shown and not h["demise_public"]:
             h["demise_public"] = [x for x in h["demise_players"] if h["p"][x]["demise"]]
         if h["stage"] == "play":
@@ -248,7 +286,9 @@ def migrate(state: dict[str, Any]) -> dict[str, Any]:
     for row in state.get("hands", []):
         row.setdefault("settlement", None)
         row.setdefault("cards", None)
-    return state
+        row.setdefault("game", "")  # not known any more: the pages leave it out
+    state.setdefault("carried_sabacc_pot", 0)
+    return cast(TableState, state)  # the one place snapshot JSON becomes the typed state
 
 
 def plain(v: Any) -> Any:
@@ -295,7 +335,7 @@ def pots_of(h: Hand, stacks: dict[str, int] | None = None) -> list[dict[str, Any
     to know who is all in; without it, the pots as they would be settled now."""
     committed = {sid: h["p"][sid]["committed"] for sid in h["players"]}
     folded = [sid for sid in h["players"] if h["p"][sid]["folded"]]
-    fees = sum(p.get("fees", 0) for p in h["p"].values())
+    fees = sum(p["fees"] for p in h["p"].values())
     if stacks is None or h["stage"] == "settled" or not committed:
         return [{"amount": pot.amount, "eligible": list(pot.eligible)}
                 for pot in build_pots(committed, folded, fees)]
@@ -320,7 +360,7 @@ def pots_of(h: Hand, stacks: dict[str, int] | None = None) -> list[dict[str, Any
 
 def hand_pot(h: Hand) -> int:
     """Every credit in the hand's pots: the commitments and the fees paid into the pot."""
-    return sum(p["committed"] + p.get("fees", 0) for p in h["p"].values())
+    return sum(p["committed"] + p["fees"] for p in h["p"].values())
 
 
 def static_turn(h: Hand, sid: str) -> int | None:
@@ -329,7 +369,7 @@ def static_turn(h: Hand, sid: str) -> int | None:
     timing ruling: a player can lock the card they just drew). None: not now."""
     if h["turn_of"] == sid:
         return h["turn_no"]
-    drew = h.get("drew_last")
+    drew = h["drew_last"]
     return drew["turn"] if drew and drew["seat"] == sid else None
 
 

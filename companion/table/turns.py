@@ -20,12 +20,11 @@ from companion.rules.rulesets import (
 from companion.table.commands import HOST
 from companion.table.play import Play
 from companion.table.state import (
-    HAND_ADDED,
     Step,
     current_step,
     deck_left,
     join_words,
-    new_player,
+    new_hand,
     next_in,
     roller_of,
     rotate,
@@ -84,18 +83,9 @@ class Turns(Play):
             players = rotate(order, first, players_set)
         s["dealer"], s["token"] = dealer, token
         s["hand_no"] += 1
-        h = {
-            "no": s["hand_no"], "stage": "play", "dealer": dealer, "token": token,
-            "players": players,
-            "p": {sid: new_player(rules.deal_size) for sid in players},
-            "round": 1, "steps": [], "step": -1, "turn_no": 0, "turn_of": None,
-            "betting": None, "called_by": None, "after": [], "finishing": None,
-            "junk": 0, "last_roll": None, "shift": None, "rolls": [],
-            "revealed": False, "demise_players": [], "settlement": None,
-            "seed_commitment": f.get("seed_commitment"), "seed": None,
-            "sabacc_pot_start": s["sabacc_pot"],
-            **HAND_ADDED,
-        }
+        h = new_hand(s["hand_no"], dealer, token, players, rules.deal_size,
+                     f.get("seed_commitment"), s["sabacc_pot"],
+                     {sid: s["seats"][sid]["stack"] for sid in players})
         s["hand"] = h
         self.deal_job({sid: rules.deal_size for sid in players})
         self.emit("hand_started", hand=h["no"], dealer=dealer, token=token, first=players[0],
@@ -111,10 +101,10 @@ class Turns(Play):
         h["steps"] = self.build_round()
         self.advance()
 
-    def build_round(self) -> list[dict[str, Any]]:
+    def build_round(self) -> list[Step]:
         """The steps of one round, read from the rule set's order of play and phases."""
         rules, h = self.rules, self.hand
-        steps: list[dict[str, Any]] = []
+        steps: list[Step] = []
 
         def add(phase: Phase, seat: str | None, do: str, turn_of: str | None) -> None:
             steps.append({"phase": phase.value, "seat": seat, "do": do, "turn_of": turn_of})
@@ -139,9 +129,10 @@ class Turns(Play):
                 add(pr.phase, h["dealer"], "roll", None)
         return steps
 
-    def round_dealer(self) -> str:
-        """Who deals (and rolls) this round: the hand's dealer, or, where the dealer's part
-        passes left each round, the player before this round's first."""
+    def round_dealer(self) -> str | None:
+        """Who deals (and rolls) this round: the hand's dealer (None: a house dealer who is
+        not a seat), or, where the dealer's part passes left each round, the player before
+        this round's first."""
         h = self.hand
         if not self.rules.dealer_rotates_each_round:
             return h["dealer"]
@@ -202,7 +193,7 @@ class Turns(Play):
             if st["do"] == "call" and self.call_merges_into_draw(st):
                 merge_call = True  # the window stays open until the turn player draws
                 continue
-            if drew := h.get("drew_last"):
+            if drew := h["drew_last"]:
                 if st["phase"] != drew["phase"]:
                     h["drew_last"] = None  # holodex: the dice phase begins
             h["call_open"] = st["do"] == "call" or (merge_call and st["do"] == "draw")
@@ -210,7 +201,7 @@ class Turns(Play):
                       **({"call_open": True} if h["call_open"] and st["do"] != "call" else {}))
             return
 
-    def call_window_instead(self, st: dict[str, Any]) -> bool:
+    def call_window_instead(self, st: Step) -> bool:
         """Whether a betting step that cannot open is a call window instead: the rule set
         calls in this phase, a call is allowed now, and two players are still in the hand."""
         h, calling = self.hand, self.rules.calling
@@ -218,7 +209,7 @@ class Turns(Play):
                 and h["called_by"] is None and h["round"] > calling.rounds_before_call
                 and len(self.live()) >= 2)
 
-    def call_possible(self, st: dict[str, Any]) -> bool:
+    def call_possible(self, st: Step) -> bool:
         h, calling = self.hand, self.rules.calling
         if not self.rules.ending.by_call:
             return False  # a hand of fixed rounds: nobody calls
@@ -226,7 +217,7 @@ class Turns(Play):
             return False
         return any(sid != st["seat"] for sid in self.live()) if calling.not_by_turn_player else True
 
-    def call_merges_into_draw(self, st: dict[str, Any]) -> bool:
+    def call_merges_into_draw(self, st: Step) -> bool:
         """weg/classic: the call window stays open until the turn player draws (or stands); the
         draw closes it, so no separate "nobody calls" is needed. Not for a turn player who
         folded in their own turn: they draw no more, so their call step stays."""
@@ -239,25 +230,32 @@ class Turns(Play):
     def folded_call_window(self) -> bool:
         """Whether the open call window is that of a turn player who folded in their own turn
         (weg/classic): no draw of theirs closes it."""
-        h = self.hand
+        return self.folded_caller() is not None
+
+    def folded_caller(self) -> str | None:
+        """The turn player who folded in their own turn and whose call window is open, or None."""
+        h = self.s["hand"]  # also asked of a table between hands (a view)
         st = current_step(h) if h is not None and h["stage"] == "play" else None
-        return (st is not None and st["do"] == "call" and st["seat"] is not None
-                and h["p"][st["seat"]]["folded"])
+        if h is None or st is None or st["do"] != "call" or st["seat"] is None:
+            return None
+        return st["seat"] if h["p"][st["seat"]]["folded"] else None
 
     def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
         """A folded turn player's call window closes as soon as the next player acts (the
         third-round ruling): a move of the next turn closes it first, as their "no call" would,
         so it never holds up the next turn. Only the next turn's player may fold to close it
         (the others' folds belong to that turn's betting, which has not begun)."""
-        if typ not in NEXT_TURN_MOVES or not self.folded_call_window():
+        folded = self.folded_caller() if typ in NEXT_TURN_MOVES else None
+        if folded is None:
             return
         h = self.hand
-        folded = current_step(h)["seat"]
         self.emit("no_call", seat=folded)
         self.advance()
-        if typ == "fold" and h["stage"] == "play" and self.who(f, actor) != h["turn_of"]:
+        turn = h["turn_of"]
+        if typ == "fold" and h["stage"] == "play" and self.who(f, actor) != turn:
+            opens = f"{self.name(turn)}'s move" if turn is not None else "the next move"
             raise Refused(409, f"the call window of {self.name(folded)}'s turn is still open: "
-                               f"folding opens with {self.name(h['turn_of'])}'s move", None)
+                               f"folding opens with {opens}", None)
 
     def call_window(self) -> list[str]:
         """The players who may still call (or pass) in an open pagat call window."""
@@ -298,9 +296,12 @@ class Turns(Play):
             raise Refused(409, f"nobody calls: the hand ends after {self.rules.ending.rounds} rounds", None)
         if h["called_by"] is not None:
             raise Refused(409, f"{self.name(h['called_by'])} called the hand first", None)
-        window = h.get("call_open") and st is not None
-        if not window and (st is None or st["phase"] != calling.phase.value or st["do"] == "roll"):
-            raise Refused(409, f"the hand can only be called in the {calling.phase.value} phase", None)
+        outside = f"the hand can only be called in the {calling.phase.value} phase"
+        if st is None:
+            raise Refused(409, outside, None)
+        window = h["call_open"]
+        if not window and (st["phase"] != calling.phase.value or st["do"] == "roll"):
+            raise Refused(409, outside, None)
         if h["round"] <= calling.rounds_before_call:
             raise Refused(409, f"no call before round {calling.rounds_before_call + 1}", None)
         if window and st["seat"] is None:
@@ -347,8 +348,10 @@ class Turns(Play):
         st = current_step(h)
         if st is None or st["do"] != "draw":
             raise Refused(409, "it is not a time to draw", None)
-        if st["seat"] != sid:
-            raise Refused(409, f"it is {self.name(st['seat'])}'s turn to draw", None)
+        drawer = st["seat"]
+        if drawer != sid:
+            raise Refused(409, f"it is {self.name(drawer)}'s turn to draw" if drawer is not None
+                          else "it is not your turn to draw", None)
         p = self.in_play(sid)
         action = f["action"]
         taken = next((a for a in self.rules.actions if a.action == action), None)
@@ -419,20 +422,22 @@ class Turns(Play):
         if top is not None:
             self.put_on_discard_pile(top)
 
-    def survivor(self, f: dict[str, Any], actor: str | None) -> str:
-        """The last player left, who may show a hand for the sabacc pot now."""
-        h = self.hand
-        if h is None or h["stage"] != "show":
+    def survivor(self, f: dict[str, Any], actor: str | None) -> tuple[str, dict[str, Any]]:
+        """The last player left, who may show a hand for the sabacc pot now, and the hand's
+        settlement (the pots they took uncontested)."""
+        h = self.s["hand"]
+        record = h["settlement"] if h is not None and h["stage"] == "show" else None
+        if record is None:
             raise Refused(409, "nobody is showing a hand now", None)
         sid = self.who(f, actor)
-        if sid != h["settlement"]["winner"]:
-            raise Refused(409, f"only {self.name(h['settlement']['winner'])} may show a hand", None)
-        return sid
+        if sid != record["winner"]:
+            raise Refused(409, f"only {self.name(record['winner'])} may show a hand", None)
+        return sid, record
 
     def cmd_show(self, f: dict[str, Any], actor: str | None) -> None:
         """The survivor shows their hand: one that takes the sabacc pot (Spike: totalling 0)
         takes it too; any other leaves it to carry over."""
-        sid = self.survivor(f, actor)
+        sid, record = self.survivor(f, actor)
         h, rules = self.hand, self.rules
         codes = []
         for i, c in enumerate(f["cards"]):
@@ -444,14 +449,14 @@ class Turns(Play):
         if len(codes) != n:
             raise Refused(422, f"the table counts {n} cards in your hand; you entered {len(codes)}", "cards")
         try:
-            rules.deck.check_copies(codes + ([h["discard_top"]] if h.get("discard_top") else []))
+            top = h["discard_top"]
+            rules.deck.check_copies(codes + ([top] if top is not None else []))
         except deck.TooManyCopies as exc:
             raise Refused(422, f"{exc}: check your cards", "cards") from None
         shown = rules.hands.evaluate(rules, codes)
         amount = self.s["sabacc_pot"] if shown.kind in rules.hands.sabacc_pot_kinds else 0
         self.s["seats"][sid]["stack"] += amount
         self.s["sabacc_pot"] -= amount
-        record = h["settlement"]
         record["shown"] = {"cards": codes, "kind": shown.kind, "total": shown.total, "sabacc_pot": amount}
         if amount:
             record["payouts"] = {**record["payouts"], sid: record["payouts"][sid] + amount}

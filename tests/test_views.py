@@ -1,0 +1,109 @@
+"""A table version's views (companion.table.views): each part worked out once, the same bytes."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.table.engine import HOST, Table
+from companion.table.ledger import Ledger
+from companion.table.owner import VIEW_HISTORY, TableOwner
+from companion.table.views import SharedEncoder, Update, VersionViews, dumps
+
+SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=8) | \
+    st.floats(allow_nan=False, allow_infinity=False)
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) |
+                    st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=20)
+
+
+def plain_dumps(value):
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(public=st.dictionaries(st.text(max_size=5), JSON, min_size=1, max_size=6),
+       own=st.lists(st.tuples(st.text(max_size=5), JSON), max_size=3),
+       inner=st.dictionaries(st.text(max_size=5), JSON, max_size=4))
+def test_a_view_made_of_shared_parts_encodes_as_dumps_does(public, own, inner):
+    """However the viewers' dicts share parts (whole values, a nested dict copied with one
+    value changed, keys added), every text is exactly json.dumps's."""
+    enc = SharedEncoder()
+    public = {**public, "hand": inner}
+    viewers = [public]
+    for key, value in own:
+        viewer = dict(public)
+        viewer["hand"] = {**inner, "words": value}
+        viewer[key] = value
+        viewers.append(viewer)
+    for viewer in viewers + viewers:  # the second time from what it remembers
+        assert enc.encode(viewer) == plain_dumps(viewer)
+
+
+def _table() -> Table:
+    t = Table.create("VIEWS", {"rules": "weg"})
+    for name in ("Lando", "Han", "Leia"):
+        seat = t.apply({"type": "join", "name": name}, None)[0]["seat"]
+        t.apply({"type": "buy_in", "amount": 30}, seat)
+    t.apply({"type": "start_hand"}, HOST)
+    return t
+
+
+def test_every_viewer_gets_what_table_view_gives():
+    t = _table()
+    views = VersionViews(t.frozen(), 9, VIEW_HISTORY)
+    for seat, host in ((None, False), (None, True), ("s1", False), ("s2", False), ("s9", False)):
+        want = t.view(seat, host=host, history=VIEW_HISTORY)
+        want["version"] = 9
+        assert views.state(seat, host) == want
+        assert views.text(seat, host) == dumps(want)
+    assert views.legal("s2") == t.legal("s2")
+
+
+def test_a_seats_legal_moves_are_worked_out_once_per_version():
+    t = _table().frozen()
+    calls = []
+    real = t.legal
+
+    def counted(seat):
+        calls.append(seat)
+        return real(seat)
+
+    t.legal = counted
+    views = VersionViews(t, 9, VIEW_HISTORY)
+    views.text("s2")
+    views.state("s2")
+    views.legal("s2")
+    Update(9, [], views).text("s2")
+    assert calls == ["s2"]
+
+
+def test_trials_leave_the_table_as_it_was():
+    """The legal moves are tried on one shared scratch copy: the table itself never changes,
+    and the moves are the same when worked out again from scratch."""
+    t = _table()
+    before = t.to_json()
+    first = {s: t.legal(s) for s in t.seat_ids()}
+    assert t.to_json() == before
+    again = Table.from_json(before)
+    assert {s: again.legal(s) for s in again.seat_ids()} == first
+
+
+def test_publishing_renders_nothing_until_a_viewer_asks(tmp_path):
+    """A committed entry hands every subscriber the same update, unrendered: each stream
+    renders its own text when it wakes, and a late reader still gets its version's."""
+    ledger = Ledger(tmp_path / "t.sqlite")
+    owner, _ = TableOwner.create("VIEWS", {"rules": "weg"}, ledger, Table)
+    owner.join("Lando")
+    subs = [owner.subscribe("s1")[0], owner.subscribe()[0], owner.subscribe(None, True)[0]]
+    owner.submit({"type": "buy_in", "amount": 30}, "s1")
+    updates = [s.messages.get_nowait() for s in subs]
+    assert len({id(u[2]) for u in updates}) == 1
+    update = updates[0][2]
+    assert update.views._texts == {}  # nothing rendered yet
+    version, state = owner.view("s1", history=VIEW_HISTORY)
+    owner.submit({"type": "sit_out"}, "s1")  # the table moves on
+    text = subs[0].text(update)
+    assert json.loads(text) == {"version": version, "events": update.events, "state": state}
+    ledger.close()
