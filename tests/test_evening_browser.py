@@ -11,9 +11,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-import urllib.error
-import urllib.request
 from collections import deque
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import expect
@@ -22,26 +21,16 @@ from companion.table.registry import registry_for
 from conftest import DISPLAY, PHONE, screenshot
 from evening_script import Host
 from test_evening import play_evening, replayed
+from test_play_browser import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def http_post(base: str):
-    """`post(path, body, token)` for evening_script.Host against the live server."""
-    def post(path, body, token):
-        req = urllib.request.Request(base + path, method="POST" if body is not None else "GET")
-        req.add_header("Accept", "application/json")
-        if body is not None:
-            req.data = json.dumps(body).encode()
-            req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
-                return resp.status, json.loads(resp.read())
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read())
-    return post
+    """`post(path, body, token)` for evening_script.Host against the live server (the play
+    test's JSON request)."""
+    server = SimpleNamespace(url=base)
+    return lambda path, body, token: api(server, path, body, token)
 
 
 class Dice:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from companion.table.engine import HOST, Refused, Table
+from test_table_rulings import do, hand, legal, refused
 
 NAMES = ["Lando", "Han", "Chewie", "Leia"]
 
@@ -19,26 +20,6 @@ def table(rules="classic", players=2, stack=30, **settings) -> Table:
         t.apply({"type": "join", "name": NAMES[i]}, None)
         t.apply({"type": "buy_in", "amount": stack}, f"s{i + 1}")
     return t
-
-
-def do(t: Table, actor, type_, **fields):
-    return t.apply({"type": type_, **fields}, actor)
-
-
-def refused(t: Table, actor, type_, **fields) -> Refused:
-    before = t.to_json()
-    with pytest.raises(Refused) as info:
-        t.apply({"type": type_, **fields}, actor)
-    assert t.to_json() == before, "a refused command changed the table"
-    return info.value
-
-
-def hand(t: Table, seat=None):
-    return t.view(seat)["hand"]
-
-
-def legal(t: Table, seat) -> list[str]:
-    return [m["type"] for m in t.view(seat)["you"]["legal"]]
 
 
 def quiet_dice(t: Table) -> list[int]:
