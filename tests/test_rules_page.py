@@ -258,6 +258,8 @@ RULINGS = [
     ("001's chip table", lambda rs: True, "20 × 5 + 4 × 50 + 2 × 100 = 500"),
     ("001's rounds before a call", lambda rs: True, "uses two"),
     ("the 78-card deck is a proposal", lambda rs: True, "78-card deck"),
+    ("the end of a session splits or carries the sabacc pot", lambda rs: True,
+     "split equally among the players still seated, odd credits one each from the dealer's left"),
 ]
 OPTION_SETS = [{}, {"force_sabacc": True}, {"corellia_run": True}, {"holdem": True},
                {"shift_kind": "rim"}, {"shift_kind": "by-symbol"}, {"bet_limit": 4},

@@ -27,7 +27,7 @@ from companion.rules.rulesets import RULE_SETS, RuleSet
 REFERENCE_KEYS = ("hands", "named-hands", "ranking", "your-turn", "shift", "dice")
 #: What the one-page summary leaves to the rules page: the long rulings and corner cases.
 SUMMARY_LEAVES_OUT = frozenset({"corners", "corrections", "rulings", "variants", "everyone-bombs-out",
-                                "sudden-demise"})
+                                "sudden-demise", "session-end"})
 
 
 def hands_section(preset: str) -> Section:

@@ -559,6 +559,19 @@ def _sabacc_pot(rs: RuleSet) -> Section:
     )
 
 
+def _session_end() -> Section:
+    return Section(
+        "session-end",
+        "The end of the session",
+        ("When the host ends the session, every player's standing is final: their stack, what "
+         "they bought in and cashed out, and the net for the evening.",),
+        ("A sabacc pot nobody won is split equally among the players still seated, odd credits "
+         "one each from the dealer's left; the host may instead carry it to the table's next "
+         "session, where it opens the sabacc pot.",
+         "Fold fees and penalties are never left unowned.",),
+    )
+
+
 def _penalties(rs: RuleSet) -> Section:
     if rs.bomb_out_penalty == HAND_POT:
         amount = "The penalty is the size of the hand pot (the contested pots)."
@@ -739,6 +752,7 @@ def explain(rs: RuleSet) -> list[Section]:
         _settling(),
         _sudden_demise(),
         _sabacc_pot(rs),
+        _session_end(),
         _penalties(rs),
         _everyone_bombs(rs),
         _corners(rs),
