@@ -383,7 +383,7 @@ def test_item12_dealers_choice_from_the_console_keeps_seats_stacks_and_history(e
     stacks = {s["seat"]: s["stack"] for s in t.host.state()["seats"]}
     console = t.console()
     console.locator("#rules-preset").select_option("classic")
-    console.get_by_label("Bet limit (empty: the rule set's own)").fill("10")
+    console.get_by_label("Bet and raise limit, credits").fill("10")
     console.get_by_role("button", name="Play this from the next hand").click()
     expect(console.locator("#host-area")).to_contain_text("Classic Sabacc v1.01 (classic)")
     state = t.host.state()

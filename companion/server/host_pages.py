@@ -31,7 +31,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
-from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet, ShiftKind, Trigger
+from companion.rules.option_fields import GROUPS, option_fields, presets_fields
+from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
@@ -73,36 +74,6 @@ def _audit_turn() -> bool:
             _audit_waiting[0] -= 1
 #: How far back a page looks for the start of the hand its first entry belongs to.
 AUDIT_HAND_LOOKBACK = 300
-#: Rule-set options the start page offers as on/off switches, with their words.
-VARIANTS = (
-    ("negative_pure", "−23 is also a Pure Sabacc"),
-    ("fairy_empress", "The Fairy Empress: two Queens of Air and Darkness (−4) as a special hand"),
-    ("holdem", "Hold 'Em: every card in a static field is a community card at the reveal"),
-    ("force_sabacc", "Force Sabacc: each player declares the Light (+23) or the Dark (−23) side"),
-    ("corellia_run", "Corellia Run: no face cards but the Idiot, the target is 0"),
-    ("house_dealer", "A house dealer who does not play (a token shows who is dealt first)"),
-)
-#: How many dice each trigger throws, in words, for the trigger picker.
-TRIGGER_WORDS = {
-    Trigger.TWO_D6_DOUBLES: "two d6: any double shifts (1 in 6)",
-    Trigger.TWO_D6_SPIKE: "two d6: only the double of the chosen face shifts (1 in 36)",
-    Trigger.D6_HIGH: "one d6: 4 to 6 shifts (1 in 2)",
-    Trigger.D6_LOW: "one d6: 1 to 3 shifts (1 in 2)",
-    Trigger.D10: "one d10: the chosen face shifts (1 in 10)",
-    Trigger.D12: "one d12: the chosen face shifts (1 in 12)",
-    Trigger.D20: "one d20: the chosen face shifts (1 in 20)",
-    Trigger.TIMER: "the random timer: shifts at random moments",
-}
-#: What each shift kind does, in a few words (the rules page says it in full).
-SHIFT_WORDS = {
-    ShiftKind.CORE: "core: every card outside the static field is replaced",
-    ShiftKind.RIM: "rim: one card each, picked at random by the player on the right, is replaced",
-    ShiftKind.WILD: "wild: as core, with the junk pile shuffled back in",
-    ShiftKind.BY_SYMBOL: "by symbol: the doubled face picks core (1-2), rim (3-4) or wild (5-6)",
-    ShiftKind.SABACC: "Sabacc Shift: every player still in discards all and is dealt as many again",
-}
-
-
 def owner_or_404(code: str) -> TableOwner:
     """The owner of table `code`, or a 404 page."""
     owner = registry_for().get(code)
@@ -251,9 +222,8 @@ def start():
     return render_template(
         "host/start.html",
         defaults=defaults,
-        variants=VARIANTS,
-        triggers=TRIGGER_WORDS,
-        shifts=SHIFT_WORDS,
+        fields=presets_fields(),
+        groups=GROUPS,
         hand_pot=HAND_POT,
         rule_sets=RULE_SETS,
     )
@@ -264,8 +234,16 @@ def console(code: str):
     """The host console of table `code` (the host token lives in the browser)."""
     owner = owner_or_404(code)
     _, state = owner.view(None)
-    return render_template("host/console.html", code=owner.code, state=state, ruleset=owner.table.rules,
-                           presets=PRESETS, deck_name=owner.table.rules.deck.name)
+    rules = owner.table.rules
+    # Dealer's choice offers every preset's options; the table's own preset starts from the
+    # values it plays now (each field's `value`), sent where they differ from the preset's.
+    fields = presets_fields()
+    now = {f["name"]: f["default"] for f in option_fields(rules)}
+    for f in fields.get(rules.name, []):
+        f["value"] = now.get(f["name"], f["default"])
+    return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
+                           presets=RULE_SETS, fields=fields, groups=GROUPS, hand_pot=HAND_POT,
+                           deck_name=rules.deck.name)
 
 
 def scrambler_devices_words(hub: Any) -> str:

@@ -67,28 +67,118 @@ function refusal(result) {
 
 // -- the start page --------------------------------------------------------------------------
 
-const OPTION_FIELDS = ["ante", "buy_in", "bet_limit", "fold_fee", "pot_building_rounds",
-  "scrambler_trigger", "trigger_face", "shift_kind"];
-const VARIANT_FIELDS = ["negative_pure", "fairy_empress", "holdem", "force_sabacc", "corellia_run", "house_dealer"];
-const NULLABLE = new Set(["bet_limit", "trigger_face"]);
+/** A whole number from an input; "" gives `empty`; anything else is an error in words. */
+function whole(input, empty) {
+  const raw = input.value.trim();
+  if (raw === "") return { value: empty };
+  if (!/^-?\d+$/.test(raw)) return { error: "Enter a whole number." };
+  return { value: Number(raw) };
+}
+
+/**
+ * The option fields of the chosen preset's game, drawn into `box` from its data-options JSON
+ * (companion/rules/option_fields.py: which options each game takes, in its words, with the
+ * preset's defaults). The start page and the console's dealer's choice both use it.
+ * `show(preset)` draws that preset's fields; `read()` gives the options that differ from the
+ * preset's defaults, or the errors found before anything is sent (path, words).
+ */
+export function optionFields(box, idPrefix) {
+  const data = JSON.parse(box.dataset.options);
+  let fields = [];
+  const id = (name) => `${idPrefix}-${name}`;
+
+  function control(f) {
+    const wrap = el("div", { class: "control", dataset: { field: `rules.${f.name}` } });
+    const start = f.value === undefined ? f.default : f.value;
+    const hintId = f.empty || f.hint ? `${id(f.name)}-hint` : null;
+    if (f.kind === "switch") {
+      const input = el("input", { type: "checkbox", id: id(f.name), name: f.name });
+      input.checked = Boolean(start);
+      wrap.append(el("label", { class: "check", for: id(f.name) }, input, ` ${f.label}`));
+    } else if (f.kind === "choice") {
+      const select = el("select", { id: id(f.name), name: f.name },
+        f.choices.map(([value, words]) => el("option", { value }, words)));
+      select.value = String(start);
+      wrap.append(el("label", { for: id(f.name) }, f.label), select);
+    } else if (f.kind === "penalty") {
+      const fixed = start !== data.hand_pot;
+      const radio = ([value, words]) => el("label", { class: "check", for: id(`penalty-${value}`) },
+        el("input", { type: "radio", id: id(`penalty-${value}`), name: `${idPrefix}-penalty`, value,
+          checked: (value === data.hand_pot) !== fixed }), ` ${words}`);
+      const amount = el("input", { type: "number", id: id(f.name), name: f.name, min: "0", step: "1",
+        inputmode: "numeric", value: fixed ? String(start) : "" });
+      const amountRow = el("div", { class: "penalty-amount", hidden: !fixed },
+        el("label", { for: id(f.name) }, f.amount), amount);
+      const set = el("fieldset", { class: "control", dataset: { field: `rules.${f.name}` } },
+        el("legend", {}, f.label), el("div", { class: "row" }, f.choices.map(radio)), amountRow, el("p", { class: "field-error", "aria-live": "polite" }));
+      for (const r of set.querySelectorAll('input[type="radio"]')) {
+        r.addEventListener("change", () => { amountRow.hidden = box.querySelector(`#${CSS.escape(id(`penalty-${data.hand_pot}`))}`).checked; });
+      }
+      return set;
+    } else {
+      const input = el("input", { type: "number", id: id(f.name), name: f.name, min: String(f.minimum),
+        max: f.maximum === null ? null : String(f.maximum), step: "1", inputmode: "numeric",
+        "aria-describedby": hintId, required: !f.empty });
+      input.value = start === null || start === undefined ? "" : String(start);
+      wrap.append(el("label", { for: id(f.name) }, f.label), input);
+    }
+    if (hintId) wrap.append(el("p", { class: "hint", id: hintId }, f.empty || f.hint));
+    wrap.append(el("p", { class: "field-error", "aria-live": "polite" }));
+    return wrap;
+  }
+
+  function show(preset) {
+    fields = data.fields[preset] || [];
+    box.replaceChildren();
+    for (const [group, words] of data.groups) {
+      const mine = fields.filter((f) => f.group === group);
+      if (!mine.length) continue;
+      const grid = el("div", { class: "grid-2" });
+      const set = el("fieldset", { class: "panel option-group", dataset: { group } }, el("legend", {}, words), grid);
+      for (const f of mine) (f.kind === "whole" || f.kind === "choice" ? grid : set).append(control(f));
+      box.append(set);
+    }
+  }
+
+  function read() {
+    const rules = {};
+    const errors = [];
+    for (const f of fields) {
+      const input = box.querySelector(`#${CSS.escape(id(f.name))}`);
+      let value;
+      if (f.kind === "switch") value = input.checked;
+      else if (f.kind === "choice") value = input.value;
+      else if (f.kind === "penalty" && box.querySelector(`#${CSS.escape(id(`penalty-${data.hand_pot}`))}`).checked) value = data.hand_pot;
+      else {
+        const got = whole(input, f.empty ? null : undefined);
+        if (got.error || got.value === undefined) {
+          errors.push([`rules.${f.name}`, got.error || (f.kind === "penalty" ? "Enter the fixed penalty." : "This cannot be empty.")]);
+          continue;
+        }
+        if (got.value !== null && (got.value < f.minimum || (f.maximum !== null && got.value > f.maximum))) {
+          errors.push([`rules.${f.name}`, f.maximum === null ? `At least ${f.minimum}.` : `From ${f.minimum} to ${f.maximum}.`]);
+          continue;
+        }
+        value = got.value;
+      }
+      if (value !== f.default) rules[f.name] = value;
+    }
+    return { rules, errors };
+  }
+
+  return { show, read };
+}
+
 
 function startPage(form) {
   const field = (name) => form.elements.namedItem(name);
   const chipRows = Array.from(form.querySelectorAll(".chip-row"));
-  const handPot = form.dataset.handPot;
+  const options = optionFields(document.getElementById("option-fields"), "opt");
   let defaults = {};
 
   function choose(radio) {
     defaults = JSON.parse(radio.dataset.defaults);
-    for (const name of OPTION_FIELDS) {
-      const v = defaults[name];
-      field(name).value = v === null || v === undefined ? "" : String(v);
-    }
-    for (const name of VARIANT_FIELDS) field(name).checked = Boolean(defaults[name]);
-    const fixed = defaults.bomb_out_penalty !== handPot;
-    form.querySelector(`#penalty-${fixed ? "fixed" : "hand-pot"}`).checked = true;
-    field("penalty_amount").value = fixed ? String(defaults.bomb_out_penalty) : "";
-    showPenaltyAmount();
+    options.show(radio.value);
     chipRows.forEach((row, i) => {
       const chip = defaults.chip_set[i];
       row.querySelector('[name="chip_name"]').value = chip ? chip.name : "";
@@ -99,45 +189,9 @@ function startPage(form) {
     clearFieldErrors(form);
   }
 
-  function showPenaltyAmount() {
-    form.querySelector(".penalty-amount").hidden = !form.querySelector("#penalty-fixed").checked;
-  }
-
-  /** A whole number from an input; "" gives `empty`; anything else is an error in words. */
-  function whole(input, empty) {
-    const raw = input.value.trim();
-    if (raw === "") return { value: empty };
-    if (!/^-?\d+$/.test(raw)) return { error: "Enter a whole number." };
-    return { value: Number(raw) };
-  }
-
   function settings() {
-    const errors = [];
-    const rules = { preset: form.querySelector('input[name="preset"]:checked').value };
-    for (const name of OPTION_FIELDS) {
-      const input = field(name);
-      let value;
-      if (input.tagName === "SELECT") value = input.value;
-      else {
-        const got = whole(input, NULLABLE.has(name) ? null : undefined);
-        if (got.error || got.value === undefined) {
-          errors.push([`rules.${name}`, got.error || "This cannot be empty."]);
-          continue;
-        }
-        value = got.value;
-      }
-      if (value !== (defaults[name] ?? null)) rules[name] = value;
-    }
-    for (const name of VARIANT_FIELDS) {
-      if (field(name).checked !== Boolean(defaults[name])) rules[name] = field(name).checked;
-    }
-    let penalty = handPot;
-    if (form.querySelector("#penalty-fixed").checked) {
-      const got = whole(field("penalty_amount"));
-      if (got.error || got.value === undefined) errors.push(["rules.bomb_out_penalty", got.error || "Enter the fixed penalty."]);
-      else penalty = got.value;
-    }
-    if (penalty !== defaults.bomb_out_penalty) rules.bomb_out_penalty = penalty;
+    const { rules: changed, errors } = options.read();
+    const rules = { preset: form.querySelector('input[name="preset"]:checked').value, ...changed };
     const body = { rules };
     // The chip set: the rows with a name, in order. `chipIndex` maps the body's index back.
     const chips = [];
@@ -156,6 +210,10 @@ function startPage(form) {
     const seats = whole(field("max_seats"), 8);
     if (seats.error) errors.push(["max_seats", seats.error]);
     else if (seats.value !== 8) body.max_seats = seats.value;
+    // A sabacc pot carried from this table's last session opens the new one (empty: none).
+    const pot = whole(field("sabacc_pot"), 0);
+    if (pot.error || pot.value < 0) errors.push(["sabacc_pot", "The carried sabacc pot is a whole number of credits, 0 or more."]);
+    else if (pot.value > 0) body.sabacc_pot = pot.value;
     return { body, errors, chipIndex };
   }
 
@@ -166,7 +224,6 @@ function startPage(form) {
   for (const radio of form.querySelectorAll('input[name="preset"]')) {
     radio.addEventListener("change", () => choose(radio));
   }
-  for (const radio of form.querySelectorAll('input[name="penalty"]')) radio.addEventListener("change", showPenaltyAmount);
   choose(form.querySelector('input[name="preset"]:checked'));
 
   form.addEventListener("submit", async (event) => {
@@ -822,20 +879,23 @@ function consolePage(root) {
     pendingSeat = result.data.seat;
     if (state && state.seats.some((x) => x.seat === pendingSeat)) renderSeats();
   });
-  // Dealer's choice: another rule set from the next hand; the page is drawn again for it.
+  // Dealer's choice: another rule set from the next hand, with its game's options (the same
+  // fields as the start page's); the page is drawn again for it.
+  const rulesOptions = optionFields($("rules-options"), "rules");
+  rulesOptions.show($("rules-preset").value);
+  $("rules-preset").addEventListener("change", () => { clearFieldErrors($("rules-form")); rulesOptions.show($("rules-preset").value); });
   $("rules-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const form = $("rules-form");
     clearFieldErrors(form);
     form.querySelector(".form-error").textContent = "";
-    const limit = $("rules-bet-limit").value.trim();
-    if (limit && !/^\d+$/.test(limit)) { showFieldError(form, "bet_limit", "A bet limit is a whole number of credits."); return; }
-    const rules = { preset: $("rules-preset").value };
-    if (limit) rules.bet_limit = Number(limit);
+    const { rules: changed, errors } = rulesOptions.read();
+    if (errors.length) { for (const [path, words] of errors) showFieldError(form, path, words); return; }
+    const rules = { preset: $("rules-preset").value, ...changed };
     const entry = { type: "change_rules", rules };
     const result = await live.send(entry);
     if (!result.ok) {
-      const field = result.data && result.data.field ? result.data.field.replace(/^rules\./, "") : null;
+      const field = result.data && result.data.field ? result.data.field : null;
       if (!showFieldError(form, field, result.words)) form.querySelector(".form-error").textContent = result.words;
       return;
     }
