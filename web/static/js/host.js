@@ -156,7 +156,7 @@ export function optionFields(box, idPrefix) {
           continue;
         }
         if (got.value !== null && (got.value < f.minimum || (f.maximum !== null && got.value > f.maximum))) {
-          errors.push([`rules.${f.name}`, f.maximum === null ? `At least ${f.minimum}.` : `From ${f.minimum} to ${f.maximum}.`]);
+          errors.push([`rules.${f.name}`, f.maximum === null ? `Enter a whole number of at least ${f.minimum}.` : `Enter a whole number from ${f.minimum} to ${f.maximum}.`]);
           continue;
         }
         value = got.value;
