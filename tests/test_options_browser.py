@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from companion.rules.option_fields import option_fields
 from companion.rules.rulesets import RULE_SETS
-from conftest import DISPLAY
+from conftest import DISPLAY, PHONE, screenshot
 from evening_script import Host
 from test_evening_browser import evening, http_post  # noqa: F401 (a fixture)
 
@@ -58,6 +58,7 @@ def test_item1_spike_start_page_offers_spikes_options_and_makes_a_table_with_the
         # Exactly the fields the rule set's game offers, and none of classic's.
         names = form.locator("input[name], select[name]").evaluate_all("els => els.map(e => e.name)")
         assert names == [f["name"] for f in option_fields(RULE_SETS["spike"])]
+        screenshot(page, "host-start-spike-options-display")
         text = form.inner_text()
         for label in CLASSIC_ONLY:
             assert label not in text, label
@@ -132,6 +133,7 @@ def test_item3_dealers_choice_switches_weg_to_spike_with_a_spike_option(evening)
     # Drawn again, the form starts from what the table plays now.
     expect(console.locator("#rules-preset")).to_have_value("spike")
     expect(form.get_by_label("Sabacc ante into the sabacc pot, credits")).to_have_value("5")
+    screenshot(console, "host-console-dealers-choice-spike-display")
     # The next hand plays under it: three players ante 1 to the game pot and 5 to the sabacc pot.
     console.get_by_role("button", name="Start the next hand").click()
     expect(console.locator("#hand-no")).to_have_text("1")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable
 
+from companion.rules.explain import RANKING_WORDS
 from companion.rules.game import SCRAMBLER_DICE
 from companion.rules.rulesets import (_ATTRIBUTE, _GAME_OPTIONS, HAND_POT, OPTIONS, RULE_SETS, RuleSet,
                                       ShiftKind, Trigger)
@@ -113,6 +114,8 @@ FIELDS: tuple[OptionField, ...] = (
                 maximum=20, empty="Empty: the rule set's own face.", shown=_scrambler),
     OptionField("shift_kind", "What a shift does", "scrambler", kind=CHOICE, shown=_scrambler,
                 choices=tuple((k.value, w) for k, w in SHIFT_WORDS.items())),
+    OptionField("ranking", "Which total wins", "variants", kind=CHOICE,
+                choices=tuple((r.value, w) for r, w in RANKING_WORDS.items())),
     OptionField("prime_sabacc", "Prime Sabacc: sylop, +10, −10 is a hand of its own (else a Yee-Haa of tens)",
                 "variants", kind=SWITCH),
     OptionField("negative_pure", "−23 is also a Pure Sabacc", "variants", kind=SWITCH),
