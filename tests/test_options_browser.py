@@ -134,6 +134,9 @@ def test_item3_dealers_choice_switches_weg_to_spike_with_a_spike_option(evening)
     expect(console.locator("#rules-preset")).to_have_value("spike")
     expect(form.get_by_label("Sabacc ante into the sabacc pot, credits")).to_have_value("5")
     screenshot(console, "host-console-dealers-choice-spike-display")
+    # The change in words among the recent entries (its rules field by field).
+    expect(console.locator("#recent-entries")).to_contain_text("ante sabacc 5")
+    assert "[object Object]" not in console.locator("#recent-entries").inner_text()
     # The next hand plays under it: three players ante 1 to the game pot and 5 to the sabacc pot.
     console.get_by_role("button", name="Start the next hand").click()
     expect(console.locator("#hand-no")).to_have_text("1")

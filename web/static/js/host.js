@@ -750,7 +750,10 @@ function consolePage(root) {
     delete body.type;
     if (body.seat) body.seat = who(body.seat);
     if (Array.isArray(body.order)) body.order = body.order.map(who).join(", ");
-    const fields = Object.entries(body).map(([k, v]) => `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(" ") : v}`);
+    // A value of its own fields (change_rules' rules) is said field by field, not "[object Object]".
+    const said = (v) => Array.isArray(v) ? v.join(" ")
+      : v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${x}`).join(", ") : v;
+    const fields = Object.entries(body).map(([k, v]) => `${k.replace(/_/g, " ")} ${said(v)}`);
     return `${who(e.actor)}: ${e.type.replace(/_/g, " ")}${fields.length ? ` (${fields.join(", ")})` : ""}`;
   }
 
