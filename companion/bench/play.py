@@ -61,7 +61,7 @@ def demise_cards(hand: dict, deck: Deck) -> list[str]:
     order: distinct codes from the end of `deck`, each with a copy left beside the face-up
     cards, so the exchange is decided at once (distinct codes never tie)."""
     up = Counter(c for p in hand["players"] for c in (p["cards"] or p["static"]))
-    free = [c for c in reversed(deck.cards) if up[c] < deck.cards[c].copies]
+    free = [c for c in reversed(list(deck.cards)) if up[c] < deck.cards[c].copies]
     return free[:len(hand["demise_players"] or [])]
 
 
