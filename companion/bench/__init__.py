@@ -1,4 +1,4 @@
-"""`sabacc-companion bench [--json FILE]`: measure the real server on this machine.
+"""`sabacc-companion bench [--rules PRESET] [--json FILE]`: measure the real server on this machine.
 
 Starts `sabacc-companion serve` as a child process (waitress, a temporary data folder, a free
 port), talks to it with real HTTP and SSE clients, prints a table and, with `--json`, writes
@@ -16,6 +16,11 @@ the figures (docs/PERFORMANCE.md explains each one and holds the latest run):
 - `rss_mb_50`: peak resident memory of the server with 50 streams open;
 - `startup_s`: process start to the first successful request (with the 500-hand session on disk);
 - `settle_per_s`: `POST /api/v1/settle` requests per second from one client.
+
+Every table plays the rule set `--rules` names (default `weg`); the scripted play reads what to
+do from each table's view, so `--rules spike` measures the same at Corellian Spike tables (three
+rounds of turn, betting and spike dice; Spike cards at the reveal). The payout calculator's
+figure uses SETTLE-API.md's example whatever the rule set.
 
 The long session is prepared before the server starts, by playing its hands straight through
 a `TableOwner` on the same data folder (`companion.bench.play`), so it is exactly what the
@@ -38,6 +43,7 @@ from typing import Any
 from companion.bench.clients import JsonClient, Listener
 from companion.bench.play import play_hand
 from companion.bench.server import ServerProcess
+from companion.rules.rulesets import RULE_SETS
 from companion.server.settle_api import EXAMPLE_REQUEST
 
 #: Targets on a 2-core machine (issues 6 and 19). `max` means the figure must not exceed it.
@@ -95,7 +101,11 @@ LOAD_SENDERS = 10
 NO_LIMITS = "import companion.serve as s; s.LIMITS = None"
 
 
-def prepare(data: Path, hands: int) -> dict[str, Table]:
+#: The rule set the benchmark's tables play unless `--rules` names another.
+DEFAULT_RULES = "weg"
+
+
+def prepare(data: Path, hands: int, rules: str = DEFAULT_RULES) -> dict[str, Table]:
     """Write the benchmark's tables into `data` before the server starts.
 
     - `fanout`: 8 seats between hands (every phone a different viewer);
@@ -103,6 +113,7 @@ def prepare(data: Path, hands: int) -> dict[str, Table]:
     - `overhead`: 3 seats, no hand yet;
     - `five`: 5 seats in the first betting round of a hand;
     - `load1` ... `load12`: 8 seats each, between hands.
+    Every table plays the preset `rules`.
     The preparation commits without fsync (it is not what is measured); the server reopens
     the file with `synchronous=FULL` as always.
     """
@@ -115,7 +126,7 @@ def prepare(data: Path, hands: int) -> dict[str, Table]:
     layout = [("fanout", 8, 0), ("overhead", 3, 0), ("short", 3, 1), ("long", 3, hands), ("five", 5, 0)]
     layout += [(f"load{i + 1}", 8, 0) for i in range(LOAD_TABLES)]
     for name, seats, played in layout:
-        owner, host, tokens = build_session(reg, {"rules": "weg"}, NAMES[:seats], played)
+        owner, host, tokens = build_session(reg, {"rules": rules}, NAMES[:seats], played)
         if name == "five":
             owner.submit({"type": "start_hand"}, "host")
         out[name] = Table(owner.code, host, tokens)
@@ -367,15 +378,15 @@ def machine() -> dict[str, Any]:
             "load_1min_at_start": load, "date": time.strftime("%Y-%m-%d %H:%M %Z")}
 
 
-def run_bench(hands: int = 500, quick: bool = False, log=print) -> dict[str, Any]:
-    """Run every measurement once, in one run; returns the figures."""
+def run_bench(hands: int = 500, quick: bool = False, log=print, rules: str = DEFAULT_RULES) -> dict[str, Any]:
+    """Run every measurement once, in one run, at tables of the preset `rules`; returns the figures."""
     samples = {1: 60, 10: 60, 50: 40} if quick else {1: 200, 10: 200, 50: 150}
-    out: dict[str, Any] = {"machine": machine(), "hands": hands, "quick": quick}
+    out: dict[str, Any] = {"machine": machine(), "rules": rules, "hands": hands, "quick": quick}
     with tempfile.TemporaryDirectory(prefix="sabacc-bench-") as tmp:
         data = Path(tmp) / "data"
-        log(f"preparing a {hands}-hand session ...")
+        log(f"preparing a {hands}-hand session of {rules} ...")
         t0 = time.perf_counter()
-        tables = prepare(data, hands)
+        tables = prepare(data, hands, rules)
         out["prepare_s"] = round(time.perf_counter() - t0, 1)
         # The benchmark sends faster than any person: the limits per client are off for it.
         with ServerProcess(data, prelude=NO_LIMITS) as srv:
@@ -412,7 +423,7 @@ def table_text(out: dict[str, Any]) -> str:
     """The figures as a plain-text table."""
     rows = [("figure", "value", "target", "")]
     for key, value in out.items():
-        if key in ("machine", "targets") or isinstance(value, dict):
+        if key in ("machine", "targets") or isinstance(value, (dict, str)):
             continue
         target = TARGETS.get(key)
         mark = "" if target is None else ("met" if value is not None and value <= target else "MISSED")
@@ -420,7 +431,7 @@ def table_text(out: dict[str, Any]) -> str:
     width = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = ["  ".join(c.ljust(width[i]) for i, c in enumerate(r)).rstrip() for r in rows]
     m = out["machine"]
-    lines.append(f"\n{m['cores']} cores, {m['cpu']}, Python {m['python']}, {m['date']}, "
+    lines.append(f"\nrules {out.get('rules', DEFAULT_RULES)}; {m['cores']} cores, {m['cpu']}, Python {m['python']}, {m['date']}, "
                  f"load {m['load_1min_at_start']}")
     return "\n".join(lines)
 
@@ -431,12 +442,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
     p.add_argument("--hands", type=int, default=500, help="length of the long session (default %(default)s)")
     p.add_argument("--quick", action="store_true", help="fewer samples (a smoke test, not figures)")
+    p.add_argument("--rules", default=DEFAULT_RULES, choices=sorted(RULE_SETS), metavar="PRESET",
+                   help="the rule set every table plays (default %(default)s; e.g. spike)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the table, write the JSON; exit 0 even if a target is missed."""
-    out = run_bench(args.hands, args.quick, log=lambda msg: print(msg, file=sys.stderr))
+    out = run_bench(args.hands, args.quick, log=lambda msg: print(msg, file=sys.stderr), rules=args.rules)
     print(table_text(out))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n")

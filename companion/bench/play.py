@@ -3,8 +3,10 @@
 `moves(state)` lists what could be done next, best first, as `(actor, entry)` pairs (`actor`
 is a seat id or ``"host"``); a driver tries them in order until the table accepts one. The
 players check, call, stand, never fold, call the hand as soon as the rule set allows, and
-enter distinct cards at the reveal, so every hand runs from the ante to the settlement.
-Works on any rule set because it reads the view (whose turn, what to do), never a preset name.
+enter cards the table's deck holds at the reveal (never more copies of a card than it has), so
+every hand runs from the ante to the settlement. Works on any rule set — the classic games and
+Corellian Spike's three rounds of turn, betting and spike dice alike — because it reads the view
+(whose turn, what to do, which deck: `state["rules"]["deck"]`), never a preset name.
 
 `build_session(registry, hands)` plays whole hands straight through a `TableOwner` — the same
 path as the API, minus HTTP — to prepare long sessions for the benchmark.
@@ -12,11 +14,12 @@ path as the API, minus HTTP — to prepare long sessions for the benchmark.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Callable, Iterator
 
-from companion.rules.cards import CARDS
+from companion.rules.decks import SABACC, Deck
+from companion.rules.rulesets import DECKS
 
-CARD_CODES = [c.code for c in CARDS.values()]
 #: Below this stack a seat buys in again between hands, so long sessions never run dry.
 REBUY_BELOW = 20
 REBUY = 100
@@ -26,14 +29,40 @@ def _player(hand: dict, seat: str) -> dict:
     return next(p for p in hand["players"] if p["seat"] == seat)
 
 
-def reveal_cards(hand: dict, seat: str) -> list[str]:
-    """Cards for `seat` to enter: its static field plus distinct cards no one else uses."""
+def table_deck(state: dict) -> Deck:
+    """The deck the table in `state` (a view) plays with, named by its rule set."""
+    return DECKS[state["rules"]["deck"]]
+
+
+def reveal_cards(hand: dict, seat: str, deck: Deck = SABACC) -> list[str]:
+    """Cards of `deck` for `seat` to enter: its static field plus cards no one else uses.
+
+    The deck's cards less the static fields are dealt out in turn to the seats in the hand,
+    every distinct code once before any second copy (so hands differ and a tie is rare), and
+    never a code more often than the deck holds it.
+
+    >>> from companion.rules.spike import SPIKE_DECK
+    >>> hand = {"players": [{"seat": s, "static": [], "hand_size": 2} for s in ("s1", "s2")]}
+    >>> reveal_cards(hand, "s1", SPIKE_DECK), reveal_cards(hand, "s2", SPIKE_DECK)
+    (['+1', '+3'], ['+2', '+4'])
+    """
     me = _player(hand, seat)
-    static = set(sum((p["static"] for p in hand["players"]), []))
-    free = [c for c in CARD_CODES if c not in static]
+    left = Counter({c: card.copies for c, card in deck.cards.items()})
+    left.subtract(sum((p["static"] for p in hand["players"]), []))
+    top = max(left.values(), default=0)
+    free = [c for n in range(top) for c in deck.cards if left[c] > n]
     seats = [p["seat"] for p in hand["players"]]
     size = me["hand_size"] - len(me["static"])
     return list(me["static"]) + free[seats.index(seat)::len(seats)][:size]
+
+
+def demise_cards(hand: dict, deck: Deck) -> list[str]:
+    """One card for each player in a sudden demise (or a blind draw), in `demise_players`
+    order: distinct codes from the end of `deck`, each with a copy left beside the face-up
+    cards, so the exchange is decided at once (distinct codes never tie)."""
+    up = Counter(c for p in hand["players"] for c in (p["cards"] or p["static"]))
+    free = [c for c in reversed(list(deck.cards)) if up[c] < deck.cards[c].copies]
+    return free[:len(hand["demise_players"] or [])]
 
 
 def buy_in_entry(state: dict, amount: int) -> dict[str, Any]:
@@ -55,12 +84,13 @@ def moves(state: dict) -> list[tuple[str, dict[str, Any]]]:
         return out + [("host", {"type": "start_hand"})]
     stage = hand["stage"]
     live = [p["seat"] for p in hand["players"] if not p["folded"]]
+    deck = table_deck(state)
     if stage == "reveal":
-        return [(p["seat"], {"type": "reveal", "cards": reveal_cards(hand, p["seat"])})
+        return [(p["seat"], {"type": "reveal", "cards": reveal_cards(hand, p["seat"], deck)})
                 for p in hand["players"] if not p["folded"] and not p["entered"]]
     if stage == "demise":
-        return [(s, {"type": "demise_card", "card": CARD_CODES[-1 - i]})
-                for i, s in enumerate(hand["demise_players"] or [])]
+        return [(s, {"type": "demise_card", "card": c})
+                for s, c in zip(hand["demise_players"] or [], demise_cards(hand, deck))]
     out = []
     may_call = hand["round"] > state["rules"].get("pot_building_rounds", 1) and not hand["called_by"]
     if hand["to_act"]:
@@ -95,15 +125,24 @@ def play_hand(act: Callable[[str, dict], tuple[bool, dict]], state: dict, limit:
     may be any viewer's (only public parts are read).
     """
     started = False
+    # The view never says who has entered a demise card (it is hidden until all are in):
+    # remember it here, so a player enters theirs once.
+    demised: set[str] = set()
     for _ in range(limit):
         hand = state["hand"]
         if started and hand is not None and hand["stage"] == "settled":
             return
+        if hand is None or hand["stage"] != "demise":
+            demised.clear()
         for actor, entry in moves(state):
+            if entry["type"] == "demise_card" and actor in demised:
+                continue
             ok, new_state = act(actor, entry)
             if ok:
                 if entry["type"] == "start_hand":
                     started = True
+                if entry["type"] == "demise_card":
+                    demised.add(actor)
                 state = new_state
                 yield state
                 break
