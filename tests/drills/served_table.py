@@ -5,6 +5,7 @@ name.)"""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -33,9 +34,12 @@ def server(tmp_path):
 
 @pytest.fixture
 def seated(server) -> SeatedTable:
-    """A weg table on `server` with Lando seated, made by the phone."""
+    """A weg table on `server` with Lando seated: the real table, made from the host's link
+    (with the owner token `serve` keeps in its data folder), as at a real evening; a guest's
+    table has an entry rate of its own that the drills' host would meet."""
     phone = JsonClient(server.port, timeout=10)
-    status, created, _ = phone.call("POST", "/api/v1/tables", {"rules": "weg"})
+    owner = (Path(server.data) / "owner-token").read_text(encoding="ascii").strip()
+    status, created, _ = phone.call("POST", "/api/v1/tables", {"rules": "weg"}, owner)
     assert status == 201, created
     status, joined, _ = phone.call("POST", f"/api/v1/tables/{created['code']}/join", {"name": "Lando"})
     assert status == 201, joined

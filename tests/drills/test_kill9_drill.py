@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import random
 import threading
+import time
 import uuid
 
 import pytest
@@ -44,11 +45,16 @@ class Player(threading.Thread):
             _, body, _ = self.client.call("GET", f"/api/v1/tables/{self.code}", None, self.tokens["host"])
             state = body["state"]
             while True:
+                refusals = []
                 for actor, entry in moves(state):
                     key = uuid.uuid4().hex
                     self.in_flight = {"actor": actor, "entry": entry, "key": key}
                     status, body = self.send(actor, entry, key)
+                    while status == 429:  # over a rate limit: wait as a phone does, send again
+                        time.sleep(float(body.get("retry_after") or 1))
+                        status, body = self.send(actor, entry, key)
                     self.in_flight = None
+                    refusals.append((actor, entry.get("type"), status, body.get("error")))
                     if status == 200:
                         self.acked.append({"seq": body["seq"], "actor": actor, "entry": entry, "key": key})
                         state = body["state"]
@@ -57,7 +63,7 @@ class Player(threading.Thread):
                         self.unexpected.append((entry, status, body))
                         return
                 else:
-                    self.unexpected.append(("no move accepted", state["hand"]))
+                    self.unexpected.append(("no move accepted", refusals, state["hand"]))
                     return
         except (OSError, http.client.HTTPException):
             return  # killed mid-request (or mid-answer): `in_flight` says which one
