@@ -166,19 +166,8 @@ def measure_fanout(srv: ServerProcess, client: JsonClient, table: Table,
                 if lst.wait_status() != 200:
                     raise RuntimeError(f"a stream was refused: {lst.status}")
             # Everyone has their snapshot before timing starts.
-            _, state, _ = client.call("GET", f"/api/v1/tables/{table.code}")
-            for lst in listeners:
-                if not lst.wait_for(state["version"]):
-                    raise RuntimeError("a stream never got its snapshot")
-            times = []
-            for i in range(samples[n]):
-                time.sleep(GAP_S)
-                t0 = time.perf_counter()
-                seq, _ = adjust(client, table, i)
-                for lst in listeners:
-                    if not lst.wait_for(seq):
-                        raise RuntimeError(f"stream lost update {seq}")
-                times.append((max(lst.arrived[seq] for lst in listeners) - t0) * 1000)
+            wait_snapshots(client, table, listeners)
+            times = time_fanout(client, table, listeners, samples[n])
             out[f"fanout_p50_ms_{n}"] = round(percentile(times, 50), 2)
             out[f"fanout_p99_ms_{n}"] = round(percentile(times, 99), 2)
         out[f"rss_mb_{counts[-1]}"] = round(srv.peak_rss_mb(), 1)
@@ -205,11 +194,32 @@ def open_streams(srv: ServerProcess, client: JsonClient, table: Table, queries: 
         raise RuntimeError(f"a stream was refused: {lst.status}")
 
     listeners = [open_one(i, q) for i, q in enumerate(queries)]
+    wait_snapshots(client, table, listeners)
+    return listeners
+
+
+def wait_snapshots(client: JsonClient, table: Table, listeners: list[Listener]) -> None:
+    """Wait until every stream has the table's current version (its snapshot)."""
     _, state, _ = client.call("GET", f"/api/v1/tables/{table.code}")
     for lst in listeners:
         if not lst.wait_for(state["version"]):
             raise RuntimeError("a stream never got its snapshot")
-    return listeners
+
+
+def time_fanout(client: JsonClient, table: Table, listeners: list[Listener], samples: int,
+                receivers: int | None = None) -> list[float]:
+    """`samples` host actions, each timed (ms) from sending until the last of the first
+    `receivers` streams (all by default) has it; every stream must get every update."""
+    times = []
+    for i in range(samples):
+        time.sleep(GAP_S)
+        t0 = time.perf_counter()
+        seq, _ = adjust(client, table, i)
+        for lst in listeners:
+            if not lst.wait_for(seq):
+                raise RuntimeError(f"stream lost update {seq}")
+        times.append((max(lst.arrived[seq] for lst in listeners[:receivers]) - t0) * 1000)
+    return times
 
 
 def measure_table(srv: ServerProcess, client: JsonClient, table: Table, samples: int,
@@ -220,16 +230,8 @@ def measure_table(srv: ServerProcess, client: JsonClient, table: Table, samples:
     seats = [f"?token={t}" for t in table.tokens.values()]
     listeners = open_streams(srv, client, table, seats + [f"?token={table.host}"])
     try:
-        times = []
         cpu0 = srv.cpu_s()
-        for i in range(samples):
-            time.sleep(GAP_S)
-            t0 = time.perf_counter()
-            seq, _ = adjust(client, table, i)
-            for lst in listeners:
-                if not lst.wait_for(seq):
-                    raise RuntimeError(f"stream lost update {seq}")
-            times.append((max(lst.arrived[seq] for lst in listeners[:len(seats)]) - t0) * 1000)
+        times = time_fanout(client, table, listeners, samples, receivers=len(seats))
         out["cpu_ms_per_action_5"] = round((srv.cpu_s() - cpu0) * 1000 / samples, 3)
         out["fanout_p50_ms_5"] = round(percentile(times, 50), 2)
         out["fanout_p99_ms_5"] = round(percentile(times, 99), 2)
