@@ -58,6 +58,24 @@ def real_table(server: ServerProcess) -> RealTable:
     return RealTable(server, made["code"], made["host_token"], joined["token"], made["display_key"], token)
 
 
+def guest_table(port: int, address: str, seats: int) -> tuple[str, str, list[str]]:
+    """A guest's own table made from `address` (no owner token), with `seats` seats joined:
+    its code, host token and seat tokens."""
+    client = JsonClient(port, timeout=10)
+    client.conn.source_address = (address, 0)
+    try:
+        status, made, _ = client.call("POST", "/api/v1/tables", {"rules": "weg"})
+        assert status == 201, made
+        tokens = []
+        for n in range(seats):
+            status, joined, _ = client.call("POST", f"/api/v1/tables/{made['code']}/join", {"name": f"Guest {n}"})
+            assert status == 201, joined
+            tokens.append(joined["token"])
+    finally:
+        client.close()
+    return made["code"], made["host_token"], tokens
+
+
 def percentile(values: list[float], p: float) -> float:
     """The `p`-th percentile (nearest rank) of `values`."""
     ordered = sorted(values)

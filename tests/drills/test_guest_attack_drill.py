@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from attack_kit import GUEST_ADDRESSES, MEMORY_MB, Memory, Phone, real_table
+from attack_kit import GUEST_ADDRESSES, MEMORY_MB, Memory, Phone, guest_table, real_table
 from companion.bench.clients import JsonClient, Listener
 from companion.bench.server import ServerProcess
 from companion.server import front
@@ -133,17 +133,8 @@ def _guest_tables(port: int, addresses: list[str], seats: int) -> list[tuple[str
     """Each address makes a table of its own (no owner token) and seats `seats` players."""
     out = []
     for address in addresses:
-        client = JsonClient(port, timeout=10)
-        client.conn.source_address = (address, 0)
-        status, made, _ = client.call("POST", "/api/v1/tables", {"rules": "weg"})
-        assert status == 201, made
-        tokens = []
-        for n in range(seats):
-            status, joined, _ = client.call("POST", f"/api/v1/tables/{made['code']}/join", {"name": f"Guest {n}"})
-            assert status == 201, joined
-            tokens.append(joined["token"])
-        client.close()
-        out.append((made["code"], tokens, address))
+        code, _, tokens = guest_table(port, address, seats)
+        out.append((code, tokens, address))
     return out
 
 

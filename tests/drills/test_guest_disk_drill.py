@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from attack_kit import GUEST_ADDRESSES, Memory, real_table
+from attack_kit import GUEST_ADDRESSES, Memory, guest_table, real_table
 from companion.bench.clients import JsonClient
 from companion.bench.server import ServerProcess
 from companion.table import ledger as ledger_mod
@@ -95,18 +95,8 @@ class RealPlay(threading.Thread):
 
 
 def _guest_table(port: int, seats: int) -> tuple[str, str, list[str]]:
-    """The guest's own table (no owner token), with `seats` seats joined from its addresses."""
-    client = JsonClient(port, timeout=10)
-    client.conn.source_address = (GUEST_ADDRESSES[0], 0)
-    status, made, _ = client.call("POST", "/api/v1/tables", {"rules": "weg"})
-    assert status == 201, made
-    tokens = []
-    for n in range(seats):
-        status, joined, _ = client.call("POST", f"/api/v1/tables/{made['code']}/join", {"name": f"Guest {n}"})
-        assert status == 201, joined
-        tokens.append(joined["token"])
-    client.close()
-    return made["code"], made["host_token"], tokens
+    """The guest's own table (no owner token), with `seats` seats joined from its address."""
+    return guest_table(port, GUEST_ADDRESSES[0], seats)
 
 
 class Actor(threading.Thread):
