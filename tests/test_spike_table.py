@@ -57,6 +57,16 @@ def test_spike_antes_once_a_game_into_the_game_pot_and_the_sabacc_pot(spike):
     assert {sid: seat["stack"] for sid, seat in s["seats"].items()} == {"s1": 27, "s2": 27, "s3": 27}
 
 
+def at_the_reveal(spike):
+    """A table of three played quietly through its three rounds to the reveal, and its
+    players from the dealer's left."""
+    t = spike()
+    do(t, "host", "start_hand")
+    for _ in range(3):
+        play_round(t, {})
+    return t, t.to_json()["hand"]["players"]
+
+
 def play_round(t, actions, bets=None):
     """The turn phase (each player's action, from the dealer's left), a betting phase of
     checks, and the dealer's spike dice (no match)."""
@@ -155,11 +165,7 @@ def test_spike_matching_symbols_are_a_sabacc_shift_redealing_the_same_count(spik
 
 
 def test_spike_reveal_is_settled_by_spikes_ranking(spike):
-    t = spike()
-    do(t, "host", "start_hand")
-    for _ in range(3):
-        play_round(t, {})
-    first, second, third = t.to_json()["hand"]["players"]
+    t, (first, second, third) = at_the_reveal(spike)
     do(t, first, "reveal", cards=["+4", "-4"])
     do(t, second, "reveal", cards=["+3", "+1"])
     do(t, third, "reveal", cards=["sylop", "-2"])
@@ -189,11 +195,7 @@ def test_spike_the_discard_pile_top_card_is_public_and_every_discard_is_entered(
 
 
 def test_spike_a_true_tie_at_the_table_is_a_blind_draw(spike):
-    t = spike()
-    do(t, "host", "start_hand")
-    for _ in range(3):
-        play_round(t, {})
-    first, second, third = t.to_json()["hand"]["players"]
+    t, (first, second, third) = at_the_reveal(spike)
     do(t, first, "reveal", cards=["+1", "+4"])
     do(t, second, "reveal", cards=["+4", "+1"])
     events = do(t, third, "reveal", cards=["+9", "+1"])
@@ -209,11 +211,7 @@ def test_spike_a_true_tie_at_the_table_is_a_blind_draw(spike):
 
 
 def test_spike_a_blind_draw_still_tied_draws_again(spike):
-    t = spike()
-    do(t, "host", "start_hand")
-    for _ in range(3):
-        play_round(t, {})
-    first, second, third = t.to_json()["hand"]["players"]
+    t, (first, second, third) = at_the_reveal(spike)
     do(t, first, "reveal", cards=["+3", "-3"])
     do(t, second, "reveal", cards=["-3", "+3"])
     do(t, third, "reveal", cards=["+9", "+1"])
