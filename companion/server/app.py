@@ -6,12 +6,13 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 
 from companion.paths import STATIC_DIR, TEMPLATES_DIR
 from companion.server import errors, limits
 from companion.server.front import MAX_BODY_BYTES
+from companion.table.owner import deferred_deliveries, defer_delivery
 
 # Each module defines one `bp`; the order does not matter.
 BLUEPRINTS = (
@@ -73,6 +74,26 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         if hasattr(module, "init_app"):
             module.init_app(app)
 
+    # Under waitress a command's answer is sent before the other viewers' streams are written
+    # (their updates wait in the table's outbox until the answer is out: TableOwner.deliver);
+    # waitress closes every response once it is written. Elsewhere (a test client, which may
+    # never close a response) they are written before the answer.
+    @app.before_request
+    def _defer_delivery():
+        if "companion.task" in request.environ:
+            defer_delivery()
+
+    @app.after_request
+    def _deliver_after_answer(response):
+        owners = deferred_deliveries()
+        if owners:
+            response.call_on_close(lambda: _deliver(owners))
+        return response
+
+    @app.teardown_request
+    def _deliver_unanswered(_exc):
+        _deliver(deferred_deliveries())  # a request that ended without an answer
+
     @app.after_request
     def _headers(response):
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
@@ -81,3 +102,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         return response
 
     return app
+
+
+def _deliver(owners: list) -> None:
+    for owner in owners:
+        owner.deliver()

@@ -37,6 +37,7 @@ from companion.refusal import Refused
 from companion.server import front
 from companion.server.access import client_address, request_token, table_owner, viewer
 from companion.table.owner import HOST, Subscription, TableOwner
+from companion.table.views import Update
 from companion.table.registry import registry_for
 
 bp = Blueprint("events", __name__)
@@ -232,7 +233,14 @@ def message(kind: str | None, data: str, id_: int | None = None) -> str:
 
 class EventStream:
     """The body of one stream: iterating yields SSE text; `close()` (called by the server
-    when the client is gone or the response ends) unsubscribes, exactly once."""
+    when the client is gone or the response ends) unsubscribes, exactly once.
+
+    Under waitress, once the first messages (the snapshot or the replay) are written, the
+    stream's updates are written by the thread that committed each entry
+    (`Subscription.write_directly`, `front.chunk_writer`): no thread wakes per stream and
+    update, and each stream is written as soon as its own text is ready. The stream's own
+    thread only waits: for its end, for its client to go, and to send a heartbeat. Elsewhere
+    (a test client) the thread takes each update from its mailbox and yields it."""
 
     def __init__(
         self,
@@ -248,6 +256,7 @@ class EventStream:
         # The server's request environment: how far behind the client is (`front.unsent`),
         # and how to cut it (`front.drop`). None outside waitress.
         self.environ = environ
+        self._write = front.chunk_writer(environ) if environ is not None else None
         place.stream = self
         self.first = first
         self.heartbeat = heartbeat
@@ -256,43 +265,93 @@ class EventStream:
         self.disconnected = disconnected
         self._closed = False
         self._close_lock = threading.Lock()
+        # One piece at a time on the connection: an update (written by the thread that
+        # committed it) and the stream's own heartbeat or goodbye.
+        self._write_lock = threading.Lock()
+        self._last_write = time.monotonic()
+        self._gone = False  # the client has gone, or the stream was cut: write nothing more
+
+    def _send(self, data: bytes) -> bool:
+        """Write one piece now (direct mode); False once the client has gone."""
+        write = self._write
+        assert write is not None
+        with self._write_lock:
+            if self._gone:
+                return False
+            try:
+                write(data)
+            except front.Gone:
+                self._gone = True
+                self.sub.messages.put(None)  # wake the stream's thread: it ends
+                return False
+            self._last_write = time.monotonic()
+            return True
+
+    def _behind(self) -> bool:
+        """Whether the client is too far behind; if so its connection is cut. Holding more for
+        it would let one slow reader fill the server's memory: it reconnects, and a fresh
+        snapshot catches it up."""
+        if self.environ is not None and front.unsent(self.environ) > STREAM_BEHIND_BYTES:
+            front.drop(self.environ, "its event stream fell too far behind")
+            return True
+        return False
+
+    def _deliver(self, seq: int, update: Update) -> None:
+        """Write entry `seq`'s update for this viewer (called by the delivering thread)."""
+        if self._gone or self._cut:
+            return
+        if self._behind():
+            self._gone = True
+            self.sub.messages.put(None)
+            return
+        self._send(message("update", self.sub.text(update), seq).encode("utf-8"))
 
     def __iter__(self) -> Iterator[bytes]:
         try:
             for text in self.first:
                 yield text.encode("utf-8")
+            # The first pieces are written: from now on the updates are written by whoever
+            # delivers them (the mailbox's waiting updates first). False: told to end already.
+            direct = self._write is not None
+            if direct and not self.sub.write_directly(self._deliver):
+                yield message("bye", "{}").encode("utf-8")
+                return
             poll = min(self.heartbeat, DISCONNECT_POLL_S) if self.disconnected else self.heartbeat
-            last_write = time.monotonic()
+            self._last_write = time.monotonic()
             while not self._closed:
                 try:
                     msg = self.sub.messages.get(timeout=poll)
                 except queue.Empty:
-                    if self.disconnected is not None and self.disconnected():
+                    if self._gone or (self.disconnected is not None and self.disconnected()):
                         return
-                    if time.monotonic() - last_write >= self.heartbeat:
-                        last_write = time.monotonic()
-                        yield b": ping\n\n"
+                    if time.monotonic() - self._last_write >= self.heartbeat:
+                        if not direct:
+                            self._last_write = time.monotonic()
+                            yield b": ping\n\n"
+                        elif not self._send(b": ping\n\n"):
+                            return
                     continue
-                last_write = time.monotonic()
                 if msg is None:  # shutting down, the seat's token replaced, or a newer stream
-                    yield message("bye", "{}").encode("utf-8")
+                    if self._gone or self._cut:
+                        return
+                    bye = message("bye", "{}").encode("utf-8")
+                    if direct:
+                        self.sub.stop()  # the goodbye is the last thing written
+                        self._send(bye)
+                    else:
+                        yield bye
                     return
-                if self._cut:
+                if self._cut or self._behind():
                     return
-                if self.environ is not None and front.unsent(self.environ) > STREAM_BEHIND_BYTES:
-                    # Too far behind: holding more for it would let one slow reader fill the
-                    # server's memory. It reconnects, and a fresh snapshot catches it up.
-                    front.drop(self.environ, "its event stream fell too far behind")
-                    return
+                self._last_write = time.monotonic()
                 seq, kind, update = msg
-                # Rendered here, by this stream's own thread: its text is ready as soon as
-                # its own part is (the public part is encoded once for every stream).
                 yield message(kind, self.sub.text(update), seq).encode("utf-8")
         finally:
             self.close()
 
     def close(self) -> None:
-        """Unsubscribe and free the stream's place (idempotent)."""
+        """Unsubscribe and free the stream's place (idempotent). Once it returns nothing more
+        is written by a delivering thread (the server may end the response)."""
         with self._close_lock:
             if self._closed:
                 return

@@ -47,7 +47,7 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import parse_qs
 
 from waitress.adjustments import Adjustments
@@ -169,6 +169,7 @@ class TableTask(WSGITask):
     def get_environment(self) -> dict:
         environ = super().get_environment()
         environ["companion.channel"] = self.channel
+        environ["companion.task"] = self
         return environ
 
 
@@ -205,6 +206,32 @@ def unsent(environ: dict) -> int:
     """Bytes of this connection's answer waiting for its client (0 outside waitress)."""
     channel = _channel(environ)
     return channel.total_outbufs_len if channel is not None else 0
+
+
+class Gone(Exception):
+    """The client of a response being written has gone (its connection is closed)."""
+
+
+def chunk_writer(environ: dict) -> "Callable[[bytes], None] | None":
+    """A function that writes the next piece of this request's response from any thread, once
+    the response has begun (its first piece given to waitress); None outside waitress.
+
+    An event stream's updates are written by the thread that committed them, instead of
+    waking the stream's own thread to write each (issue 19). The pieces of one response must
+    be written one at a time (the caller's lock); the send never blocks (what the socket does
+    not take waits in the connection's buffer, bounded by the caller). Raises `Gone` when
+    the client has gone."""
+    task = environ.get("companion.task")
+    if not isinstance(task, TableTask):
+        return None
+
+    def write(data: bytes) -> None:
+        try:
+            task.write(data)
+        except (ClientDisconnected, OSError) as exc:
+            raise Gone() from exc
+
+    return write
 
 
 def drop(environ: dict, why: str) -> None:

@@ -180,18 +180,25 @@ class Table:
         legal moves); `apply` to it works too, on a copy of its own, leaving this one be."""
         twin = object.__new__(type(self))
         twin._s, twin._rules, twin._chips = self._s, self._rules, self._chips
-        if "_rules_json" in self.__dict__:
-            twin._rules_json = self._rules_json
+        # The twins of every version share the table's one rule-set JSON (each working it out
+        # again was a quarter of a version's views, issue 19).
+        twin._rules_json = self._rules_plain()
         return twin
 
-    def _rules_view(self) -> dict[str, Any]:
-        """The rule set as plain JSON for a view. Worked out once per table: the rule set never
-        changes, and `dataclasses.asdict` of it was a third of an action's time in the
-        engine (the benchmark's overhead_ratio)."""
+    def _rules_plain(self) -> dict[str, Any]:
+        """The rule set as plain JSON (read only). Worked out once per table and rule set: the
+        rule set changes only by dealer's choice (`_read_settings` forgets it), and
+        `dataclasses.asdict` of it was a third of an action's time in the engine."""
         cached = self.__dict__.get("_rules_json")
         if cached is None:
             cached = self._rules_json = plain(self._rules.to_json())
-        return copy_json(cached)
+        return cached
+
+    def _rules_view(self) -> dict[str, Any]:
+        """The rule set as plain JSON for a view: the one shared by every view of the table
+        (views are read, never changed; copying it for each version cost more than the rest of
+        the public view)."""
+        return self._rules_plain()
 
     def to_json(self) -> dict[str, Any]:
         """The full snapshot (private parts included): `from_json` of it is this table."""

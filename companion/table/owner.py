@@ -10,11 +10,15 @@ the USB scrambler box, a timer. Each calls `submit` (from any thread); the owner
 5. appends it to the ledger — committed to disk — and only then
 6. publishes the events to the table's subscribers and returns.
 
-Publishing renders nothing: each subscriber is handed the same `Update` (the events and the
-table's `VersionViews` at that version), and each stream renders its own text when it wakes,
-the public part of every view encoded once for all of them (companion.table.views). The same
-`VersionViews` answers the command's own view and the host console's legal moves, so each
-part of a version's views is worked out once however many ask.
+Publishing hands every subscriber the same `Update` (the events and the table's
+`VersionViews` at that version), the public part of every view encoded once for all of them
+(companion.table.views). An event stream writes its own update to its connection
+(`Subscription.write_directly`): the thread that committed the entry renders each stream's
+text and sends it, in seq order, once the state's lock is free, without waking a thread per
+stream; within a web request (`defer_delivery`) that happens once the command's answer has
+been sent. Other subscribers (the scrambler link) read their mailbox. The same `VersionViews`
+answers the command's own view and the host console's legal moves, so each part of a
+version's views is worked out once however many ask.
 
 One lock per table keeps this strictly one-at-a-time. A GPIO or serial callback must do no
 more than call `submit`::
@@ -33,8 +37,9 @@ import queue
 import secrets
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
@@ -150,17 +155,29 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+#: What a stream writing its own updates is handed: `writer(seq, update)`.
+Writer = Callable[[int, Update], None]
+
+
 @dataclass(eq=False)
 class Subscription:
     """One listener (an event stream) of a table: what it may see and its mailbox.
 
     `messages` receives `(seq, "update", Update)` tuples, one per committed entry, in seq
-    order (`text(update)` is this viewer's message); `None` means the table is closing.
+    order (`text(update)` is this viewer's message); `None` means the stream must end (the
+    table is closing, or the seat's token was replaced). A listener that can write its own
+    updates (an event stream on its connection) says so with `write_directly`: from then on
+    its updates go to its writer, not its mailbox.
     """
 
     seat: str | None
     host: bool
     messages: "queue.SimpleQueue[tuple[int, str, Update] | None]" = field(default_factory=queue.SimpleQueue)
+    writer: Writer | None = None
+    #: No more updates: unsubscribed, or told to end.
+    ended: bool = False
+    # Orders a delivery against the switch to a writer and the end (never held while waiting).
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def key(self) -> tuple[str | None, bool]:
@@ -170,6 +187,62 @@ class Subscription:
     def text(self, update: Update) -> str:
         """`update` as this viewer's `update` message (JSON text)."""
         return update.text(self.seat, self.host)
+
+    def receive(self, seq: int, update: Update) -> None:
+        """Entry `seq`'s update: written by the writer, else put in the mailbox."""
+        with self._lock:
+            if self.ended:
+                return
+            if self.writer is not None:
+                self.writer(seq, update)
+                return
+            self.messages.put((seq, "update", update))
+
+    def write_directly(self, writer: Writer) -> bool:
+        """From now on, hand each update to `writer` (called by the thread delivering it). The
+        updates already in the mailbox go to `writer` first, so none is missed, doubled or out
+        of order. False, with nothing written after it, when the mailbox holds the end."""
+        with self._lock:
+            while True:
+                try:
+                    msg = self.messages.get_nowait()
+                except queue.Empty:
+                    break
+                if msg is None:
+                    return False
+                writer(msg[0], msg[2])
+            self.writer = writer
+            return True
+
+    def stop(self) -> None:
+        """No more updates (a delivery under way finishes first); the mailbox is left as it is."""
+        with self._lock:
+            self.ended = True
+            self.writer = None
+
+    def end(self) -> None:
+        """No more updates, and the listener is told to end (`None` in its mailbox)."""
+        self.stop()
+        self.messages.put(None)
+
+
+# The tables whose updates wait for the current thread's web answer to be sent
+# (`defer_delivery`), or None (deliver at once).
+_waiting = threading.local()
+
+
+def defer_delivery() -> None:
+    """Updates committed by this thread from now on are delivered to their streams only when
+    `deferred_deliveries()`'s owners are told to `deliver()`: a web request answers the command
+    first, then writes the other viewers' updates."""
+    _waiting.owners = []
+
+
+def deferred_deliveries() -> list["TableOwner"]:
+    """Stop deferring in this thread; the owners with updates waiting (call `deliver()`)."""
+    owners = getattr(_waiting, "owners", None) or []
+    _waiting.owners = None
+    return owners
 
 
 class TableOwner:
@@ -192,6 +265,9 @@ class TableOwner:
         self.seeded: SeededRoller | None = self.roller if isinstance(self.roller, SeededRoller) else None
         self._lock = threading.RLock()
         self._subscriptions: set[Subscription] = set()
+        # Committed updates not yet handed to their subscribers, in seq order (`deliver`).
+        self._outbox: deque[tuple[int, Update, list[Subscription]]] = deque()
+        self._delivering = threading.Lock()
         self._views: VersionViews | None = None  # the views of `version`, made when first asked
         self.version = 0
         self.hand_start_seq = 0
@@ -343,7 +419,7 @@ class TableOwner:
             # they would go on receiving the seat's private view. Its reconnect is refused.
             for sub in [s for s in self._subscriptions if s.seat == seat and not s.host]:
                 self._subscriptions.discard(sub)
-                sub.messages.put(None)
+                sub.end()
             return token
 
     # -- changing -------------------------------------------------------------------------
@@ -361,7 +437,16 @@ class TableOwner:
         with nothing changed. A repeated `idempotency_key` returns the first result. Once the
         entry is on disk the answer is a success, whatever the work after it (publishing,
         revealing the hand's seed) meets: a committed entry is never reported as refused.
+        Its update reaches the streams before this returns, or, within a web request
+        (`defer_delivery`), once the answer is sent.
         """
+        try:
+            return self._submit(entry, actor, version, idempotency_key)
+        finally:
+            self._deliver_soon()
+
+    def _submit(self, entry: dict[str, Any], actor: str | None, version: int | None,
+                idempotency_key: str | None) -> Result:
         entry = dict(entry)
         check_transport(version, idempotency_key)
         with self._lock:
@@ -428,6 +513,13 @@ class TableOwner:
         the rest without it; if any of them no longer applies, the undo is refused (409) and
         nothing changes. Only entries of the current hand can be undone, and not joins.
         """
+        try:
+            return self._undo(actor, seq, version, idempotency_key)
+        finally:
+            self._deliver_soon()
+
+    def _undo(self, actor: str | None, seq: int | None, version: int | None,
+              idempotency_key: str | None) -> Result:
         check_transport(version, idempotency_key)
         with self._lock:
             body = {"type": UNDO} if seq is None else {"type": UNDO, "seq": seq}
@@ -773,9 +865,11 @@ class TableOwner:
             return sub, self.version, self._view(seat, host, VIEW_HISTORY)
 
     def unsubscribe(self, sub: Subscription) -> None:
-        """Stop listening (safe to call twice)."""
+        """Stop listening (safe to call twice): once this returns, nothing more is written to
+        or put in its mailbox."""
         with self._lock:
             self._subscriptions.discard(sub)
+        sub.stop()
 
     @property
     def subscriber_count(self) -> int:
@@ -792,21 +886,47 @@ class TableOwner:
         return dumps(msg)
 
     def _publish(self, seq: int, events: list[dict], actor: str | None) -> None:
-        """Hand entry `seq`'s update to every subscriber (called under the lock, in seq order,
-        right after the commit). Nothing is rendered here: each subscriber renders its own
-        text from the shared `Update` when it wakes, so none waits for the others' views and
-        the answer to the command does not wait for any. A subscriber that joined after the
-        entry was committed is not handed it: its snapshot already includes it."""
-        subs = list(self._subscriptions)
-        if not subs:
+        """Queue entry `seq`'s update for every subscriber (called under the lock, in seq
+        order, right after the commit); `deliver` hands it over once the lock is free. Nothing
+        is rendered here. A subscriber that joined after the entry was committed is not
+        handed it: its snapshot already includes it."""
+        if not self._subscriptions:
             return
-        update = Update(seq, events, self._current_views())
-        for sub in subs:
-            sub.messages.put((seq, "update", update))
+        # The players' phones first, then spectators (the display); the actor's own streams
+        # last, as its answer already carries the same state.
+        subs = sorted(self._subscriptions, key=lambda sub: (
+            sub.seat == actor if sub.seat is not None else sub.host and actor == HOST, sub.seat is None))
+        self._outbox.append((seq, Update(seq, events, self._current_views()), subs))
+
+    def _deliver_soon(self) -> None:
+        """Deliver the queued updates now, or after the current web answer (`defer_delivery`)."""
+        if not self._outbox:
+            return
+        waiting = getattr(_waiting, "owners", None)
+        if waiting is None:
+            self.deliver()
+        elif self not in waiting:
+            waiting.append(self)
+
+    def deliver(self) -> None:
+        """Hand every queued update to its subscribers, in seq order, from this thread: each
+        stream writing its own updates renders and sends its text here (a stream's send never
+        blocks: one too far behind is cut), the others find it in their mailbox. Safe from any
+        thread; a thread that finds another delivering waits for it, then finds the queue
+        empty or goes on with what came since."""
+        with self._delivering:
+            while self._outbox:
+                seq, update, subs = self._outbox.popleft()
+                for sub in subs:
+                    try:
+                        sub.receive(seq, update)
+                    except Exception:  # one broken stream must not keep the others waiting
+                        log.exception("table %s: update %d could not be handed to a stream", self.code, seq)
 
     def close(self) -> None:
         """Tell every listener the table is going away (server shutdown); the updates already
-        committed are in their mailboxes before the goodbye."""
+        committed reach them before the goodbye."""
+        self.deliver()
         with self._lock:
             subs = list(self._subscriptions)
             for sub in subs:
