@@ -399,3 +399,120 @@ def test_every_game_derived_moves_equal_the_trial_moves():
         assert seen[situation], f"the random play never reached {situation!r}"
     for action in actions:  # every game's every turn action
         assert seen["draw " + action], f"the random play never drew {action!r}"
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(GAMES), rng=st.randoms(use_true_random=False),
+       fold_turns=st.sampled_from([0.0, 0.0, 0.6]))
+def test_derived_moves_equal_the_trial_moves_in_any_random_play(game, rng, fold_turns):
+    """The same property, the play chosen by Hypothesis (and shrunk by it on a failure)."""
+    preset, option = game
+    Driver(preset, option, rng, fold_turns=fold_turns).play(hands=2, limit=300)
+
+
+# -- a folded turn player's call window, step by step ---------------------------------------------
+
+@pytest.mark.parametrize("rules", ["weg", "classic", {"preset": "weg", "bet_limit": 1},
+                                   {"preset": "classic", "house_dealer": True}])
+@pytest.mark.parametrize("next_player_all_in", [False, True])
+def test_a_folded_turn_players_call_window_offers_the_next_turns_moves_as_the_trials_do(rules, next_player_all_in):
+    """The turn player folds in their own turn and rolls: their call window is open. The next
+    player's move closes it first (`next_player_acts`): their betting (or, all in, the turn's
+    roll) is what they are offered, the third player may call but not fold, and the host's roll
+    and "no call" are as tried."""
+    t = to_round_2(rules)
+    turn, following, third = t._s["hand"]["players"][:3]
+    if next_player_all_in:
+        t.apply({"type": "adjust", "seat": following, "amount": -t._s["seats"][following]["stack"],
+                 "reason": "all in"}, HOST)
+    t.apply({"type": "fold"}, turn)
+    t.apply({"type": "roll", "dice": quiet_dice(t)}, turn)
+    assert folded_window(t)
+    moves = assert_same_legal_moves(t)
+    offered = {m["type"] for m in moves[following]}
+    if next_player_all_in:
+        assert "bet" not in offered and "check" not in offered
+    else:
+        assert {"bet", "check", "fold"} <= offered
+    assert "fold" not in {m["type"] for m in moves[third]}  # not the next turn's move
+    assert "call_hand" in {m["type"] for m in moves[third]}
+    assert "no_call" in {m["type"] for m in moves[turn]}  # the folded turn player may close it
+
+
+def to_round_2(rules: Any) -> Table:
+    """Four players (stacks of 30) after a quiet first round: the first player is to bet."""
+    t = Table.create("FOLDS", {"rules": rules})
+    for name in ("Lando", "Han", "Chewie", "Leia"):
+        sid = t.apply({"type": "join", "name": name}, None)[0]["seat"]
+        t.apply({"type": "buy_in", "amount": 30}, sid)
+    t.apply({"type": "start_hand"}, HOST)
+    while t._s["hand"]["round"] == 1:
+        assert_same_legal_moves(t)
+        h = t._s["hand"]
+        st_ = current_step(h)
+        sid = h["betting"]["to_act"] if h["betting"] else st_["seat"]
+        if st_["do"] == "roll":
+            t.apply({"type": "roll", "dice": quiet_dice(t)}, sid or HOST)
+        elif h["betting"]:
+            t.apply({"type": "check"}, sid)
+        elif st_["do"] == "call":
+            t.apply({"type": "no_call"}, HOST)
+        else:
+            t.apply({"type": "draw", "action": "stand"}, sid)
+    h = t._s["hand"]
+    assert (h["turn_of"], h["betting"] and h["betting"]["to_act"]) == (h["players"][0],) * 2
+    return t
+
+
+def quiet_dice(t: Table) -> list[int]:
+    """A roll that shifts nothing: a 6 under d6-low, a 1-2 under two d6."""
+    return [6] if t.rules.scrambler_trigger is Trigger.D6_LOW else [1, 2]
+
+
+# -- no copy ---------------------------------------------------------------------------------------
+
+def test_listing_legal_moves_copies_no_table(monkeypatch):
+    """While the legal moves are listed, no copy of the table is made: `working_copy` and
+    `copy_json` fail if called. Only in a folded turn player's call window is the hand (alone)
+    copied, once per list, to find where the next player's move takes it (`past_window`)."""
+    real_copy_hand = turns_module.copy_hand
+    copied = Counter()
+
+    def no_copy(*_: Any) -> Any:
+        raise AssertionError("a copy of the table while listing legal moves")
+
+    def counted_copy_hand(h: Any) -> Any:
+        copied["hands"] += 1
+        return real_copy_hand(h)
+
+    steps = windows = 0
+    drivers = [Driver(p, o, random.Random(f"no copy {p} {n}"), fold_turns=f)
+               for n, (p, o, f) in enumerate([("weg", {}, 0.6), ("classic", {}, 0.6), ("pagat", {}, 0.0),
+                                              ("holodex", {}, 0.0), ("spike", {}, 0.0)])]
+    drivers.append(Driver("classic", {}, random.Random(""), fold_turns=0.0))
+    drivers[-1].t = to_round_2("classic")
+    drivers[-1].t.apply({"type": "fold"}, "s2")  # s2 folds in their own turn: a call window next
+    for driver in drivers:
+        for _ in range(150):
+            t = driver.t
+            public = t.public_view(0)  # the rule set's JSON is copied for each public view
+            with monkeypatch.context() as m:
+                for module in (engine_module, state_module):
+                    m.setattr(module, "working_copy", no_copy, raising=False)
+                    m.setattr(module, "copy_json", no_copy)
+                m.setattr(turns_module, "copy_hand", counted_copy_hand)
+                before = copied["hands"]
+                for sid in t.seat_ids():
+                    t._legal(sid)
+                    t.legal(sid)
+                    t.viewer_view(public, sid, host=True)  # a view's own legal moves
+                t._host_legal()
+                made = copied["hands"] - before
+            if folded_window(t):
+                windows += 1
+                assert 0 < made <= 4 * len(t.seat_ids()) + 1  # at most once for each list
+            else:
+                assert made == 0
+            steps += 1
+            driver.step()
+    assert steps == 150 * len(drivers) and windows
