@@ -17,6 +17,7 @@ situation the legal moves depend on.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import Counter
 from typing import Any
@@ -30,7 +31,7 @@ import companion.table.state as state_module
 import companion.table.turns as turns_module
 from companion.rules.rulesets import Trigger
 from companion.scrambler.dice import DICE
-from companion.table.commands import parse
+from companion.table.commands import CHECKED, parse
 from companion.table.engine import HOST, SCRAMBLER, Game, Refused, Table
 from companion.table.state import copy_json, current_step, roller_of, static_allowance, working_copy
 
@@ -516,3 +517,20 @@ def test_listing_legal_moves_copies_no_table(monkeypatch):
             steps += 1
             driver.step()
     assert steps == 150 * len(drivers) and windows
+
+
+# -- one definition ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typ", sorted(CHECKED))
+def test_each_checked_command_begins_with_its_own_check(typ):
+    """`cmd_<type>` calls `check_<type>` before it changes anything, so what a view offers
+    (`Play.check`) and what the command accepts have one definition."""
+    body = inspect.getsource(getattr(Game, "cmd_" + typ)).split("\n", 1)[1]
+    first = next(line.strip() for line in body.splitlines() if line.strip() and not line.strip().startswith(('"', "#")))
+    assert f"self.check_{typ}(f, actor)" in first, first
+
+
+def test_a_command_without_a_check_is_not_asked():
+    t = Table.create("NONE", {"rules": "weg"})
+    with pytest.raises(ValueError):
+        Game(t._s, t._rules, t._chips).check("bet", {"amount": 1}, HOST)
