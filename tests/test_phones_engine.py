@@ -77,7 +77,7 @@ def test_the_console_reads_one_seats_legal_moves():
     t = table()
     assert {"type": "check"} in t.legal("s2") and {"type": "check"} not in t.legal("s1")
     assert t.legal("s2") == t.view("s2")["you"]["legal"]  # what that seat's phone offers
-    # Not in every host view: each seat's moves cost trial moves on every update.
+    # Not in every host view: each seat's moves cost their checks on every update.
     assert "seat_legal" not in t.view(None, host=True)
 
 

@@ -79,9 +79,9 @@ def test_a_seats_legal_moves_are_worked_out_once_per_version():
     assert calls == ["s2"]
 
 
-def test_trials_leave_the_table_as_it_was():
-    """The legal moves are tried on one shared scratch copy: the table itself never changes,
-    and the moves are the same when worked out again from scratch."""
+def test_listing_legal_moves_leaves_the_table_as_it_was():
+    """The legal moves are checked on the table's own state, read-only: the table never
+    changes, and the moves are the same when worked out again on a table loaded afresh."""
     t = _table()
     before = t.to_json()
     first = {s: t.legal(s) for s in t.seat_ids()}

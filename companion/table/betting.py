@@ -9,7 +9,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.table.play import Play
 from companion.table.state import Betting as BettingRound
-from companion.table.state import Player, Step, current_step, hand_pot
+from companion.table.state import Hand, Player, Step, current_step, hand_pot
 
 
 class Betting(Play):
@@ -79,10 +79,15 @@ class Betting(Play):
         if b["opener"] is not None and b["opener"] != sid:
             raise Refused(409, "only the player whose turn it is may open the betting", None)
 
-    def cmd_check(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_check(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound]:
+        """Refuse a check that `cmd_check` would refuse (read-only)."""
         sid, p, b = self.mover(f, actor)
         if p["bet"] < b["current"]:
             raise Refused(409, f"you must call {b['current'] - p['bet']}, raise, go all-in or fold", None)
+        return sid, p, b
+
+    def cmd_check(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, p, b = self.check_check(f, actor)
         p["acted"] = True
         self.emit("checked", seat=sid)
         self.after_bet_action(sid)
@@ -138,16 +143,23 @@ class Betting(Play):
         self.emit("raised", seat=sid, to=to, amount=amount, stack=self.stack(sid))
         self.after_bet_action(sid)
 
-    def cmd_all_in(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_all_in(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound]:
+        """Refuse an all-in that `cmd_all_in` would refuse (read-only)."""
         sid, p, b = self.mover(f, actor)
-        stack, cur, limit = self.stack(sid), b["current"], self.rules.bet_limit
-        to = p["bet"] + stack
+        cur, limit = b["current"], self.rules.bet_limit
+        to = p["bet"] + self.stack(sid)
         if to > cur:
             if cur == 0:
                 self.need_opener(b, sid)
             if limit is not None and to - cur > limit:
                 raise Refused(422, f"all-in would add {to - cur} over the bet; the limit is {limit}: "
                                    f"raise to {cur + limit} instead", None)
+        return sid, p, b
+
+    def cmd_all_in(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, p, b = self.check_all_in(f, actor)
+        stack, cur = self.stack(sid), b["current"]
+        to = p["bet"] + stack
         self.pay(sid, stack)
         if to > cur:
             b["current"] = to
@@ -157,7 +169,8 @@ class Betting(Play):
         self.emit("all_in", seat=sid, amount=stack, to=to, stack=0)
         self.after_bet_action(sid)
 
-    def cmd_fold(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_fold(self, f: dict[str, Any], actor: str | None) -> tuple[str, Hand, Player]:
+        """Refuse a fold that `cmd_fold` would refuse (read-only)."""
         sid = self.who(f, actor)
         h = self.need_play()
         p = self.in_play(sid)
@@ -165,9 +178,13 @@ class Betting(Play):
             raise Refused(409, "the caller cannot fold: check, call, raise or go all-in", None)
         if self.stack(sid) == 0:
             raise Refused(409, "you are all-in: there is nothing to fold for", None)
-        b = h["betting"]
-        if b is None and not self.fold_window_open():
+        if h["betting"] is None and not self.fold_window_open():
             raise Refused(409, "a player may only fold during betting", None)
+        return sid, h, p
+
+    def cmd_fold(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, h, p = self.check_fold(f, actor)
+        b = h["betting"]
         fee = min(self.rules.fold_fee, self.stack(sid))
         if self.rules.fold_fee_into_pot:
             self.pay_fee(sid, fee)  # Spike's junk penalty: into the game pot

@@ -119,6 +119,13 @@ TRANSPORT_FIELDS = {"type", "version", "idempotency_key"}
 STATIC_COMMANDS = {"static_add", "static_remove"}
 
 
+#: The commands with a read-only check (`Play.check`): the ones whose acceptance a view's legal
+#: moves ask about (the others' legal forms are derived from the state directly).
+CHECKED = frozenset({"check", "all_in", "fold", "call_hand", "no_call", "sit_out", "sit_in",
+                     "leave", "cash_out", "buy_in", "declare_side", "draw", "roll",
+                     "start_hand", "end_session"})
+
+
 HOST_ONLY = {"reorder", "set_dealer", "set_token", "adjust", "stake", "end_session", "start_hand",
              "change_rules"}
 

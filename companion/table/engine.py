@@ -75,32 +75,8 @@ class Game(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
 
-#: The entries a view's legal actions try, parsed: the same few are tried on every version.
-_TRIALS: dict[tuple, tuple[str, dict[str, Any]]] = {}
-_TRIALS_MAX = 1000
-
-
-def _parsed_trial(entry: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """`parse(entry)` for a trial entry (its fields a fresh dict each time: a command may
-    change them). Raises `Refused` as `parse` does."""
-    key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in entry.items())
-    try:
-        hit = _TRIALS.get(key)
-    except TypeError:  # a field that is not plain (a dict): not kept
-        return parse(entry)
-    if hit is None:
-        hit = parse(entry)
-        if len(_TRIALS) < _TRIALS_MAX:
-            _TRIALS[key] = hit
-    return hit[0], dict(hit[1])
-
-
 class Table:
     """One table's whole state: plain data, changed only by `apply`. Deterministic."""
-
-    #: The state and the working copy that legal-move trials run on (`_try`), made when first
-    #: needed and again when a trial changed it.
-    _scratch: tuple[TableState, TableState] | None
 
     def __init__(self, state: TableState):
         self._s = state
@@ -267,30 +243,6 @@ class Table:
             self._read_settings()
         return game.events
 
-    def _try(self, entry: dict, actor: str | None) -> bool:
-        """Whether `entry` would be accepted now (used for the legal actions of a view).
-
-        Tried on a scratch copy of the state that the trials of this state share: most are
-        refused before they change anything, so the copy is made again only after a trial
-        that changed it (an accepted one, or one refused half-way). A copy per trial was most
-        of what a view cost (issue 19). Not for two threads at once on one table (the owner
-        renders a version's views under one lock)."""
-        try:
-            typ, fields = _parsed_trial(entry)
-        except Refused:
-            return False
-        scratch = self.__dict__.get("_scratch")
-        if scratch is None or scratch[0] is not self._s:
-            scratch = self._scratch = (self._s, working_copy(self._s))
-        try:
-            Game(scratch[1], self._rules, self._chips).run(typ, fields, actor)
-        except Refused:
-            if scratch[1] != self._s:  # changed before it was refused: copy again next time
-                self._scratch = None
-            return False
-        self._scratch = None
-        return True
-
     # -- views ------------------------------------------------------------------------------
 
     def view(self, seat: str | None = None, *, host: bool = False, history: int | None = None) -> dict:
@@ -361,7 +313,7 @@ class Table:
 
     def legal(self, seat: str) -> list[dict[str, Any]]:
         """The commands `seat` may send now (what its phone offers; the host console asks for
-        the one seat it plays, not every seat on every update: each costs trial moves)."""
+        the one seat it plays, not every seat on every update)."""
         if seat not in self._s["seats"]:
             raise Refused(404, f"there is no seat {seat!r} at this table", "seat")
         return self._legal(seat)
@@ -443,20 +395,21 @@ class Table:
         }
 
     def _legal(self, sid: str) -> list[dict[str, Any]]:
-        """The commands `sid` may send now, with amount ranges where they take one."""
+        """The commands `sid` may send now, with amount ranges where they take one.
+
+        Derived from the live state, never by trial on a copy of it (issue 19): the betting
+        ranges, the static field, the reveal from the state; every other move by the
+        command's own read-only check (`Play.check`), so the list and the command cannot
+        disagree."""
         s, rules = self._s, self._rules
         out: list[dict[str, Any]] = []
         h = s["hand"]
         stack = s["seats"][sid]["stack"]
-        betting = h["betting"] if h and h["stage"] == "play" else None
-        bets = h
-        if betting is None and h and Game(s, rules, self._chips).folded_call_window():
-            # The next player's move closes a folded turn player's call window: offer the
-            # betting that move opens (Turns.next_player_acts).
-            closed = Game(working_copy(s), rules, self._chips)
-            closed.advance()
-            bets = closed.hand
-            betting = bets["betting"] if bets["stage"] == "play" else None
+        game = Game(s, rules, self._chips)  # read-only: the commands' checks
+        # In a folded turn player's call window, the next player's move closes it first and
+        # opens the betting that move belongs to (Turns.next_player_acts): offer that betting.
+        bets = game.past_window().s["hand"] if h is not None and h["stage"] == "play" else None
+        betting = bets["betting"] if bets is not None and bets["stage"] == "play" else None
         if betting and bets is not None and betting["to_act"] == sid:
             mine = bets["p"][sid]
             cur, limit = betting["current"], rules.bet_limit
@@ -477,12 +430,12 @@ class Table:
         if rules.force_sabacc and s["seats"][sid]["side"] is None:
             simple.append("declare_side")  # once, when the player sits down
         for typ in simple:
-            entry: dict[str, Any] = {"type": typ}
+            fields: dict[str, Any] = {}
             if typ == "buy_in" and rules.buy_in == 0:
-                entry["amount"] = 1
+                fields["amount"] = 1
             if typ == "declare_side":
-                entry["side"] = "light"
-            if self._try(entry, sid):
+                fields["side"] = "light"
+            if game.allows(typ, fields, sid):
                 item: dict[str, Any] = {"type": typ}
                 if typ == "all_in":
                     item["amount"] = stack
@@ -491,15 +444,14 @@ class Table:
                 out.append(item)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
             for taken in rules.actions:
-                # Where the discard pile is face up, a discarding move names its card: tried
+                # Where the discard pile is face up, a discarding move names its card: checked
                 # with any card, offered with "card": true (the phone asks which).
                 asks = rules.discard_pile_public and taken.discards > 0
-                entry = {"type": "draw", "action": taken.action}
-                if self._try({**entry, **({"card": next(iter(rules.deck.cards))} if asks else {})}, sid):
-                    out.append({**entry, **({"card": True} if asks else {})})
+                card = {"card": next(iter(rules.deck.cards))} if asks else {}
+                if game.allows("draw", {"action": taken.action, **card}, sid):
+                    out.append({"type": "draw", "action": taken.action, **({"card": True} if asks else {})})
         if h and h["stage"] in ("play", "final_roll") and roller_of(h, step) == sid:
-            count = DICE.get(rules.scrambler_trigger, (0, 0))[0]
-            if self._try({"type": "roll", "dice": [1] * count}, sid):
+            if game.allows("roll", self._any_roll(), sid):
                 out.append({"type": "roll"})
         static = static_allowance(s, rules, sid)
         if static["add"]:
@@ -518,13 +470,17 @@ class Table:
             out.append({"type": "no_show"})
         return out
 
+    def _any_roll(self) -> dict[str, Any]:
+        """A roll's fields with dice of the table's trigger (which faces does not matter to
+        whether a roll is due: the owner rolls the real ones)."""
+        return {"dice": [1] * DICE.get(self._rules.scrambler_trigger, (0, 0))[0]}
+
     def _host_legal(self) -> list[str]:
-        out = []
-        for typ in ("start_hand", "end_session", "no_call"):
-            if self._try({"type": typ}, HOST):
-                out.append(typ)
-        count = DICE.get(self._rules.scrambler_trigger, (0, 0))[0]
-        if self._try({"type": "roll", "dice": [1] * count}, HOST):
+        """The host's commands of the hand and the session that may be sent now (checked on
+        the live state, as a seat's moves are)."""
+        game = Game(self._s, self._rules, self._chips)
+        out = [typ for typ in ("start_hand", "end_session", "no_call") if game.allows(typ, {}, HOST)]
+        if game.allows("roll", self._any_roll(), HOST):
             out.append("roll")
         return out
 

@@ -132,18 +132,22 @@ class Evening(Play):
             self.s["dealer"] = self.s["token"] or self.s["order"][0]
         self.emit("rules_changed", preset=rules.name, game=game_words(rules), rules=spec)
 
-    def cmd_end_session(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_end_session(self, f: dict[str, Any], actor: str | None) -> None:
+        """Refuse the end of the session when `cmd_end_session` would (read-only)."""
         self.need_between_hands()
         self.need_not_ended()
+        if self.s["sabacc_pot"] and f.get("sabacc_pot", "split") == "split" and not self.s["order"]:
+            raise Refused(409, "nobody is seated to share the sabacc pot: carry it instead",
+                          "sabacc_pot")
+
+    def cmd_end_session(self, f: dict[str, Any], actor: str | None) -> None:
+        self.check_end_session(f, actor)
         s = self.s
         pot = s["sabacc_pot"]
         what = f.get("sabacc_pot", "split")
         shares: dict[str, int] = {}
         carried = 0
         if pot and what == "split":
-            if not s["order"]:
-                raise Refused(409, "nobody is seated to share the sabacc pot: carry it instead",
-                              "sabacc_pot")
             dealer = s["token"] if self.rules.house_dealer else s["dealer"]
             shares = split_sabacc_pot(pot, list(s["order"]), dealer)
             for sid, n in shares.items():

@@ -15,6 +15,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.rules.rulesets import RuleSet
 from companion.table.commands import (
+    CHECKED,
     HOST,
     HOST_ONLY,
     SCRAMBLER,
@@ -141,16 +142,42 @@ class Play:
             raise Refused(422, f"no seat {seat!r} at this table", field)
         return seat
 
-    def run(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+    def need_actor(self, typ: str, actor: str | None) -> None:
+        """Refuse an actor the table does not know, and anyone but the host a host command."""
         if actor not in (None, HOST, SCRAMBLER, "guest") and actor not in self.s["seats"]:
             raise Refused(403, f"unknown actor {actor!r}", None)
         if typ in HOST_ONLY:
             self.need_host(actor)
+
+    def run(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+        """Apply one parsed command (`typ`, fields `f`) from `actor` to this state, or raise
+        `Refused` (the state is then a copy to throw away: `Table.apply`)."""
+        self.need_actor(typ, actor)
         h = self.s["hand"]
         if h is not None and h["drew_last"] and typ not in STATIC_COMMANDS:
             h["drew_last"] = None  # the next player acts: the drawer's static window closes
         self.next_player_acts(typ, f, actor)
         getattr(self, "cmd_" + typ)(f, actor)
+
+    def check(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+        """Raise the `Refused` that `run(typ, f, actor)` would raise, changing nothing: for
+        the commands in `CHECKED`, whose `cmd_<typ>` begins by calling its `check_<typ>` (the
+        one definition of when the command is refused). The legal moves of a view ask this of
+        the live state, with no copy of it (issue 19: a trial on a copy of the table for each
+        candidate move was most of what a view cost). Clearing the drawer's static window
+        (`run`) changes no answer here: only the static-field commands read it, and they keep it."""
+        if typ not in CHECKED:
+            raise ValueError(f"{typ!r} has no read-only check")
+        self.need_actor(typ, actor)
+        getattr(self.ahead(typ, f, actor), "check_" + typ)(f, actor)
+
+    def allows(self, typ: str, f: dict[str, Any], actor: str | None) -> bool:
+        """Whether `run(typ, f, actor)` would be accepted now (`check`, read-only)."""
+        try:
+            self.check(typ, f, actor)
+        except Refused:
+            return False
+        return True
 
     # -- the steps each section offers the others (implemented in the module named) ---------
 
@@ -165,6 +192,11 @@ class Play:
     def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
         """Close a folded turn player's call window if `typ` is the next turn's move
         (turns.Turns)."""
+        raise NotImplementedError
+
+    def ahead(self, typ: str, f: dict[str, Any], actor: str | None) -> "Play":
+        """The game in which `typ` is checked: this one, or the one past a folded turn
+        player's call window that `typ` closes first (turns.Turns)."""
         raise NotImplementedError
 
     def after_call_next(self) -> None:

@@ -34,7 +34,8 @@ class Seats(Play):
         if self.plays(sid):
             raise Refused(409, "not while you are playing a hand", None)
 
-    def cmd_buy_in(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_buy_in(self, f: dict[str, Any], actor: str | None) -> tuple[str, int]:
+        """Refuse a buy-in that `cmd_buy_in` would refuse (read-only); the seat and amount."""
         sid = self.who(f, actor)
         self.need_not_ended()
         self.not_in_running_hand(sid)
@@ -46,6 +47,10 @@ class Seats(Play):
             amount = fixed
         elif amount is None:
             raise Refused(422, "say how many credits you buy in for", "amount")
+        return sid, amount
+
+    def cmd_buy_in(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, amount = self.check_buy_in(f, actor)
         seat = self.s["seats"][sid]
         seat["stack"] += amount
         seat["bought_in"] += amount
@@ -59,18 +64,27 @@ class Seats(Play):
                   **{k: v for k, v in breakdown(amount, self.chips).to_json().items() if k != "amount"},
                   items=list(self.s["items"]))
 
-    def cmd_cash_out(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_cash_out(self, f: dict[str, Any], actor: str | None) -> tuple[str, int]:
+        """Refuse a cash-out that `cmd_cash_out` would refuse (read-only); the seat and amount."""
         sid = self.who(f, actor)
         self.not_in_running_hand(sid)
         stack = self.stack(sid)
         amount = f.get("amount", stack)
         if amount < 1 or amount > stack:
             raise Refused(422, f"you can cash out 1 to {stack} credits", "amount")
-        self.cash_out(sid, amount)
+        return sid, amount
 
-    def cmd_leave(self, f: dict[str, Any], actor: str | None) -> None:
+    def cmd_cash_out(self, f: dict[str, Any], actor: str | None) -> None:
+        self.cash_out(*self.check_cash_out(f, actor))
+
+    def check_leave(self, f: dict[str, Any], actor: str | None) -> str:
+        """Refuse leaving the table when `cmd_leave` would (read-only); the seat."""
         sid = self.who(f, actor)
         self.not_in_running_hand(sid)
+        return sid
+
+    def cmd_leave(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.check_leave(f, actor)
         if self.stack(sid):
             self.cash_out(sid, self.stack(sid))
         order = self.s["order"]
@@ -83,19 +97,30 @@ class Seats(Play):
         self.s["departed"][sid] = self.s["seats"].pop(sid)
         self.emit("left", seat=sid, name=self.s["departed"][sid]["name"])
 
+    def check_sit_out(self, f: dict[str, Any], actor: str | None) -> str:
+        """Refuse sitting out when `cmd_sit_out` would (read-only): only someone not seated
+        (sitting out again, or in a hand, changes nothing worth refusing)."""
+        return self.who(f, actor)
+
     def cmd_sit_out(self, f: dict[str, Any], actor: str | None) -> None:
-        sid = self.who(f, actor)
+        sid = self.check_sit_out(f, actor)
         self.s["seats"][sid]["sitting_out"] = True
         self.emit("sat_out", seat=sid)
 
-    def cmd_sit_in(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_sit_in(self, f: dict[str, Any], actor: str | None) -> str:
+        """Refuse sitting in when `cmd_sit_in` would (read-only); the seat."""
         sid = self.who(f, actor)
         if not self.s["seats"][sid]["sitting_out"]:
             raise Refused(409, "you are not sitting out", None)
+        return sid
+
+    def cmd_sit_in(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.check_sit_in(f, actor)
         self.s["seats"][sid]["sitting_out"] = False
         self.emit("sat_in", seat=sid)
 
-    def cmd_declare_side(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_declare_side(self, f: dict[str, Any], actor: str | None) -> str:
+        """Refuse a side that `cmd_declare_side` would refuse (read-only); the seat."""
         sid = self.who(f, actor)
         if not self.rules.force_sabacc:
             raise Refused(409, "sides are declared only in Force Sabacc", "side")
@@ -109,6 +134,10 @@ class Seats(Play):
             if any(sid in row["players"] for row in self.s["hands"]):
                 raise Refused(409, f"{self.name(sid)} has played a hand as {side}: "
                                    f"the side cannot change now", "side")
+        return sid
+
+    def cmd_declare_side(self, f: dict[str, Any], actor: str | None) -> None:
+        sid = self.check_declare_side(f, actor)
         self.s["seats"][sid]["side"] = f["side"]
         self.emit("side_declared", seat=sid, side=f["side"])
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.rules.rulesets import ShiftKind, StaticField, Trigger, shift_announcement
-from companion.scrambler.dice import judge
+from companion.scrambler.dice import Roll, judge
 from companion.table.commands import HOST, SCRAMBLER
 from companion.table.play import Play
 from companion.table.state import current_step, words_cards
@@ -16,7 +16,9 @@ from companion.table.state import current_step, words_cards
 class Shifts(Play):
     """Rolls of the scrambler and the shifts they cause (a section of the engine's Game)."""
 
-    def cmd_roll(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_roll(self, f: dict[str, Any], actor: str | None) -> tuple[str | None, Roll]:
+        """Refuse a roll that `cmd_roll` would refuse (read-only). Who rolls (None: the
+        scrambler's timer) and the roll the dice make."""
         h, rules = self.need_hand(), self.rules
         timer = rules.scrambler_trigger is Trigger.TIMER
         step = current_step(h)
@@ -38,6 +40,11 @@ class Shifts(Play):
             roll = judge(rules.scrambler_trigger, tuple(dice), rules.shift_kind, rules.trigger_face)
         except ValueError as exc:
             raise Refused(422, str(exc), "dice") from None
+        return roller, roll
+
+    def cmd_roll(self, f: dict[str, Any], actor: str | None) -> None:
+        roller, roll = self.check_roll(f, actor)
+        h, timer = self.hand, self.rules.scrambler_trigger is Trigger.TIMER
         record = {"seat": roller, "round": h["round"], **roll.to_json()}
         h["rolls"].append(record)
         h["last_roll"] = record

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
+from companion.rules.game import TurnAction
 from companion.rules.rulesets import (
     AfterCall,
     AnteRule,
@@ -20,7 +21,9 @@ from companion.rules.rulesets import (
 from companion.table.commands import HOST
 from companion.table.play import Play
 from companion.table.state import (
+    Hand,
     Step,
+    copy_hand,
     current_step,
     deck_left,
     join_words,
@@ -41,7 +44,9 @@ NEXT_TURN_MOVES = frozenset({"check", "bet", "call", "raise", "all_in", "fold", 
 class Turns(Play):
     """The turn and its draws (a section of the engine's Game)."""
 
-    def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_start_hand(self, f: dict[str, Any], actor: str | None) -> tuple[list[str], list[tuple[str, str]], int]:
+        """Refuse a hand that `cmd_start_hand` would refuse (read-only). The players who can
+        pay the ante (seat order), the seats dealt out and why, and the sabacc pot's ante."""
         self.need_not_ended()
         self.need_between_hands()
         rules, s = self.rules, self.s
@@ -50,7 +55,8 @@ class Turns(Play):
             sabacc_ante = rules.ante_sabacc  # an ante of its own into the sabacc pot
         else:
             sabacc_ante = rules.ante if (rules.ante_rule is AnteRule.BOTH_POTS or s["sabacc_pot"] == 0) else 0
-        players_set, dealt_out = [], []
+        players_set: list[str] = []
+        dealt_out: list[tuple[str, str]] = []
         for sid in order:
             seat = s["seats"][sid]
             if seat["sitting_out"]:
@@ -65,6 +71,12 @@ class Turns(Play):
             raise Refused(409, "a hand needs at least two players who can pay the ante", None)
         if len(players_set) * rules.deal_size > rules.deck.in_play(rules):
             raise Refused(409, "too many players for one deck", None)
+        return players_set, dealt_out, sabacc_ante
+
+    def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
+        players_set, dealt_out, sabacc_ante = self.check_start_hand(f, actor)
+        rules, s = self.rules, self.s
+        order = s["order"]
         dealer, token = s["dealer"], s["token"]
         if rules.house_dealer:
             # The dealer stays (and may not play); the token shows who is dealt first.
@@ -227,11 +239,6 @@ class Turns(Play):
         return (nxt is not None and nxt["do"] == "draw" and nxt["seat"] == st["seat"]
                 and st["seat"] is not None and not h["p"][st["seat"]]["folded"])
 
-    def folded_call_window(self) -> bool:
-        """Whether the open call window is that of a turn player who folded in their own turn
-        (weg/classic): no draw of theirs closes it."""
-        return self.folded_caller() is not None
-
     def folded_caller(self) -> str | None:
         """The turn player who folded in their own turn and whose call window is open, or None."""
         h = self.s["hand"]  # also asked of a table between hands (a view)
@@ -248,14 +255,51 @@ class Turns(Play):
         folded = self.folded_caller() if typ in NEXT_TURN_MOVES else None
         if folded is None:
             return
-        h = self.hand
         self.emit("no_call", seat=folded)
         self.advance()
+        self.need_next_turn_fold(typ, f, actor, folded)
+
+    def need_next_turn_fold(self, typ: str, f: dict[str, Any], actor: str | None, folded: str) -> None:
+        """Once `folded`'s call window has closed (`advance`): refuse a fold that is not the
+        next turn's player's own."""
+        h = self.hand
         turn = h["turn_of"]
         if typ == "fold" and h["stage"] == "play" and self.who(f, actor) != turn:
             opens = f"{self.name(turn)}'s move" if turn is not None else "the next move"
             raise Refused(409, f"the call window of {self.name(folded)}'s turn is still open: "
                                f"folding opens with {opens}", None)
+
+    def ahead(self, typ: str, f: dict[str, Any], actor: str | None) -> Play:
+        """The game in which `typ` is checked (`Play.check`): this one, or, for a move of the
+        next turn in a folded turn player's call window, the game past that window, where the
+        command itself acts after `next_player_acts` closed it (refusing a fold out of turn
+        there, as `next_player_acts` does)."""
+        folded = self.folded_caller() if typ in NEXT_TURN_MOVES else None
+        if folded is None:
+            return self
+        past = self.past_window()
+        past.need_next_turn_fold(typ, f, actor, folded)
+        return past
+
+    def past_window(self) -> Turns:
+        """This game with a folded turn player's call window closed, as the next turn's move
+        closes it (`next_player_acts`); this game itself when no such window is open.
+
+        Where the game goes next (the next turn's betting opened, its roll, a new round) is
+        what `advance` does half-way through the move: it is found by `advance` itself, so
+        that the rule of what comes next has one definition, run on a copy of the hand alone
+        (advance changes nothing but the hand; the seats, stacks and history are shared,
+        read-only). Made once per game (a view asks for several moves), and only in this rare
+        window (weg/classic: a turn player folded in their own turn)."""
+        if self.folded_caller() is None:
+            return self
+        past = self.__dict__.get("_past_window")
+        if past is None:
+            state = self.s.copy()
+            state["hand"] = copy_hand(self.hand)
+            past = self._past_window = type(self)(state, self.rules, self.chips)
+            past.advance()
+        return past
 
     def call_window(self) -> list[str]:
         """The players who may still call (or pass) in an open pagat call window."""
@@ -286,7 +330,8 @@ class Turns(Play):
                 break
         self.start_reveal()
 
-    def cmd_call_hand(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_call_hand(self, f: dict[str, Any], actor: str | None) -> tuple[str, Hand, Step]:
+        """Refuse a call of the hand that `cmd_call_hand` would refuse (read-only)."""
         sid = self.who(f, actor)
         h = self.need_play()
         self.in_play(sid)
@@ -313,6 +358,11 @@ class Turns(Play):
                 raise Refused(409, "you cannot call the hand in your own turn", None)
             if not calling.not_by_turn_player and sid != mover:
                 raise Refused(409, "call the hand in your own turn", None)
+        return sid, h, st
+
+    def cmd_call_hand(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, h, st = self.check_call_hand(f, actor)
+        calling = self.rules.calling
         h["called_by"] = sid
         h["after"] = [a.value for a in calling.after_call]
         self.emit("hand_called", seat=sid)
@@ -321,28 +371,38 @@ class Turns(Play):
                 and not calling.not_by_turn_player:
             self.advance()  # a call step standing in for a betting round: nothing else to do in it
 
-    def cmd_no_call(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_no_call(self, f: dict[str, Any], actor: str | None) -> tuple[Hand, Step, str | None]:
+        """Refuse a "no call" that `cmd_no_call` would refuse (read-only). The hand, its call
+        step, and the seat passing in a call window open to all (None: the window closes)."""
         h = self.need_play()
         st = current_step(h)
         if st is None or st["do"] != "call":
             raise Refused(409, "there is no call to decline now", None)
-        if actor != HOST:
-            sid = self.who(f, actor)
-            if st["seat"] is None:
-                # pagat's call window: each player still in the hand passes; the last pass
-                # closes it.
-                if sid not in self.call_window():
-                    raise Refused(409, "you have already passed", None)
-                h["passed"].append(sid)
-                if self.call_window():
-                    self.emit("passed", seat=sid)
-                    return
-            elif sid != st["seat"]:
-                raise Refused(409, f"{self.name(st['seat'])} closes the call", None)
+        if actor == HOST:
+            return h, st, None
+        sid = self.who(f, actor)
+        if st["seat"] is None:
+            if sid not in self.call_window():
+                raise Refused(409, "you have already passed", None)
+            return h, st, sid
+        if sid != st["seat"]:
+            raise Refused(409, f"{self.name(st['seat'])} closes the call", None)
+        return h, st, None
+
+    def cmd_no_call(self, f: dict[str, Any], actor: str | None) -> None:
+        h, st, passing = self.check_no_call(f, actor)
+        if passing is not None:
+            # pagat's call window: each player still in the hand passes; the last pass closes it.
+            h["passed"].append(passing)
+            if self.call_window():
+                self.emit("passed", seat=passing)
+                return
         self.emit("no_call", seat=st["seat"])
         self.advance()
 
-    def cmd_draw(self, f: dict[str, Any], actor: str | None) -> None:
+    def check_draw(self, f: dict[str, Any], actor: str | None) -> tuple[str, TurnAction, str | None, int]:
+        """Refuse a move of the turn that `cmd_draw` would refuse (read-only). The drawer,
+        the move, the card it puts face up on the discard pile, and its fee."""
         sid = self.who(f, actor)
         h = self.need_play()
         st = current_step(h)
@@ -360,10 +420,7 @@ class Turns(Play):
                                + ", ".join(a.action for a in self.rules.actions), "action")
         top = self.discarded_card(f, needed=bool(taken.discards))
         if taken.leaves:
-            self.leave_hand(sid)  # junk: the whole hand onto the discard pile
-            if top is not None:
-                self.put_on_discard_pile(top)
-            return
+            return sid, taken, top, 0
         fee = getattr(self.rules, taken.fee) if taken.fee else 0
         if fee > self.stack(sid):
             raise Refused(409, f"{taken.button} costs {fee} and you have {self.stack(sid)}: "
@@ -377,13 +434,25 @@ class Turns(Play):
             raise Refused(409, "the draw pile is empty: stand", "action")
         if taken.discards and p["hand_size"] - len(p["static"]) < taken.discards:
             raise Refused(409, f"every card is in your static field: nothing to {action}", "action")
+        return sid, taken, top, fee
+
+    def cmd_draw(self, f: dict[str, Any], actor: str | None) -> None:
+        sid, taken, top, fee = self.check_draw(f, actor)
+        if taken.leaves:
+            self.leave_hand(sid)  # junk: the whole hand onto the discard pile
+            if top is not None:
+                self.put_on_discard_pile(top)
+            return
+        h = self.hand
+        st = h["steps"][h["step"]]  # the draw step (check_draw)
+        p = h["p"][sid]
         p["hand_size"] += taken.cards
         h["junk"] += taken.discards - (1 if taken.takes_discard else 0)
         if fee:
             self.pay_fee(sid, fee)  # into the game pot, no bet
         if taken.dealt:
             self.deal_job({sid: taken.dealt})
-        self.emit("drew", seat=sid, action=action, hand_size=p["hand_size"], **({"fee": fee} if fee else {}))
+        self.emit("drew", seat=sid, action=taken.action, hand_size=p["hand_size"], **({"fee": fee} if fee else {}))
         if top is not None:
             self.put_on_discard_pile(top)
         h["drew_last"] = {"seat": sid, "turn": h["turn_no"], "phase": st["phase"]}
