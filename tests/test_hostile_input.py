@@ -273,3 +273,13 @@ def test_item8_creating_a_table_or_moving_a_seat_on_a_full_disk_is_a_503_in_word
     a.ok("s1", "buy_in", amount=5)
     assert stored(app, a.code) == size + 1
     app.extensions["tables"].close()
+
+
+@pytest.mark.parametrize("seq", [10**6, 2**63, 20751986869724020731])
+def test_an_undo_of_an_entry_past_the_table_or_past_sqlites_integers_is_a_404(hostile, seq):
+    """Found by the OpenAPI fuzz drill: an undo's `seq` over 2**63 reached SQLite (a 500)."""
+    app, client, a = hostile
+    size = stored(app, a.code)
+    resp = raw_post(client, f"/api/v1/tables/{a.code}/undo", json.dumps({"seq": seq}), a.host)
+    assert resp.status_code == 404 and resp.get_json()["field"] == "seq"
+    assert stored(app, a.code) == size

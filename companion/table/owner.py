@@ -624,7 +624,8 @@ class TableOwner:
             raise Refused(409, "nothing in this hand can be undone", "seq")
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise Refused(422, "seq must be a whole number", "seq")
-        target = self.ledger.entry(self.code, seq)
+        # Past the table's version there is no entry (and SQLite takes no number over 2**63).
+        target = self.ledger.entry(self.code, seq) if 1 <= seq <= self.version else None
         if target is None:
             raise Refused(404, f"there is no entry {seq}", "seq")
         if target.type == UNDO:
