@@ -367,14 +367,14 @@ class Ledger:
         code: str,
         entry: Entry,
         *,
-        snapshot: dict[str, Any] | None = None,
+        snapshot: dict[str, Any] | str | None = None,
         hand_start: bool = False,
         seat_token: tuple[str, str] | None = None,
         meta: dict[str, str | None] | None = None,
     ) -> None:
-        """Append `entry` (and, atomically with it: the state after it as a snapshot, a seat's
-        token hash, server settings `meta`, and for an undo the mark on the undone entry).
-        Durable on return.
+        """Append `entry` (and, atomically with it: the state after it as a snapshot, a dict or
+        its JSON text; a seat's token hash; server settings `meta`; and for an undo the mark
+        on the undone entry). Durable on return.
 
         Raises `sqlite3.IntegrityError` if `entry.seq` or its idempotency key is taken, and
         `NotWritten` if the entry is not on disk (then nothing of it is). When the COMMIT
@@ -388,7 +388,7 @@ class Ledger:
         self._write(lambda db: self._append(db, code, entry, snapshot, hand_start, seat_token, meta),
                     written)
 
-    def _append(self, db: sqlite3.Connection, code: str, entry: Entry, snapshot: dict | None,
+    def _append(self, db: sqlite3.Connection, code: str, entry: Entry, snapshot: dict | str | None,
                 hand_start: bool, seat_token: tuple[str, str] | None,
                 meta: dict[str, str | None] | None) -> None:
         db.execute(
@@ -421,7 +421,7 @@ class Ledger:
             db.execute(
                 "INSERT OR REPLACE INTO snapshots (table_code, seq, hand_start, state)"
                 " VALUES (?,?,?,?)",
-                (code, entry.seq, int(hand_start), _dumps(snapshot)),
+                (code, entry.seq, int(hand_start), snapshot if isinstance(snapshot, str) else _dumps(snapshot)),
             )
         if snapshot is not None and hand_start:
             # Loading needs only the latest snapshot and undo only the current hand's, so

@@ -562,7 +562,7 @@ class TableOwner:
             entry = Entry(new_seq, UNDO, actor, {"undoes": target.seq}, time.time(),
                           idempotency_key, None, events)
             try:
-                self.ledger.append(self.code, entry, snapshot=table.to_json())
+                self.ledger.append(self.code, entry, snapshot=self._snapshot_of(table))
             except Exception:
                 log.exception("table %s: the undo could not be written", self.code)
                 raise Refused(503, "the ledger could not be written; nothing changed", None) from None
@@ -674,6 +674,14 @@ class TableOwner:
                 version=self.version,
             )
 
+    @staticmethod
+    def _snapshot_of(table: Any) -> dict[str, Any] | str:
+        """`table`'s snapshot for the ledger: its JSON text where the table class makes it
+        (the engine's `snapshot_text`, which encodes each settled history row once), else
+        `to_json()`."""
+        text = getattr(table, "snapshot_text", None)
+        return text() if text is not None else table.to_json()
+
     def _apply(self, entry: dict[str, Any], actor: str | None) -> list[dict[str, Any]]:
         try:
             return self.table.apply(entry, actor)
@@ -703,7 +711,7 @@ class TableOwner:
         hand_start = any(e.get("type") == HAND_STARTED for e in events)
         snapshot = None
         if hand_start or self._since_snapshot + 1 >= SNAPSHOT_EVERY:
-            snapshot = self.table.to_json()
+            snapshot = self._snapshot_of(self.table)
         try:
             self.ledger.append(
                 self.code,
