@@ -229,3 +229,14 @@ def test_the_threads_at_rest_are_the_ones_install_md_states_and_the_unit_leaves_
         proc.kill()
         proc.wait()
         proc.stdout.close()
+
+
+def test_the_server_caps_glibcs_malloc_arenas_where_it_can():
+    """`serve` asks glibc for at most `MALLOC_ARENAS` arenas (less memory with many streams);
+    on another C library there is nothing to set and it starts all the same."""
+    import platform
+
+    from companion import serve
+
+    took = serve.cap_malloc_arenas()
+    assert took is (platform.libc_ver()[0] == "glibc")
