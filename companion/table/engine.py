@@ -58,6 +58,7 @@ from companion.table.state import (
     TableState,
     copy_json,
     current_step,
+    dumps,
     deck_left,
     hand_pot,
     migrate,
@@ -68,7 +69,6 @@ from companion.table.state import (
     working_copy,
 )
 from companion.table.turns import Turns
-from companion.table.views import dumps
 
 __all__ = ["COMMANDS", "HOST", "NAME_MAX", "SCRAMBLER", "Refused", "Table"]
 

@@ -12,6 +12,7 @@ state and change nothing.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal, TypedDict, TypeVar, cast
 
 from companion.rules.rulesets import Phase, RuleSet, StaticField
@@ -201,6 +202,21 @@ def new_hand(no: int, dealer: str | None, token: str | None, players: list[str],
         "call_open": False, "passed": [], "drew_last": None, "deal": [],
         "demise_public": [], "reentry": [], "stacks_start": stacks, "discard_top": None,
     }
+
+
+#: The encoder of the state's JSON text (snapshots, views, updates): `json.dumps(value,
+#: separators=(",", ":"), ensure_ascii=False)`, made once (json.dumps with arguments makes a
+#: new encoder per call).
+ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
+def dumps(value: Any) -> str:
+    """`value` as compact JSON text, the form every snapshot, view and update is in.
+
+    >>> dumps({"seat": "s1", "name": "Qi'ra", "words": "You: bet or check."})
+    '{"seat":"s1","name":"Qi\\'ra","words":"You: bet or check."}'
+    """
+    return ENCODER.encode(value)
 
 
 def copy_json(v: Any) -> Any:

@@ -30,29 +30,20 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from companion.refusal import Refused
+from companion.table.state import ENCODER, dumps
 
 if TYPE_CHECKING:  # for the annotations only: the engine is imported where a table is made
     from companion.table.engine import Table
 
 log = logging.getLogger(__name__)
 
-#: The encoder of every view and update: `json.dumps(value, separators=(",", ":"),
-#: ensure_ascii=False)`, made once (json.dumps with arguments makes a new encoder per call).
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+#: The encoder of every view and update (`companion.table.state.dumps`).
+_ENCODER = ENCODER
 #: A string as that encoder writes it (what `_ENCODER.encode(str)` calls, without the call).
 _encode_str = json.encoder.encode_basestring
 
 #: A viewer: (seat or None, host?).
 Viewer = tuple[str | None, bool]
-
-
-def dumps(value: Any) -> str:
-    """`value` as compact JSON text, the form every view and update is sent in.
-
-    >>> dumps({"seat": "s1", "name": "Qi'ra", "words": "You: bet or check."})
-    '{"seat":"s1","name":"Qi\\'ra","words":"You: bet or check."}'
-    """
-    return _ENCODER.encode(value)
 
 
 class SharedEncoder:
