@@ -10,7 +10,7 @@ from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 
 from companion.paths import STATIC_DIR, TEMPLATES_DIR
-from companion.server import errors, limits
+from companion.server import errors, front, limits
 from companion.server.front import MAX_BODY_BYTES
 from companion.table.owner import deferred_deliveries, defer_delivery
 
@@ -80,7 +80,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # never close a response) they are written before the answer.
     @app.before_request
     def _defer_delivery():
-        if "companion.task" in request.environ:
+        if front.served_by_waitress(request.environ):
             defer_delivery()
 
     @app.after_request

@@ -212,6 +212,12 @@ class Gone(Exception):
     """The client of a response being written has gone (its connection is closed)."""
 
 
+def served_by_waitress(environ: dict) -> bool:
+    """Whether this request is answered by the companion's waitress server (which closes
+    every response once it is written), not a test client."""
+    return isinstance(environ.get("companion.task"), TableTask)
+
+
 def chunk_writer(environ: dict) -> "Callable[[bytes], None] | None":
     """A function that writes the next piece of this request's response from any thread, once
     the response has begun (its first piece given to waitress); None outside waitress.
