@@ -18,9 +18,13 @@ from companion.bench.server import ServerProcess
 CHURN = 1000
 WAVE = 40  # streams open at once during the churn (under the spectators' pool)
 HEARTBEAT_S = 0.25  # a dropped client is noticed at the next ping (production: 5 s)
-#: Memory may settle a little higher after a thousand requests (allocator pools, caches; Python
-#: 3.13's keep about 6 MB). A leak of one stream's state per request would be far more.
-RSS_TOLERANCE_MB = 9.0
+#: Memory may settle a little higher after a thousand requests: allocator pools and caches, which
+#: grow ever more slowly (Python 3.13, 2026-11-25: +4.8 MB after 300 streams, +8.5 to +9.2 after
+#: 1,000, +13.7 after 3,000; Python 3.11: +6.9 after 1,000; before streams were written by the
+#: committing thread, +7.6 after 1,000 on 3.13). A probe found no EventStream, Subscription,
+#: Place or Update alive after 120 streams and a collection. A leak of each stream's state (its
+#: connection, task, buffers: tens of KB) would be tens of MB more.
+RSS_TOLERANCE_MB = 12.0
 
 
 @pytest.fixture
@@ -54,6 +58,13 @@ def until(predicate, timeout: float) -> bool:
 @pytest.mark.slow
 def test_a_thousand_streams_come_and_go_and_the_server_returns_to_its_baseline(server):
     client = JsonClient(server.port)
+    try:
+        _churn(server, client)
+    finally:
+        client.close()  # also when an assertion fails: a socket left open fails a later test
+
+
+def _churn(server, client) -> None:
     _, created, _ = client.call("POST", "/api/v1/tables", {"rules": "weg"})
     code, host = created["code"], created["host_token"]
     _, joined, _ = client.call("POST", f"/api/v1/tables/{code}/join", {"name": "Lando"})
@@ -103,4 +114,3 @@ def test_a_thousand_streams_come_and_go_and_the_server_returns_to_its_baseline(s
     assert until(lambda: server.rss_mb() <= base_rss + RSS_TOLERANCE_MB, 5), (server.rss_mb(), base_rss)
     status, body, _ = client.call("GET", f"/api/v1/tables/{code}", None, host)
     assert status == 200 and body["version"] == 2 + CHURN // WAVE
-    client.close()
