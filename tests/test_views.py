@@ -25,10 +25,13 @@ def plain_dumps(value):
 @settings(max_examples=200, deadline=None)
 @given(public=st.dictionaries(st.text(max_size=5), JSON, min_size=1, max_size=6),
        own=st.lists(st.tuples(st.text(max_size=5), JSON), max_size=3),
-       inner=st.dictionaries(st.text(max_size=5), JSON, max_size=4))
-def test_a_view_made_of_shared_parts_encodes_as_dumps_does(public, own, inner):
-    """However the viewers' dicts share parts (whole values, a nested dict copied with one
-    value changed, keys added), every text is exactly json.dumps's."""
+       inner=st.dictionaries(st.text(max_size=5), JSON, max_size=4),
+       other=st.dictionaries(st.text(max_size=5), JSON, max_size=4))
+def test_a_view_made_of_shared_parts_encodes_as_dumps_does(public, own, inner, other):
+    """However the viewers' dicts share parts with the public one (whole values, a nested dict
+    copied with one value changed, keys added), or share nothing with the dict they are said
+    to be like, every text is exactly json.dumps's; so is every text of a later version's
+    encoder handed the first's texts (`carry`), which keeps only the parts still the same."""
     enc = SharedEncoder()
     public = {**public, "hand": inner}
     viewers = [public]
@@ -38,7 +41,12 @@ def test_a_view_made_of_shared_parts_encodes_as_dumps_does(public, own, inner):
         viewer[key] = value
         viewers.append(viewer)
     for viewer in viewers + viewers:  # the second time from what it remembers
+        assert enc.encode(viewer, like=public) == plain_dumps(viewer)
         assert enc.encode(viewer) == plain_dumps(viewer)
+        assert enc.encode(viewer, like=other) == plain_dumps(viewer)
+    carry = enc.base_texts(public)
+    later = {**public, "hand": {**inner}, "other": other}
+    assert SharedEncoder(carry).encode(later, like=later) == plain_dumps(later)
 
 
 def _table() -> Table:

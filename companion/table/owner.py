@@ -269,6 +269,9 @@ class TableOwner:
         self._outbox: deque[tuple[int, Update, list[Subscription]]] = deque()
         self._delivering = threading.Lock()
         self._views: VersionViews | None = None  # the views of `version`, made when first asked
+        # The texts of the last version's public parts, for the next version's views to find
+        # what has not changed (the rule set) already encoded (VersionViews' `carry`).
+        self._carried_texts: dict[int, tuple[Any, str]] = {}
         self.version = 0
         self.hand_start_seq = 0
         self.table: Any = None
@@ -341,7 +344,8 @@ class TableOwner:
             # The engine's `frozen` shares the state (no command changes one in place).
             freeze = getattr(self.table, "frozen", None)
             frozen = freeze() if freeze is not None else self.table_class.from_json(self.table.to_json())
-            views = self._views = VersionViews(frozen, self.version, VIEW_HISTORY if self._cuts_history else None)
+            views = self._views = VersionViews(frozen, self.version, VIEW_HISTORY if self._cuts_history else None,
+                                               carry=self._carried_texts)
         return views
 
     def _table_view(self, table: Any, seat: str | None, host: bool, history: int | None) -> dict[str, Any]:

@@ -30,16 +30,14 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from companion.refusal import Refused
-from companion.table.state import ENCODER, dumps
+from companion.table.state import dumps
 
 if TYPE_CHECKING:  # for the annotations only: the engine is imported where a table is made
     from companion.table.engine import Table
 
 log = logging.getLogger(__name__)
 
-#: The encoder of every view and update (`companion.table.state.dumps`).
-_ENCODER = ENCODER
-#: A string as that encoder writes it (what `_ENCODER.encode(str)` calls, without the call).
+#: A string as every view's encoder writes it (what `ENCODER.encode(str)` calls, without the call).
 _encode_str = json.encoder.encode_basestring
 
 #: A viewer: (seat or None, host?).
@@ -49,71 +47,89 @@ Viewer = tuple[str | None, bool]
 class SharedEncoder:
     """JSON text of values that share parts, each shared part encoded once.
 
-    Gives exactly `dumps(value)`. The values are views of one table version made by
-    `Table.viewer_view`: dicts whose parts are the public view's own objects, except a few.
-    Every dict and list met is remembered by identity with its text. A top-level dict is
-    encoded key by key; so is a dict found under a key where another viewer had another dict
-    (the hand, whose words name "You"), so that its shared parts are reused too. Anything
-    else is encoded whole, at C speed. The values must not change while the encoder is in use.
+    `encode(value, like=base)` gives exactly `dumps(value)` for a dict made from `base` (the
+    public view): `dict(base)` with some keys given other values and some added, as
+    `Table.viewer_view` makes each viewer's. Each of `base`'s items is encoded once, with its
+    key; a viewer's item that is the very same object as `base`'s under the same key (`is`)
+    takes that text; a dict under a key where `base` has another dict (the hand, whose words
+    name "You") is encoded the same way against `base`'s, so that its shared parts are reused
+    too; anything else is encoded whole, at C speed. Dicts and lists encoded whole are
+    remembered by identity with their text. The values must not change while the encoder is
+    in use.
+
+    `carry`: texts a table's earlier version left (`VersionViews`): a part of `base` that is
+    the very same object as then (the rule set) is not encoded again.
 
     >>> hand = {"pots": [1, 2], "words": "Lando: bet."}
+    >>> public = {"hand": hand, "version": 7}
     >>> enc = SharedEncoder()
-    >>> enc.encode({"hand": hand}), enc.encode({"hand": {**hand, "words": "You: bet."}})
-    ('{"hand":{"pots":[1,2],"words":"Lando: bet."}}', '{"hand":{"pots":[1,2],"words":"You: bet."}}')
+    >>> enc.encode(public), enc.encode({**public, "hand": {**hand, "words": "You: bet."}, "you": 1}, like=public)
+    ('{"hand":{"pots":[1,2],"words":"Lando: bet."},"version":7}', '{"hand":{"pots":[1,2],"words":"You: bet."},"version":7,"you":1}')
     """
 
-    def __init__(self) -> None:
+    def __init__(self, carry: dict[int, tuple[Any, str]] | None = None) -> None:
         # id -> (the object, kept alive so that its id is not reused; its text)
         self._done: dict[int, tuple[Any, str]] = {}
-        self._keys: dict[Any, str] = {}  # a key -> its text and the colon after it
-        # Top-level keys under which more than one dict has been met (-> the first one's id).
-        self._first: dict[str, int] = {}
-        self._varies: set[str] = set()
+        # id of a base dict -> (the dict, {key: (its value, '"key":' + the value's text)}),
+        # or (the dict, None) for a dict with a key that is not a string
+        self._parts: dict[int, tuple[dict, dict[str, tuple[Any, str]] | None]] = {}
+        self._keys: dict[str, str] = {}  # a key -> its text and the colon after it
+        self._carry = carry
 
-    def encode(self, value: Any) -> str:
-        """`dumps(value)`, reusing the text of parts already encoded."""
-        if not isinstance(value, dict):
+    def encode(self, value: Any, like: dict | None = None) -> str:
+        """`dumps(value)`; for a dict made from the dict `like`, from the parts they share."""
+        if like is None or type(value) is not dict:
             return self._whole(value)
         hit = self._done.get(id(value))
         if hit is not None and hit[0] is value:
             return hit[1]
-        parts = []
-        done, keys = self._done, self._keys
-        for k, v in value.items():
-            key = keys.get(k)
-            if key is None:
-                if type(k) is not str:
-                    return self._whole(value)
-                key = keys[k] = _ENCODER.encode(k) + ":"
-            hit = done.get(id(v))
-            if hit is not None and hit[0] is v:  # the same part as another viewer's
-                parts.append(key + hit[1])
-                continue
-            if type(v) is dict:
-                first = self._first.setdefault(k, id(v))
-                if first != id(v):
-                    self._varies.add(k)
-                text = self._items(v) if k in self._varies else self._whole(v)
-            else:
-                text = self._whole(v)
-            parts.append(key + text)
-        text = "{" + ",".join(parts) + "}"
+        text = self._like(value, like)
         self._done[id(value)] = (value, text)
         return text
 
-    def _items(self, value: dict) -> str:
-        """A dict key by key, each value whole (remembered)."""
-        if not all(type(k) is str for k in value):
+    def base_texts(self, base: dict) -> dict[int, tuple[Any, str]]:
+        """The texts of `base`'s dict and list values (for a later version's `carry`)."""
+        parts = self._parts_of(base)
+        if parts is None:
+            return {}
+        return {id(v): (v, self._done[id(v)][1]) for v, _ in parts.values()
+                if type(v) is dict or type(v) is list}
+
+    def _like(self, value: dict, base: dict) -> str:
+        parts = self._parts_of(base)
+        if parts is None:
             return self._whole(value)
-        keys, whole = self._keys, self._whole
-        parts = []
+        out = []
         for k, v in value.items():
-            key = keys.get(k)
-            if key is None:
-                key = keys[k] = _ENCODER.encode(k) + ":"
-            parts.append(key + whole(v))
-        text = "{" + ",".join(parts) + "}"
-        self._done[id(value)] = (value, text)
+            hit = parts.get(k)  # type: ignore[arg-type]
+            if hit is not None:
+                if hit[0] is v:
+                    out.append(hit[1])
+                    continue
+                if type(v) is dict and type(hit[0]) is dict:
+                    out.append(self._key(k) + self._like(v, hit[0]))
+                    continue
+            elif type(k) is not str:
+                return self._whole(value)
+            out.append(self._key(k) + self._whole(v))
+        return "{" + ",".join(out) + "}"
+
+    def _parts_of(self, base: dict) -> dict[str, tuple[Any, str]] | None:
+        """Each item of `base` with its text, worked out once per base."""
+        found = self._parts.get(id(base))
+        if found is not None and found[0] is base:
+            return found[1]
+        parts: dict[str, tuple[Any, str]] | None = None
+        if all(type(k) is str for k in base):
+            key, whole = self._key, self._whole
+            parts = {k: (v, key(k) + whole(v)) for k, v in base.items()}
+        self._parts[id(base)] = (base, parts)
+        return parts
+
+    def _key(self, k: str) -> str:
+        text = self._keys.get(k)
+        if text is None:
+            text = self._keys[k] = _encode_str(k) + ":"
         return text
 
     def _whole(self, value: Any) -> str:
@@ -131,12 +147,12 @@ class SharedEncoder:
             return int.__repr__(value)
         if kind is dict or kind is list:
             hit = self._done.get(id(value))
-            if hit is not None and hit[0] is value:
-                return hit[1]
-            text = _ENCODER.encode(value)
-            self._done[id(value)] = (value, text)
-            return text
-        return _ENCODER.encode(value)
+            if hit is None or hit[0] is not value:
+                carried = self._carry.get(id(value)) if self._carry else None
+                hit = carried if carried is not None and carried[0] is value else (value, dumps(value))
+                self._done[id(value)] = hit
+            return hit[1]
+        return dumps(value)
 
 
 def cuts_history(table_class: type[Table]) -> bool:
@@ -154,7 +170,8 @@ class VersionViews:
     built and encoded once; any other gets each viewer's `view(seat, host=)` whole.
     """
 
-    def __init__(self, table: Any, version: int, history: int | None):
+    def __init__(self, table: Any, version: int, history: int | None,
+                 carry: dict[int, tuple[Any, str]] | None = None):
         self.table = table
         self.version = version
         self.history = history
@@ -164,7 +181,10 @@ class VersionViews:
         self._legal: dict[str, list[dict[str, Any]] | Refused] = {}
         self._states: dict[Viewer, dict[str, Any]] = {}
         self._texts: dict[Viewer, str] = {}
-        self._encoder = SharedEncoder()
+        # The texts of the parts of the public view the table's last version had too (the
+        # rule set): its owner's one dict, handed from version to version (`_remember`).
+        self._carry = carry
+        self._encoder = SharedEncoder(carry)
 
     def public(self) -> dict[str, Any]:
         """What every viewer sees alike (a spectator's view)."""
@@ -227,11 +247,23 @@ class VersionViews:
                 except Exception:  # a seat that left has no view of its own any more
                     log.exception("table %s: no view for %s", getattr(self.table, "code", "?"), key)
                     state = self.state(None, False)
-                # The first viewer's text in one pass of the C encoder (quicker, when nobody
-                # shares it); the others' from the parts they share (`SharedEncoder`).
-                text = self._encoder.encode(state) if self._texts else dumps(state)
+                if self._split:  # from the parts it shares with the public view
+                    public = self.public()
+                    text = self._encoder.encode(state, like=public)
+                    if not self._texts:
+                        self._remember(public)
+                else:
+                    text = dumps(state)
                 self._texts[key] = text
             return text
+
+    def _remember(self, public: dict[str, Any]) -> None:
+        """Leave the texts of this version's public parts for the next version (`carry`),
+        in place of the last version's: only what both share is found there again."""
+        if self._carry is not None:
+            texts = self._encoder.base_texts(public)
+            self._carry.clear()
+            self._carry.update(texts)
 
 
 class Update:
