@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from companion.refusal import Refused
+from companion.table.state import dumps
 
 log = logging.getLogger(__name__)
 
@@ -189,8 +190,8 @@ class TableRow:
     host_token_hash: str
 
 
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+#: The ledger's JSON text is the state's (compact, UTF-8 as it is), by its one encoder.
+_dumps = dumps
 
 
 class Ledger:

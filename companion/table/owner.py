@@ -272,6 +272,7 @@ class TableOwner:
         # The texts of the last version's public parts, for the next version's views to find
         # what has not changed (the rule set) already encoded (VersionViews' `carry`).
         self._carried_texts: dict[int, tuple[Any, str]] = {}
+        self._host_hash: str | None = None  # the host token's hash, once read (`_host_token_hash`)
         self.version = 0
         self.hand_start_seq = 0
         self.table: Any = None
@@ -391,21 +392,30 @@ class TableOwner:
 
     def seat_for_token(self, token: str) -> str | None:
         """`HOST` for the host token, the seat id for a seat token, else None."""
-        row = self.ledger.table(self.code)
         digest = token_hash(token)
-        if row is not None and secrets.compare_digest(row.host_token_hash, digest):
+        host = self._host_token_hash()
+        if host is not None and secrets.compare_digest(host, digest):
             return HOST
         return self.ledger.seat_for(self.code, digest)
+
+    def _host_token_hash(self) -> str | None:
+        """The host token's hash, read from the ledger once: a table's host token never
+        changes (every request asked SQLite for it again, issue 19)."""
+        found = self._host_hash
+        if found is None:
+            row = self.ledger.table(self.code)
+            found = self._host_hash = row.host_token_hash if row is not None else None
+        return found
 
     def display_key(self) -> str | None:
         """The table display's key: lets the display's event stream into the seats' pool (so
         guests filling the spectators' pool cannot blind it) with the public view only. Made
         from the host token's hash, so only the host console (which holds the host token)
         hands it out; it reads nothing a spectator cannot."""
-        row = self.ledger.table(self.code)
-        if row is None:
+        host = self._host_token_hash()
+        if host is None:
             return None
-        return hmac.new(row.host_token_hash.encode(), b"display", hashlib.sha256).hexdigest()[:32]
+        return hmac.new(host.encode(), b"display", hashlib.sha256).hexdigest()[:32]
 
     def is_display_key(self, key: str) -> bool:
         """Whether `key` is this table's display key."""
