@@ -49,6 +49,21 @@ def test_a_view_made_of_shared_parts_encodes_as_dumps_does(public, own, inner, o
     assert SharedEncoder(carry).encode(later, like=later) == plain_dumps(later)
 
 
+def test_a_later_versions_list_of_the_same_rows_is_encoded_from_their_texts():
+    """The settled hands' rows are the same objects from version to version, in a new list:
+    the next version's encoder takes each row's text from the carry, and a row that is new
+    (or an object at a reused id) is encoded afresh."""
+    rows = [{"hand": n, "winner": "s1", "pots": [n, 2]} for n in range(3)]
+    first = {"hands": rows[:2], "hand": {"words": "Han: draw."}}
+    enc = SharedEncoder({})
+    assert enc.encode(first, like=first) == plain_dumps(first)
+    carry = enc.base_texts(first)
+    assert carry[id(rows[0])] == (rows[0], plain_dumps(rows[0]))
+    rows[1] = {"hand": 1, "winner": "s2", "pots": []}  # a new row in the old one's place
+    later = {"hands": rows[1:], "hand": {"words": "You: draw."}}
+    assert SharedEncoder(carry).encode(later, like=later) == plain_dumps(later)
+
+
 def _table() -> Table:
     t = Table.create("VIEWS", {"rules": "weg"})
     for name in ("Lando", "Han", "Leia"):

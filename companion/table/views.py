@@ -88,12 +88,22 @@ class SharedEncoder:
         return text
 
     def base_texts(self, base: dict) -> dict[int, tuple[Any, str]]:
-        """The texts of `base`'s dict and list values (for a later version's `carry`)."""
+        """The texts of `base`'s dict and list values, and of the dicts and lists in its lists
+        (for a later version's `carry`)."""
         parts = self._parts_of(base)
         if parts is None:
             return {}
-        return {id(v): (v, self._done[id(v)][1]) for v, _ in parts.values()
-                if type(v) is dict or type(v) is list}
+        done = self._done
+        out = {}
+        for v, _ in parts.values():
+            if type(v) is list:
+                for item in v:
+                    hit = done.get(id(item))
+                    if hit is not None and hit[0] is item:
+                        out[id(item)] = hit
+            if type(v) is dict or type(v) is list:
+                out[id(v)] = done[id(v)]
+        return out
 
     def _like(self, value: dict, base: dict) -> str:
         parts = self._parts_of(base)
@@ -148,11 +158,33 @@ class SharedEncoder:
         if kind is dict or kind is list:
             hit = self._done.get(id(value))
             if hit is None or hit[0] is not value:
-                carried = self._carry.get(id(value)) if self._carry else None
-                hit = carried if carried is not None and carried[0] is value else (value, dumps(value))
+                carry = self._carry
+                hit = carry.get(id(value)) if carry is not None else None
+                if hit is None or hit[0] is not value:
+                    # With a carry, a list item by item: a later version's list (a new one)
+                    # holds many of the same items (the settled hands' rows, issue 19).
+                    hit = (value, self._list(value) if kind is list and carry is not None else dumps(value))
                 self._done[id(value)] = hit
             return hit[1]
         return dumps(value)
+
+    def _list(self, value: list) -> str:
+        """A list item by item: its dicts and lists remembered (or found in `carry`)."""
+        done, carry = self._done, self._carry or {}
+        out = []
+        for item in value:
+            kind = type(item)
+            if kind is dict or kind is list:
+                hit = done.get(id(item))
+                if hit is None or hit[0] is not item:
+                    hit = carry.get(id(item))
+                    if hit is None or hit[0] is not item:
+                        hit = (item, dumps(item))
+                    done[id(item)] = hit
+                out.append(hit[1])
+            else:
+                out.append(self._whole(item))
+        return "[" + ",".join(out) + "]"
 
 
 def cuts_history(table_class: type[Table]) -> bool:
