@@ -64,6 +64,14 @@ def test_a_later_versions_list_of_the_same_rows_is_encoded_from_their_texts():
     assert SharedEncoder(carry).encode(later, like=later) == plain_dumps(later)
 
 
+@settings(max_examples=300, deadline=None)
+@given(value=JSON)
+def test_dumps_with_its_one_c_encoder_gives_json_dumpss_text(value):
+    """`dumps` calls the C encoder it made once: the same text as json.dumps, whatever the
+    value (floats, text beyond ASCII, nesting)."""
+    assert dumps(value) == plain_dumps(value)
+
+
 def _table() -> Table:
     t = Table.create("VIEWS", {"rules": "weg"})
     for name in ("Lando", "Han", "Leia"):

@@ -219,7 +219,7 @@ def _one_pass_encoder() -> Callable[[Any, int], Any] | None:
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:
         return None
-    return make(None, ENCODER.default, json.encoder.encode_basestring, None,  # type: ignore[no-any-return]
+    return make(None, ENCODER.default, json.encoder.encode_basestring, None,
                 ENCODER.key_separator, ENCODER.item_separator, False, False, True)
 
 

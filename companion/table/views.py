@@ -111,7 +111,7 @@ class SharedEncoder:
             return self._whole(value)
         out = []
         for k, v in value.items():
-            hit = parts.get(k)  # type: ignore[arg-type]
+            hit = parts.get(k)
             if hit is not None:
                 if hit[0] is v:
                     out.append(hit[1])
