@@ -172,6 +172,23 @@ class TableTask(WSGITask):
         environ["companion.task"] = self
         return environ
 
+    def write(self, data) -> None:
+        """waitress's write, except that a response's header goes out with the first piece of
+        its body in one send: one packet on the table's Wi-Fi instead of two, and one system
+        call (issue 19)."""
+        if self.wrote_header or type(data) is not bytes or not data:
+            super().write(data)
+            return
+        channel = self.channel
+        pieces: list[bytes] = []
+        channel.held = (threading.get_ident(), pieces)
+        try:
+            super().write(data)  # the header and the framed piece, held by the channel
+        finally:
+            channel.held = None
+        if pieces:
+            channel.write_soon(b"".join(pieces))
+
 
 def _channel(environ: dict) -> "TableChannel | None":
     channel = environ.get("companion.channel")
@@ -311,6 +328,9 @@ class TableChannel(HTTPChannel):
 
     #: A task thread is in `write_soon` (sending, or about to): see `writable`.
     task_writing = False
+    #: The pieces a task's `write` is putting together for one send (`TableTask.write`): its
+    #: thread and the pieces, or None.
+    held: tuple[int, list[bytes]] | None = None
 
     def write_soon(self, data) -> int:
         """Queue a response's bytes; if nothing was waiting, the send clock starts now. A
@@ -322,6 +342,10 @@ class TableChannel(HTTPChannel):
         socket ready and the lock taken, and poll again at once until the send is done (87
         polls per update with 6 streams, issue 19). What the task could not send is left to
         the main loop, woken for it here."""
+        held = self.held
+        if held is not None and held[0] == threading.get_ident():
+            held[1].append(data)
+            return len(data)
         if data and self.rank != OWN_TABLE and self.server.over_budget(len(data), self):
             raise ClientDisconnected
         if data and not self.total_outbufs_len:
