@@ -72,6 +72,16 @@ def test_dumps_with_its_one_c_encoder_gives_json_dumpss_text(value):
     assert dumps(value) == plain_dumps(value)
 
 
+def test_dumps_without_the_c_encoder_gives_the_same_text(monkeypatch):
+    """Where the C encoder is missing (or takes other arguments), `dumps` asks `ENCODER`."""
+    from companion.table import state
+
+    value = {"seat": "s1", "name": "Qi'ra ⊕", "pots": [1.5, None, True], "hand": {}}
+    with_c = dumps(value)
+    monkeypatch.setattr(state, "_ONE_PASS", None)
+    assert state.dumps(value) == with_c == plain_dumps(value)
+
+
 def _table() -> Table:
     t = Table.create("VIEWS", {"rules": "weg"})
     for name in ("Lando", "Han", "Leia"):

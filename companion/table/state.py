@@ -219,8 +219,11 @@ def _one_pass_encoder() -> Callable[[Any, int], Any] | None:
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:
         return None
-    return make(None, ENCODER.default, json.encoder.encode_basestring, None,
-                ENCODER.key_separator, ENCODER.item_separator, False, False, True)
+    try:  # the arguments of Python 3.11 to 3.13's (`JSONEncoder.iterencode` passes the same)
+        return make(None, ENCODER.default, json.encoder.encode_basestring, None,
+                    ENCODER.key_separator, ENCODER.item_separator, False, False, True)
+    except TypeError:  # another Python's C encoder takes other arguments
+        return None
 
 
 _ONE_PASS = _one_pass_encoder()
