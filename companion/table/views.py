@@ -200,6 +200,11 @@ class VersionViews:
     for a table class whose views take no such argument (`cuts_history(type(table))`). A
     table class with `public_view` and `viewer_view` (the engine's) has its public part
     built and encoded once; any other gets each viewer's `view(seat, host=)` whole.
+
+    `carry`: a dict the table's owner hands to the views of each version in turn. The first
+    text a version renders leaves there the texts of its public parts (the rule set, the
+    settled hands' rows); the next version finds those of its parts that are the very same
+    objects already encoded.
     """
 
     def __init__(self, table: Any, version: int, history: int | None,
@@ -213,8 +218,7 @@ class VersionViews:
         self._legal: dict[str, list[dict[str, Any]] | Refused] = {}
         self._states: dict[Viewer, dict[str, Any]] = {}
         self._texts: dict[Viewer, str] = {}
-        # The texts of the parts of the public view the table's last version had too (the
-        # rule set): its owner's one dict, handed from version to version (`_remember`).
+        # The owner's one dict of the last version's public parts' texts (`_remember`).
         self._carry = carry
         self._encoder = SharedEncoder(carry)
 
