@@ -52,16 +52,21 @@ def test_a_view_made_of_shared_parts_encodes_as_dumps_does(public, own, inner, o
 def test_a_later_versions_list_of_the_same_rows_is_encoded_from_their_texts():
     """The settled hands' rows are the same objects from version to version, in a new list:
     the next version's encoder takes each row's text from the carry, and a row that is new
-    (or an object at a reused id) is encoded afresh."""
+    (or another object at a carried id) is encoded afresh."""
     rows = [{"hand": n, "winner": "s1", "pots": [n, 2]} for n in range(3)]
     first = {"hands": rows[:2], "hand": {"words": "Han: draw."}}
     enc = SharedEncoder({})
     assert enc.encode(first, like=first) == plain_dumps(first)
     carry = enc.base_texts(first)
     assert carry[id(rows[0])] == (rows[0], plain_dumps(rows[0]))
+    old = rows[1]
     rows[1] = {"hand": 1, "winner": "s2", "pots": []}  # a new row in the old one's place
-    later = {"hands": rows[1:], "hand": {"words": "You: draw."}}
+    later = {"hands": rows[:], "hand": {"words": "You: draw."}}
     assert SharedEncoder(carry).encode(later, like=later) == plain_dumps(later)
+    # The carried text is what is used for the same row, never for another object at its id.
+    marked = {id(rows[0]): (rows[0], '"carried"'), id(rows[1]): (old, '"stale"')}
+    text = SharedEncoder(marked).encode(later, like=later)
+    assert text.startswith('{"hands":["carried",{"hand":1,"winner":"s2"') and "stale" not in text
 
 
 @settings(max_examples=300, deadline=None)

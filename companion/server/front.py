@@ -181,7 +181,8 @@ class TableTask(WSGITask):
             return
         channel = self.channel
         pieces: list[bytes] = []
-        channel.held = (threading.get_ident(), pieces)
+        # Nothing else writes to the connection before its response's header.
+        channel.held = pieces
         try:
             super().write(data)  # the header and the framed piece, held by the channel
         finally:
@@ -328,9 +329,9 @@ class TableChannel(HTTPChannel):
 
     #: A task thread is in `write_soon` (sending, or about to): see `writable`.
     task_writing = False
-    #: The pieces a task's `write` is putting together for one send (`TableTask.write`): its
-    #: thread and the pieces, or None.
-    held: tuple[int, list[bytes]] | None = None
+    #: The pieces a task's `write` is putting together for one send (`TableTask.write`), or
+    #: None.
+    held: list[bytes] | None = None
 
     def write_soon(self, data) -> int:
         """Queue a response's bytes; if nothing was waiting, the send clock starts now. A
@@ -342,9 +343,8 @@ class TableChannel(HTTPChannel):
         socket ready and the lock taken, and poll again at once until the send is done (87
         polls per update with 6 streams, issue 19). What the task could not send is left to
         the main loop, woken for it here."""
-        held = self.held
-        if held is not None and held[0] == threading.get_ident():
-            held[1].append(data)
+        if self.held is not None:
+            self.held.append(data)
             return len(data)
         if data and self.rank != OWN_TABLE and self.server.over_budget(len(data), self):
             raise ClientDisconnected

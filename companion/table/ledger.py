@@ -190,10 +190,6 @@ class TableRow:
     host_token_hash: str
 
 
-#: The ledger's JSON text is the state's (compact, UTF-8 as it is), by its one encoder.
-_dumps = dumps
-
-
 class Ledger:
     """The SQLite file holding every table of one server."""
 
@@ -334,11 +330,11 @@ class Ledger:
         def work(db: sqlite3.Connection) -> None:
             db.execute(
                 "INSERT INTO tables (code, created, settings, host_token_hash) VALUES (?,?,?,?)",
-                (code, time.time(), _dumps(settings), host_token_hash),
+                (code, time.time(), dumps(settings), host_token_hash),
             )
             db.execute(
                 "INSERT INTO snapshots (table_code, seq, hand_start, state) VALUES (?,0,1,?)",
-                (code, _dumps(state)),
+                (code, dumps(state)),
             )
 
         try:
@@ -400,11 +396,11 @@ class Ledger:
                 entry.seq,
                 entry.type,
                 entry.actor,
-                _dumps(entry.body),
+                dumps(entry.body),
                 entry.ts,
                 entry.idempotency_key,
                 entry.undone_by,
-                _dumps(entry.events),
+                dumps(entry.events),
             ),
         )
         if entry.undoes is not None:
@@ -422,7 +418,7 @@ class Ledger:
             db.execute(
                 "INSERT OR REPLACE INTO snapshots (table_code, seq, hand_start, state)"
                 " VALUES (?,?,?,?)",
-                (code, entry.seq, int(hand_start), snapshot if isinstance(snapshot, str) else _dumps(snapshot)),
+                (code, entry.seq, int(hand_start), snapshot if isinstance(snapshot, str) else dumps(snapshot)),
             )
         if snapshot is not None and hand_start:
             # Loading needs only the latest snapshot and undo only the current hand's, so

@@ -270,7 +270,8 @@ class TableOwner:
         self._delivering = threading.Lock()
         self._views: VersionViews | None = None  # the views of `version`, made when first asked
         # The texts of the last version's public parts, for the next version's views to find
-        # what has not changed (the rule set) already encoded (VersionViews' `carry`).
+        # what has not changed (the rule set, the settled hands' rows) already encoded
+        # (VersionViews' `carry`).
         self._carried_texts: dict[int, tuple[Any, str]] = {}
         self._host_hash: str | None = None  # the host token's hash, once read (`_host_token_hash`)
         self.version = 0

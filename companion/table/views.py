@@ -58,7 +58,8 @@ class SharedEncoder:
     in use.
 
     `carry`: texts a table's earlier version left (`VersionViews`): a part of `base` that is
-    the very same object as then (the rule set) is not encoded again.
+    the very same object as then (the rule set), or an item of one of its lists that is (a
+    settled hand's row), is not encoded again.
 
     >>> hand = {"pots": [1, 2], "words": "Lando: bet."}
     >>> public = {"hand": hand, "version": 7}
@@ -169,22 +170,8 @@ class SharedEncoder:
         return dumps(value)
 
     def _list(self, value: list) -> str:
-        """A list item by item: its dicts and lists remembered (or found in `carry`)."""
-        done, carry = self._done, self._carry or {}
-        out = []
-        for item in value:
-            kind = type(item)
-            if kind is dict or kind is list:
-                hit = done.get(id(item))
-                if hit is None or hit[0] is not item:
-                    hit = carry.get(id(item))
-                    if hit is None or hit[0] is not item:
-                        hit = (item, dumps(item))
-                    done[id(item)] = hit
-                out.append(hit[1])
-            else:
-                out.append(self._whole(item))
-        return "[" + ",".join(out) + "]"
+        """A list item by item (`_whole`): its dicts and lists remembered, or found in `carry`."""
+        return "[" + ",".join([self._whole(item) for item in value]) + "]"
 
 
 def cuts_history(table_class: type[Table]) -> bool:
