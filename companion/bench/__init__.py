@@ -453,11 +453,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quick", action="store_true", help="fewer samples (a smoke test, not figures)")
     p.add_argument("--rules", default=DEFAULT_RULES, choices=sorted(RULE_SETS), metavar="PRESET",
                    help="the rule set every table plays (default %(default)s; e.g. spike)")
+    p.add_argument("--floor", action="store_true",
+                   help="instead: the ratios with the views, then the fsync too, taken away "
+                        "(companion.bench.floor)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the table, write the JSON; exit 0 even if a target is missed."""
+    if args.floor:
+        from companion.bench.floor import floor_text, run_floor  # it imports this module
+
+        results = run_floor(args.quick, log=lambda msg: print(msg, file=sys.stderr))
+        print(floor_text(results))
+        if args.json:
+            args.json.write_text(json.dumps({"machine": machine(), **results}, indent=2) + "\n")
+        return 0
     out = run_bench(args.hands, args.quick, log=lambda msg: print(msg, file=sys.stderr), rules=args.rules)
     print(table_text(out))
     if args.json:
