@@ -9,7 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from companion.bench.floor import CASES, NO_FSYNC, VIEWS_GIVEN, floor_text
+from companion.bench.floor import CASES, NO_FSYNC, SMALL_TEXTS, VIEWS_GIVEN, floor_text
 
 PLAY = """
 import json, tempfile
@@ -39,6 +39,11 @@ def test_views_given_sends_each_viewer_its_first_text_again():
     assert _run(VIEWS_GIVEN + PLAY) == "30 30"
 
 
+def test_small_texts_are_a_few_bytes_naming_the_version():
+    shown = PLAY.replace("print(stack(first), stack(later))", "print(first, later)")
+    assert _run(SMALL_TEXTS + shown) == '{"version":4} {"version":5}'
+
+
 def test_no_fsync_opens_the_ledger_without_its_fsync():
     check = """
 import tempfile
@@ -52,9 +57,8 @@ ledger.close()
 
 
 def test_the_cases_take_away_more_and_more_and_the_table_shows_each():
-    assert [name for name, _ in CASES] == ["as_is", "views_given", "views_given_no_fsync"]
-    preludes = [prelude for _, prelude in CASES]
-    assert preludes[0] == "" and preludes[1] == VIEWS_GIVEN and preludes[2] == VIEWS_GIVEN + NO_FSYNC
+    assert dict(CASES) == {"as_is": "", "views_given": VIEWS_GIVEN, "views_given_no_fsync": VIEWS_GIVEN + NO_FSYNC,
+                           "small_texts_no_fsync": SMALL_TEXTS + NO_FSYNC}
     text = floor_text({"as_is": {"cpu_ratio_5": 3.1, "overhead_ratio": 2.2},
                        "views_given": {"cpu_ratio_5": 2.3}})
     assert text.splitlines() == ["figure          as_is  views_given",

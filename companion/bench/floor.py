@@ -9,9 +9,11 @@ work are taken away, each case on its own server, one after another:
   and that same text is sent again for every later version: no public view, no legal moves,
   no JSON, the same bytes on the wire (each update is as long as before);
 - `views_given_no_fsync`: that, and every commit without its fsync (`synchronous=OFF`: not
-  durable, which the companion never is in play).
+  durable, which the companion never is in play);
+- `small_texts_no_fsync`: every viewer's text a few bytes (`{"version":N}`), made without
+  rendering, and no fsync: the floor of a protocol whose updates carried only what changed.
 
-What is left in the last case is the work no rendering or disk can save: the request read,
+What is left in the last two cases is the work no rendering or disk can save: the request read,
 checked and answered through Flask and waitress, the command applied and written to SQLite,
 and each stream's update sent. Its ratios are a floor for any change to the views or the
 commit: a target below it needs a change of the HTTP path or the streams themselves.
@@ -47,6 +49,13 @@ def _text(self, seat=None, host=False):
 _views.VersionViews.text = _text
 """
 
+#: Every viewer's text a few bytes long, made without rendering: as if each update carried
+#: only what changed, and that cost nothing to work out.
+SMALL_TEXTS = """
+import companion.table.views as _views
+_views.VersionViews.text = lambda self, seat=None, host=False: '{"version":%d}' % self.version
+"""
+
 #: Every commit without its fsync.
 NO_FSYNC = """
 import companion.table.ledger as _ledger
@@ -62,6 +71,7 @@ CASES = (
     ("as_is", ""),
     ("views_given", VIEWS_GIVEN),
     ("views_given_no_fsync", VIEWS_GIVEN + NO_FSYNC),
+    ("small_texts_no_fsync", SMALL_TEXTS + NO_FSYNC),
 )
 
 
