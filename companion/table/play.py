@@ -56,6 +56,10 @@ def need(refusal: Refusal | None) -> None:
         raise refusal.refused()
 
 
+#: Each command with a read-only check -> the name of its check.
+CHECKS = {typ: "check_" + typ for typ in CHECKED}
+
+
 #: Refusals shared by more than one check (the same words wherever they are met).
 PLAYING = Refusal(409, "not while you are playing a hand")
 IN_HAND = Refusal(409, "not while a hand is being played")
@@ -83,14 +87,19 @@ class Play:
             raise Refused(409, "no hand is being played", None)
         return h
 
+    def running(self) -> Hand | None:
+        """The running hand (dealt and not yet settled), or None."""
+        h = self.s["hand"]
+        return h if h is not None and h["stage"] != "settled" else None
+
     def in_hand(self) -> bool:
         """Whether a hand is running (dealt and not yet settled)."""
-        h = self.s["hand"]
-        return h is not None and h["stage"] != "settled"
+        return self.running() is not None
 
     def plays(self, sid: str) -> bool:
         """Whether `sid` is dealt into the running hand (folded or not)."""
-        return self.in_hand() and sid in self.hand["p"]
+        h = self.running()
+        return h is not None and sid in h["p"]
 
     def name(self, sid: str) -> str:
         return self.s["seats"][sid]["name"] if sid in self.s["seats"] else sid
@@ -139,9 +148,10 @@ class Play:
 
     def need_hand(self) -> Hand:
         """The running hand, at whatever stage."""
-        if not self.in_hand():
+        h = self.running()
+        if h is None:
             raise Refused(409, "no hand is being played", None)
-        return self.hand
+        return h
 
     def need_play(self) -> Hand:
         h = self.need_hand()
@@ -207,10 +217,11 @@ class Play:
         the table for each candidate move was most of what a view cost). Clearing the drawer's
         static window (`run`) changes no answer here: only the static-field commands read it,
         and they keep it."""
-        if typ not in CHECKED:
+        check = CHECKS.get(typ)
+        if check is None:
             raise ValueError(f"{typ!r} has no read-only check")
         self.need_actor(typ, actor)
-        return getattr(self.ahead(typ, f, actor), "check_" + typ)(f, actor)
+        return getattr(self.ahead(typ, f, actor), check)(f, actor)
 
     def check(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
         """Raise the `Refused` that `run(typ, f, actor)` would raise, changing nothing (`answer`)."""

@@ -4,7 +4,7 @@ call and its windows, the draw and the static field, and the turn line in words.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
@@ -277,11 +277,12 @@ class Turns(Play):
         next turn in a folded turn player's call window, the game past that window, where the
         command itself acts after `next_player_acts` closed it (refusing a fold out of turn
         there, as `next_player_acts` does)."""
-        folded = self.folded_caller() if typ in NEXT_TURN_MOVES else None
-        if folded is None:
+        if typ not in NEXT_TURN_MOVES:
             return self
         past = self.past_window()
-        past.need_next_turn_fold(typ, f, actor, folded)
+        folded = self.folded_caller() if past is not self else None
+        if folded is not None:
+            past.need_next_turn_fold(typ, f, actor, folded)
         return past
 
     def past_window(self) -> Turns:
@@ -292,17 +293,19 @@ class Turns(Play):
         what `advance` does half-way through the move: it is found by `advance` itself, so
         that the rule of what comes next has one definition, run on a copy of the hand alone
         (advance changes nothing but the hand; the seats, stacks and history are shared,
-        read-only). Made once per game (a view asks for several moves), and only in this rare
-        window (weg/classic: a turn player folded in their own turn)."""
-        if self.folded_caller() is None:
-            return self
-        past = self.__dict__.get("_past_window")
+        read-only). Made once per game (a view asks for several moves, each past the window
+        or not: that answer too is found once), and only in this rare window (weg/classic: a
+        turn player folded in their own turn)."""
+        past: Turns | None | Literal[False] = self.__dict__.get("_past_window")
         if past is None:
-            state = self.s.copy()
-            state["hand"] = copy_hand(self.hand)
-            past = self._past_window = type(self)(state, self.rules, self.chips)
-            past.advance()
-        return past
+            past = False  # no such window (remembered without a reference to this game)
+            if self.folded_caller() is not None:
+                state = self.s.copy()
+                state["hand"] = copy_hand(self.hand)
+                past = type(self)(state, self.rules, self.chips)
+                past.advance()
+            self._past_window = past
+        return past or self
 
     def call_window(self) -> list[str]:
         """The players who may still call (or pass) in an open pagat call window."""
@@ -345,12 +348,9 @@ class Turns(Play):
             return Refusal(409, f"nobody calls: the hand ends after {self.rules.ending.rounds} rounds")
         if h["called_by"] is not None:
             return Refusal(409, f"{self.name(h['called_by'])} called the hand first")
-        outside = f"the hand can only be called in the {calling.phase.value} phase"
-        if st is None:
-            return Refusal(409, outside)
         window = h["call_open"]
-        if not window and (st["phase"] != calling.phase.value or st["do"] == "roll"):
-            return Refusal(409, outside)
+        if st is None or not window and (st["phase"] != calling.phase.value or st["do"] == "roll"):
+            return Refusal(409, f"the hand can only be called in the {calling.phase.value} phase")
         if h["round"] <= calling.rounds_before_call:
             return Refusal(409, f"no call before round {calling.rounds_before_call + 1}")
         if window and st["seat"] is None:
