@@ -435,7 +435,7 @@ class Table:
         out: list[dict[str, Any]] = []
         h = s["hand"]
         stack = s["seats"][sid]["stack"]
-        game = Game(s, rules, self._chips)  # read-only: the commands' checks
+        game = self._reader()  # read-only: the commands' checks
         # In a folded turn player's call window, the next player's move closes it first and
         # opens the betting that move belongs to (Turns.next_player_acts): offer that betting.
         bets = game.past_window().s["hand"] if h is not None and h["stage"] == "play" else None
@@ -500,6 +500,15 @@ class Table:
             out.append({"type": "no_show"})
         return out
 
+    def _reader(self) -> Game:
+        """A game that only reads this version of the state (the legal moves' checks): made
+        once per version and shared by every seat's list and the host's, with what it found
+        out about the version (`Turns.past_window`). A new state (`apply`) gets a new one."""
+        game = self.__dict__.get("_game")
+        if game is None or game.s is not self._s:
+            game = self._game = Game(self._s, self._rules, self._chips)
+        return game
+
     def _any_roll(self) -> dict[str, Any]:
         """A roll's fields with dice of the table's trigger (which faces does not matter to
         whether a roll is due: the owner rolls the real ones)."""
@@ -508,7 +517,7 @@ class Table:
     def _host_legal(self) -> list[str]:
         """The host's commands of the hand and the session that may be sent now (checked on
         the live state, as a seat's moves are)."""
-        game = Game(self._s, self._rules, self._chips)
+        game = self._reader()
         out = [typ for typ in ("start_hand", "end_session", "no_call") if game.allows(typ, {}, HOST)]
         if game.allows("roll", self._any_roll(), HOST):
             out.append("roll")
