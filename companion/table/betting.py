@@ -12,6 +12,11 @@ from companion.table.state import Betting as BettingRound
 from companion.table.state import Hand, Player, Step, current_step, hand_pot
 
 
+#: The commands whose check begins with `Betting.mover`: refused whenever it refuses (a
+#: seat's legal moves ask mover once for them all: `Table._legal`).
+MOVER_FIRST = frozenset({"check", "all_in"})
+
+
 class Betting(Play):
     """Betting (a section of the engine's Game)."""
 

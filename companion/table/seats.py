@@ -12,6 +12,11 @@ from companion.table.play import PLAYING, Play, Refusal, need, sure
 from companion.table.state import new_seat
 
 
+#: The commands whose check refuses whatever `Seats.not_in_running_hand` refuses (a seat's
+#: legal moves ask it once for them all: `Table._legal`).
+OUTSIDE_A_HAND = frozenset({"leave", "cash_out", "buy_in", "declare_side"})
+
+
 class Seats(Play):
     """Seats and the session (a section of the engine's Game)."""
 

@@ -4,7 +4,7 @@ call and its windows, the draw and the static field, and the turn line in words.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
@@ -285,7 +285,7 @@ class Turns(Play):
             past.need_next_turn_fold(typ, f, actor, folded)
         return past
 
-    def past_window(self) -> Turns:
+    def past_window(self) -> Self:
         """This game with a folded turn player's call window closed, as the next turn's move
         closes it (`next_player_acts`); this game itself when no such window is open.
 
@@ -296,7 +296,7 @@ class Turns(Play):
         read-only). Made once per game (a view asks for several moves, each past the window
         or not: that answer too is found once), and only in this rare window (weg/classic: a
         turn player folded in their own turn)."""
-        past: Turns | None | Literal[False] = self.__dict__.get("_past_window")
+        past: Self | None | Literal[False] = self.__dict__.get("_past_window")
         if past is None:
             past = False  # no such window (remembered without a reference to this game)
             if self.folded_caller() is not None:
