@@ -7,9 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.table.play import Play
+from companion.table.play import NO_BETTING, Play, Refusal, need, sure
 from companion.table.state import Betting as BettingRound
 from companion.table.state import Hand, Player, Step, current_step, hand_pot
+
+
+#: The commands whose check begins with `Betting.mover`: refused whenever it refuses (a
+#: seat's legal moves ask mover once for them all: `Table._legal`).
+MOVER_FIRST = frozenset({"check", "all_in"})
 
 
 class Betting(Play):
@@ -33,7 +38,7 @@ class Betting(Play):
         """The betting round in progress; refused (409) when none is open."""
         b = self.hand["betting"]
         if b is None:
-            raise Refused(409, "there is no betting now", None)
+            raise NO_BETTING.refused()
         return b
 
     def next_to_act(self, after: str) -> str | None:
@@ -63,40 +68,47 @@ class Betting(Play):
         else:
             self.betting_round()["to_act"] = nxt
 
-    def mover(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound]:
-        """The seat acting in the betting step, checked to be the one whose move it is."""
+    def mover(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound] | Refusal:
+        """The seat acting in the betting step, its hand record and the betting round; the
+        refusal if it is not that seat's move (read-only)."""
         sid = self.who(f, actor)
         h = self.need_play()
-        b = self.betting_round()
+        b = h["betting"]
+        if b is None:
+            return NO_BETTING
         self.in_play(sid)
         if b["to_act"] != sid:
-            raise Refused(409, f"it is {self.name(b['to_act'])}'s move", None)
+            return Refusal(409, f"it is {self.name(b['to_act'])}'s move")
         return sid, h["p"][sid], b
 
     @staticmethod
-    def need_opener(b: BettingRound, sid: str) -> None:
+    def not_opener(b: BettingRound, sid: str) -> Refusal | None:
         """weg/classic: only the turn player opens the betting."""
         if b["opener"] is not None and b["opener"] != sid:
-            raise Refused(409, "only the player whose turn it is may open the betting", None)
+            return Refusal(409, "only the player whose turn it is may open the betting")
+        return None
 
-    def check_check(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound]:
-        """Refuse a check that `cmd_check` would refuse (read-only)."""
-        sid, p, b = self.mover(f, actor)
+    def check_check(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound] | Refusal:
+        """The refusal of a check that `cmd_check` would raise (read-only); else the mover."""
+        moving = self.mover(f, actor)
+        if isinstance(moving, Refusal):
+            return moving
+        sid, p, b = moving
         if p["bet"] < b["current"]:
-            raise Refused(409, f"you must call {b['current'] - p['bet']}, raise, go all-in or fold", None)
-        return sid, p, b
+            return Refusal(409, f"you must call {b['current'] - p['bet']}, raise, go all-in or fold")
+        return moving
 
     def cmd_check(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, p, b = self.check_check(f, actor)
+        sid, p, b = sure(self.check_check(f, actor))
         p["acted"] = True
         self.emit("checked", seat=sid)
         self.after_bet_action(sid)
 
     def cmd_bet(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, p, b = self.mover(f, actor)
+        sid, p, b = sure(self.mover(f, actor))
         if b["current"] > 0:
             raise Refused(409, f"there is a bet of {b['current']}: call, raise or fold", None)
-        self.need_opener(b, sid)
+        need(self.not_opener(b, sid))
         amount, limit, stack = f["amount"], self.rules.bet_limit, self.stack(sid)
         if limit is not None and amount > limit:
             raise Refused(422, f"the bet limit is {limit}", "amount")
@@ -114,7 +126,7 @@ class Betting(Play):
             p["acted"] = sid == raiser
 
     def cmd_call(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, p, b = self.mover(f, actor)
+        sid, p, b = sure(self.mover(f, actor))
         owed = b["current"] - p["bet"]
         if owed <= 0:
             raise Refused(409, "there is nothing to call: check or bet", None)
@@ -126,7 +138,7 @@ class Betting(Play):
         self.after_bet_action(sid)
 
     def cmd_raise(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, p, b = self.mover(f, actor)
+        sid, p, b = sure(self.mover(f, actor))
         to, cur, limit, stack = f["to"], b["current"], self.rules.bet_limit, self.stack(sid)
         if cur == 0:
             raise Refused(409, "there is no bet to raise: bet instead", None)
@@ -143,21 +155,24 @@ class Betting(Play):
         self.emit("raised", seat=sid, to=to, amount=amount, stack=self.stack(sid))
         self.after_bet_action(sid)
 
-    def check_all_in(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound]:
-        """Refuse an all-in that `cmd_all_in` would refuse (read-only)."""
-        sid, p, b = self.mover(f, actor)
+    def check_all_in(self, f: dict[str, Any], actor: str | None) -> tuple[str, Player, BettingRound] | Refusal:
+        """The refusal of an all-in that `cmd_all_in` would raise (read-only); else the mover."""
+        moving = self.mover(f, actor)
+        if isinstance(moving, Refusal):
+            return moving
+        sid, p, b = moving
         cur, limit = b["current"], self.rules.bet_limit
         to = p["bet"] + self.stack(sid)
         if to > cur:
-            if cur == 0:
-                self.need_opener(b, sid)
+            if cur == 0 and (refusal := self.not_opener(b, sid)) is not None:
+                return refusal
             if limit is not None and to - cur > limit:
-                raise Refused(422, f"all-in would add {to - cur} over the bet; the limit is {limit}: "
-                                   f"raise to {cur + limit} instead", None)
-        return sid, p, b
+                return Refusal(422, f"all-in would add {to - cur} over the bet; the limit is {limit}: "
+                                    f"raise to {cur + limit} instead")
+        return moving
 
     def cmd_all_in(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, p, b = self.check_all_in(f, actor)
+        sid, p, b = sure(self.check_all_in(f, actor))
         stack, cur = self.stack(sid), b["current"]
         to = p["bet"] + stack
         self.pay(sid, stack)
@@ -169,21 +184,22 @@ class Betting(Play):
         self.emit("all_in", seat=sid, amount=stack, to=to, stack=0)
         self.after_bet_action(sid)
 
-    def check_fold(self, f: dict[str, Any], actor: str | None) -> tuple[str, Hand, Player]:
-        """Refuse a fold that `cmd_fold` would refuse (read-only)."""
+    def check_fold(self, f: dict[str, Any], actor: str | None) -> tuple[str, Hand, Player] | Refusal:
+        """The refusal of a fold that `cmd_fold` would raise (read-only); else the folder,
+        the hand and their hand record."""
         sid = self.who(f, actor)
         h = self.need_play()
         p = self.in_play(sid)
         if h["called_by"] == sid:
-            raise Refused(409, "the caller cannot fold: check, call, raise or go all-in", None)
+            return Refusal(409, "the caller cannot fold: check, call, raise or go all-in")
         if self.stack(sid) == 0:
-            raise Refused(409, "you are all-in: there is nothing to fold for", None)
+            return Refusal(409, "you are all-in: there is nothing to fold for")
         if h["betting"] is None and not self.fold_window_open():
-            raise Refused(409, "a player may only fold during betting", None)
+            return Refusal(409, "a player may only fold during betting")
         return sid, h, p
 
     def cmd_fold(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, h, p = self.check_fold(f, actor)
+        sid, h, p = sure(self.check_fold(f, actor))
         b = h["betting"]
         fee = min(self.rules.fold_fee, self.stack(sid))
         if self.rules.fold_fee_into_pot:

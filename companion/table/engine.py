@@ -39,7 +39,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
 from companion.scrambler.dice import DICE
-from companion.table.betting import Betting
+from companion.table.betting import MOVER_FIRST, Betting
 from companion.table.chips import chip_set_from
 from companion.table.commands import (
     COMMANDS,
@@ -50,11 +50,14 @@ from companion.table.commands import (
     parse,
 )
 from companion.table.evening import Evening, checked_rules, game_words, rules_spec
+from companion.table.play import Refusal
 from companion.table.reveal import Reveal
-from companion.table.seats import Seats
+from companion.table.seats import OUTSIDE_A_HAND, Seats
 from companion.table.shifts import Shifts
+from companion.table.state import Betting as BettingRound
 from companion.table.state import (
     HISTORY,
+    Player,
     TableState,
     copy_json,
     current_step,
@@ -428,20 +431,29 @@ class Table:
         """The commands `sid` may send now, with amount ranges where they take one.
 
         Derived from the live state, never by trial on a copy of it (issue 19): the betting
-        ranges, the static field, the reveal from the state; every other move by the
-        command's own read-only check (`Play.check`), so the list and the command cannot
-        disagree."""
+        ranges from what `Betting.mover` (where every betting command begins) finds, the static
+        field, the reveal from the state; every other move by the command's own read-only
+        check (`Play.answer`), so the list and the command cannot disagree. A check is not
+        asked where its first step, shared with other checks and asked once, refuses."""
         s, rules = self._s, self._rules
         out: list[dict[str, Any]] = []
         h = s["hand"]
         stack = s["seats"][sid]["stack"]
-        game = Game(s, rules, self._chips)  # read-only: the commands' checks
-        # In a folded turn player's call window, the next player's move closes it first and
-        # opens the betting that move belongs to (Turns.next_player_acts): offer that betting.
-        bets = game.past_window().s["hand"] if h is not None and h["stage"] == "play" else None
-        betting = bets["betting"] if bets is not None and bets["stage"] == "play" else None
-        if betting and bets is not None and betting["to_act"] == sid:
-            mine = bets["p"][sid]
+        game = self._reader()  # read-only: the commands' checks
+        in_hand = h is not None and h["stage"] == "play" and sid in h["p"] and not h["p"][sid]["folded"]
+        # Every betting move begins with `mover` (the seat whose move it is), asked once here;
+        # the ranges are derived from what it finds. In a folded turn player's call window
+        # the next player's move closes the window first and opens the betting it belongs to
+        # (Turns.ahead): it is asked of the game past the window, as the moves are.
+        moving: tuple[str, Player, BettingRound] | None = None
+        if in_hand:
+            try:
+                found = game.past_window().mover({}, sid)
+                moving = None if isinstance(found, Refusal) else found
+            except Refused:
+                pass
+        if moving is not None:
+            _, mine, betting = moving
             cur, limit = betting["current"], rules.bet_limit
             if cur == 0 and (betting["opener"] in (None, sid)) and stack >= 1:
                 out.append({"type": "bet", "min": 1, "max": min(stack, limit or stack)})
@@ -451,7 +463,10 @@ class Table:
                     out.append({"type": "raise", "min_to": cur + 1, "max_to": hi})
             if cur > mine["bet"] and cur - mine["bet"] <= stack:
                 out.append({"type": "call", "amount": cur - mine["bet"]})
-        in_hand = h is not None and h["stage"] == "play" and sid in h["p"] and not h["p"][sid]["folded"]
+        # Checks are not asked where the first step they share refuses: the betting moves'
+        # `mover` (above), and `not_in_running_hand` of the session moves refused to a seat
+        # playing the running hand (betting.MOVER_FIRST, seats.OUTSIDE_A_HAND).
+        playing = game.not_in_running_hand(sid) is not None
         simple = ["check", "all_in", "fold", "call_hand", "no_call"] if in_hand else []
         step = current_step(h) if h and h["stage"] == "play" else None
         if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
@@ -460,6 +475,8 @@ class Table:
         if rules.force_sabacc and s["seats"][sid]["side"] is None:
             simple.append("declare_side")  # once, when the player sits down
         for typ in simple:
+            if typ in MOVER_FIRST and moving is None or typ in OUTSIDE_A_HAND and playing:
+                continue
             fields: dict[str, Any] = {}
             if typ == "buy_in" and rules.buy_in == 0:
                 fields["amount"] = 1
@@ -500,6 +517,15 @@ class Table:
             out.append({"type": "no_show"})
         return out
 
+    def _reader(self) -> Game:
+        """A game that only reads this version of the state (the legal moves' checks): made
+        once per version and shared by every seat's list and the host's, with what it found
+        out about the version (`Turns.past_window`). A new state (`apply`) gets a new one."""
+        game = self.__dict__.get("_game")
+        if game is None or game.s is not self._s:
+            game = self._game = Game(self._s, self._rules, self._chips)
+        return game
+
     def _any_roll(self) -> dict[str, Any]:
         """A roll's fields with dice of the table's trigger (which faces does not matter to
         whether a roll is due: the owner rolls the real ones)."""
@@ -508,7 +534,7 @@ class Table:
     def _host_legal(self) -> list[str]:
         """The host's commands of the hand and the session that may be sent now (checked on
         the live state, as a seat's moves are)."""
-        game = Game(self._s, self._rules, self._chips)
+        game = self._reader()
         out = [typ for typ in ("start_hand", "end_session", "no_call") if game.allows(typ, {}, HOST)]
         if game.allows("roll", self._any_roll(), HOST):
             out.append("roll")

@@ -23,7 +23,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
-from companion.table.play import Play
+from companion.table.play import Play, Refusal, need
 
 
 def rules_spec(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
@@ -119,8 +119,7 @@ class Evening(Play):
     """Dealer's choice and the end of the session (a section of the engine's Game)."""
 
     def cmd_change_rules(self, f: dict[str, Any], actor: str | None) -> None:
-        self.need_not_ended()
-        self.need_between_hands()
+        need(self.not_ended() or self.between_hands())
         spec = rules_spec(f["rules"], {})
         rules, chips = checked_rules(spec, f.get("chip_set"))
         settings = self.s["settings"].copy()
@@ -132,16 +131,17 @@ class Evening(Play):
             self.s["dealer"] = self.s["token"] or self.s["order"][0]
         self.emit("rules_changed", preset=rules.name, game=game_words(rules), rules=spec)
 
-    def check_end_session(self, f: dict[str, Any], actor: str | None) -> None:
-        """Refuse the end of the session when `cmd_end_session` would (read-only)."""
-        self.need_between_hands()
-        self.need_not_ended()
-        if self.s["sabacc_pot"] and f.get("sabacc_pot", "split") == "split" and not self.s["order"]:
-            raise Refused(409, "nobody is seated to share the sabacc pot: carry it instead",
-                          "sabacc_pot")
+    def check_end_session(self, f: dict[str, Any], actor: str | None) -> Refusal | None:
+        """The refusal of the end of the session that `cmd_end_session` would raise (read-only)."""
+        refusal = self.between_hands() or self.not_ended()
+        if refusal is None and self.s["sabacc_pot"] and f.get("sabacc_pot", "split") == "split" \
+                and not self.s["order"]:
+            return Refusal(409, "nobody is seated to share the sabacc pot: carry it instead",
+                           "sabacc_pot")
+        return refusal
 
     def cmd_end_session(self, f: dict[str, Any], actor: str | None) -> None:
-        self.check_end_session(f, actor)
+        need(self.check_end_session(f, actor))
         s = self.s
         pot = s["sabacc_pot"]
         what = f.get("sabacc_pot", "split")

@@ -10,7 +10,7 @@ each lives), so no section imports another.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.refusal import Refused
 from companion.rules.rulesets import RuleSet
@@ -22,6 +22,49 @@ from companion.table.commands import (
     STATIC_COMMANDS,
 )
 from companion.table.state import Hand, Player, Step, TableState
+
+T = TypeVar("T")
+
+
+class Refusal:
+    """A refusal a read-only check (`check_<typ>`) returns rather than raises: the `Refused`
+    its command raises (`sure`). Listing a seat's legal moves asks every check and most of
+    them refuse; building and unwinding a `Refused` each time was a third of what a refused
+    check cost. Refusals deep in the shared helpers (a seat acting for another, no hand at
+    all) are still raised: the listing rarely meets them."""
+
+    __slots__ = ("status", "error", "field")
+
+    def __init__(self, status: int, error: str, field: str | None = None):
+        self.status, self.error, self.field = status, error, field
+
+    def refused(self) -> Refused:
+        """The exception a command raises for this refusal."""
+        return Refused(self.status, self.error, self.field)
+
+
+def sure(answer: T | Refusal) -> T:
+    """What a check found, for its command to go ahead with; its refusal raised instead."""
+    if isinstance(answer, Refusal):
+        raise answer.refused()
+    return answer
+
+
+def need(refusal: Refusal | None) -> None:
+    """Raise `refusal`, if there is one (a command's use of a check that finds nothing)."""
+    if refusal is not None:
+        raise refusal.refused()
+
+
+#: Each command with a read-only check -> the name of its check.
+CHECKS = {typ: "check_" + typ for typ in CHECKED}
+
+
+#: Refusals shared by more than one check (the same words wherever they are met).
+PLAYING = Refusal(409, "not while you are playing a hand")
+IN_HAND = Refusal(409, "not while a hand is being played")
+ENDED = Refusal(409, "the session has ended")
+NO_BETTING = Refusal(409, "there is no betting now")
 
 
 class Play:
@@ -44,14 +87,19 @@ class Play:
             raise Refused(409, "no hand is being played", None)
         return h
 
+    def running(self) -> Hand | None:
+        """The running hand (dealt and not yet settled), or None."""
+        h = self.s["hand"]
+        return h if h is not None and h["stage"] != "settled" else None
+
     def in_hand(self) -> bool:
         """Whether a hand is running (dealt and not yet settled)."""
-        h = self.s["hand"]
-        return h is not None and h["stage"] != "settled"
+        return self.running() is not None
 
     def plays(self, sid: str) -> bool:
         """Whether `sid` is dealt into the running hand (folded or not)."""
-        return self.in_hand() and sid in self.hand["p"]
+        h = self.running()
+        return h is not None and sid in h["p"]
 
     def name(self, sid: str) -> str:
         return self.s["seats"][sid]["name"] if sid in self.s["seats"] else sid
@@ -90,19 +138,20 @@ class Play:
         if actor != HOST:
             raise Refused(403, "only the host can do this", None)
 
-    def need_between_hands(self) -> None:
-        if self.in_hand():
-            raise Refused(409, "not while a hand is being played", None)
+    def between_hands(self) -> Refusal | None:
+        """Refuse what is done only between hands while a hand is running."""
+        return IN_HAND if self.in_hand() else None
 
-    def need_not_ended(self) -> None:
-        if self.s["ended"]:
-            raise Refused(409, "the session has ended", None)
+    def not_ended(self) -> Refusal | None:
+        """Refuse what the session's end closes once it has ended."""
+        return ENDED if self.s["ended"] else None
 
     def need_hand(self) -> Hand:
         """The running hand, at whatever stage."""
-        if not self.in_hand():
+        h = self.running()
+        if h is None:
             raise Refused(409, "no hand is being played", None)
-        return self.hand
+        return h
 
     def need_play(self) -> Hand:
         h = self.need_hand()
@@ -159,25 +208,31 @@ class Play:
         self.next_player_acts(typ, f, actor)
         getattr(self, "cmd_" + typ)(f, actor)
 
-    def check(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
-        """Raise the `Refused` that `run(typ, f, actor)` would raise, changing nothing: for
-        the commands in `CHECKED`, whose `cmd_<typ>` begins by calling its `check_<typ>` (the
-        one definition of when the command is refused). The legal moves of a view ask this of
-        the live state, with no copy of it (issue 19: a trial on a copy of the table for each
-        candidate move was most of what a view cost). Clearing the drawer's static window
-        (`run`) changes no answer here: only the static-field commands read it, and they keep it."""
-        if typ not in CHECKED:
+    def answer(self, typ: str, f: dict[str, Any], actor: str | None) -> Any:
+        """What `check_<typ>` answers to `run(typ, f, actor)`, changing nothing: its `Refusal`,
+        or what the command would go ahead with (a shared helper may raise its `Refused`
+        instead). For the commands in `CHECKED`, whose `cmd_<typ>` begins by calling its
+        `check_<typ>` (the one definition of when the command is refused). The legal moves of
+        a view ask this of the live state, with no copy of it (issue 19: a trial on a copy of
+        the table for each candidate move was most of what a view cost). Clearing the drawer's
+        static window (`run`) changes no answer here: only the static-field commands read it,
+        and they keep it."""
+        check = CHECKS.get(typ)
+        if check is None:
             raise ValueError(f"{typ!r} has no read-only check")
         self.need_actor(typ, actor)
-        getattr(self.ahead(typ, f, actor), "check_" + typ)(f, actor)
+        return getattr(self.ahead(typ, f, actor), check)(f, actor)
+
+    def check(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
+        """Raise the `Refused` that `run(typ, f, actor)` would raise, changing nothing (`answer`)."""
+        sure(self.answer(typ, f, actor))
 
     def allows(self, typ: str, f: dict[str, Any], actor: str | None) -> bool:
-        """Whether `run(typ, f, actor)` would be accepted now (`check`, read-only)."""
+        """Whether `run(typ, f, actor)` would be accepted now (`answer`, read-only)."""
         try:
-            self.check(typ, f, actor)
+            return not isinstance(self.answer(typ, f, actor), Refusal)
         except Refused:
             return False
-        return True
 
     # -- the steps each section offers the others (implemented in the module named) ---------
 

@@ -8,15 +8,20 @@ from typing import Any
 from companion.refusal import Refused
 from companion.table.chips import breakdown
 from companion.table.commands import HOST, NAME_MAX
-from companion.table.play import Play
+from companion.table.play import PLAYING, Play, Refusal, need, sure
 from companion.table.state import new_seat
+
+
+#: The commands whose check refuses whatever `Seats.not_in_running_hand` refuses (a seat's
+#: legal moves ask it once for them all: `Table._legal`).
+OUTSIDE_A_HAND = frozenset({"leave", "cash_out", "buy_in", "declare_side"})
 
 
 class Seats(Play):
     """Seats and the session (a section of the engine's Game)."""
 
     def cmd_join(self, f: dict[str, Any], actor: str | None) -> None:
-        self.need_not_ended()
+        need(self.not_ended())
         name = f["name"].strip()
         if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
             raise Refused(422, f"a name has 1 to {NAME_MAX} printable characters", "name")
@@ -30,27 +35,29 @@ class Seats(Play):
         self.s["order"].append(sid)
         self.emit("joined", seat=sid, name=name)
 
-    def not_in_running_hand(self, sid: str) -> None:
-        if self.plays(sid):
-            raise Refused(409, "not while you are playing a hand", None)
+    def not_in_running_hand(self, sid: str) -> Refusal | None:
+        """Refuse what a seat does only outside a running hand while it plays one."""
+        return PLAYING if self.plays(sid) else None
 
-    def check_buy_in(self, f: dict[str, Any], actor: str | None) -> tuple[str, int]:
-        """Refuse a buy-in that `cmd_buy_in` would refuse (read-only); the seat and amount."""
+    def check_buy_in(self, f: dict[str, Any], actor: str | None) -> tuple[str, int] | Refusal:
+        """The refusal of a buy-in that `cmd_buy_in` would raise (read-only); else the seat
+        and amount."""
         sid = self.who(f, actor)
-        self.need_not_ended()
-        self.not_in_running_hand(sid)
+        refusal = self.not_ended() or self.not_in_running_hand(sid)
+        if refusal is not None:
+            return refusal
         fixed = self.rules.buy_in
         amount = f.get("amount")
         if fixed:
             if amount not in (None, fixed):
-                raise Refused(422, f"the buy-in at this table is {fixed} credits", "amount")
+                return Refusal(422, f"the buy-in at this table is {fixed} credits", "amount")
             amount = fixed
         elif amount is None:
-            raise Refused(422, "say how many credits you buy in for", "amount")
+            return Refusal(422, "say how many credits you buy in for", "amount")
         return sid, amount
 
     def cmd_buy_in(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, amount = self.check_buy_in(f, actor)
+        sid, amount = sure(self.check_buy_in(f, actor))
         seat = self.s["seats"][sid]
         seat["stack"] += amount
         seat["bought_in"] += amount
@@ -64,27 +71,30 @@ class Seats(Play):
                   **{k: v for k, v in breakdown(amount, self.chips).to_json().items() if k != "amount"},
                   items=list(self.s["items"]))
 
-    def check_cash_out(self, f: dict[str, Any], actor: str | None) -> tuple[str, int]:
-        """Refuse a cash-out that `cmd_cash_out` would refuse (read-only); the seat and amount."""
+    def check_cash_out(self, f: dict[str, Any], actor: str | None) -> tuple[str, int] | Refusal:
+        """The refusal of a cash-out that `cmd_cash_out` would raise (read-only); else the
+        seat and amount."""
         sid = self.who(f, actor)
-        self.not_in_running_hand(sid)
+        refusal = self.not_in_running_hand(sid)
+        if refusal is not None:
+            return refusal
         stack = self.stack(sid)
         amount = f.get("amount", stack)
         if amount < 1 or amount > stack:
-            raise Refused(422, f"you can cash out 1 to {stack} credits", "amount")
+            return Refusal(422, f"you can cash out 1 to {stack} credits", "amount")
         return sid, amount
 
     def cmd_cash_out(self, f: dict[str, Any], actor: str | None) -> None:
-        self.cash_out(*self.check_cash_out(f, actor))
+        self.cash_out(*sure(self.check_cash_out(f, actor)))
 
-    def check_leave(self, f: dict[str, Any], actor: str | None) -> str:
-        """Refuse leaving the table when `cmd_leave` would (read-only); the seat."""
+    def check_leave(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
+        """The refusal of leaving the table that `cmd_leave` would raise (read-only); else
+        the seat."""
         sid = self.who(f, actor)
-        self.not_in_running_hand(sid)
-        return sid
+        return self.not_in_running_hand(sid) or sid
 
     def cmd_leave(self, f: dict[str, Any], actor: str | None) -> None:
-        sid = self.check_leave(f, actor)
+        sid = sure(self.check_leave(f, actor))
         if self.stack(sid):
             self.cash_out(sid, self.stack(sid))
         order = self.s["order"]
@@ -99,7 +109,7 @@ class Seats(Play):
 
     def check_sit_out(self, f: dict[str, Any], actor: str | None) -> str:
         """Refuse sitting out when `cmd_sit_out` would (read-only): only someone not seated
-        (sitting out again, or in a hand, changes nothing worth refusing)."""
+        (sitting out again, or in a hand, changes nothing worth refusing); the seat."""
         return self.who(f, actor)
 
     def cmd_sit_out(self, f: dict[str, Any], actor: str | None) -> None:
@@ -107,42 +117,44 @@ class Seats(Play):
         self.s["seats"][sid]["sitting_out"] = True
         self.emit("sat_out", seat=sid)
 
-    def check_sit_in(self, f: dict[str, Any], actor: str | None) -> str:
-        """Refuse sitting in when `cmd_sit_in` would (read-only); the seat."""
+    def check_sit_in(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
+        """The refusal of sitting in that `cmd_sit_in` would raise (read-only); else the seat."""
         sid = self.who(f, actor)
         if not self.s["seats"][sid]["sitting_out"]:
-            raise Refused(409, "you are not sitting out", None)
+            return Refusal(409, "you are not sitting out")
         return sid
 
     def cmd_sit_in(self, f: dict[str, Any], actor: str | None) -> None:
-        sid = self.check_sit_in(f, actor)
+        sid = sure(self.check_sit_in(f, actor))
         self.s["seats"][sid]["sitting_out"] = False
         self.emit("sat_in", seat=sid)
 
-    def check_declare_side(self, f: dict[str, Any], actor: str | None) -> str:
-        """Refuse a side that `cmd_declare_side` would refuse (read-only); the seat."""
+    def check_declare_side(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
+        """The refusal of a side that `cmd_declare_side` would raise (read-only); else the seat."""
         sid = self.who(f, actor)
         if not self.rules.force_sabacc:
-            raise Refused(409, "sides are declared only in Force Sabacc", "side")
-        self.not_in_running_hand(sid)
+            return Refusal(409, "sides are declared only in Force Sabacc", "side")
+        refusal = self.not_in_running_hand(sid)
+        if refusal is not None:
+            return refusal
         side = self.s["seats"][sid]["side"]
         if side is not None:
             # Declared once, when the player sits down; only the host may correct it, and only
             # before the player's first hand of the session.
             if actor != HOST:
-                raise Refused(409, f"you declared {side}: a side cannot change", "side")
+                return Refusal(409, f"you declared {side}: a side cannot change", "side")
             if any(sid in row["players"] for row in self.s["hands"]):
-                raise Refused(409, f"{self.name(sid)} has played a hand as {side}: "
-                                   f"the side cannot change now", "side")
+                return Refusal(409, f"{self.name(sid)} has played a hand as {side}: "
+                                    f"the side cannot change now", "side")
         return sid
 
     def cmd_declare_side(self, f: dict[str, Any], actor: str | None) -> None:
-        sid = self.check_declare_side(f, actor)
+        sid = sure(self.check_declare_side(f, actor))
         self.s["seats"][sid]["side"] = f["side"]
         self.emit("side_declared", seat=sid, side=f["side"])
 
     def cmd_reorder(self, f: dict[str, Any], actor: str | None) -> None:
-        self.need_between_hands()
+        need(self.between_hands())
         order = f["order"]
         if sorted(order) != sorted(self.s["order"]) or len(set(order)) != len(order):
             raise Refused(422, "list every seat exactly once", "order")
@@ -150,7 +162,7 @@ class Seats(Play):
         self.emit("seats_reordered", order=list(order))
 
     def cmd_set_dealer(self, f: dict[str, Any], actor: str | None) -> None:
-        self.need_between_hands()
+        need(self.between_hands())
         seat = f["seat"]
         if seat is None and not self.rules.house_dealer:
             raise Refused(422, "name the seat that deals next", "seat")
@@ -160,7 +172,7 @@ class Seats(Play):
         self.emit("dealer_set", seat=seat)
 
     def cmd_set_token(self, f: dict[str, Any], actor: str | None) -> None:
-        self.need_between_hands()
+        need(self.between_hands())
         if not self.rules.house_dealer:
             raise Refused(409, "the dealer's token is for house-dealer tables", None)
         self.s["token"] = self.seat_ref(f["seat"])

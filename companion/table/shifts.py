@@ -5,20 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.refusal import Refused
 from companion.rules.rulesets import ShiftKind, StaticField, Trigger, shift_announcement
 from companion.scrambler.dice import Roll, judge
 from companion.table.commands import HOST, SCRAMBLER
-from companion.table.play import Play
+from companion.table.play import Play, Refusal, sure
 from companion.table.state import current_step, words_cards
 
 
 class Shifts(Play):
     """Rolls of the scrambler and the shifts they cause (a section of the engine's Game)."""
 
-    def check_roll(self, f: dict[str, Any], actor: str | None) -> tuple[str | None, Roll]:
-        """Refuse a roll that `cmd_roll` would refuse (read-only). Who rolls (None: the
-        scrambler's timer) and the roll the dice make."""
+    def check_roll(self, f: dict[str, Any], actor: str | None) -> tuple[str | None, Roll] | Refusal:
+        """The refusal of a roll that `cmd_roll` would raise (read-only); else who rolls
+        (None: the scrambler's timer) and the roll the dice make."""
         h, rules = self.need_hand(), self.rules
         timer = rules.scrambler_trigger is Trigger.TIMER
         step = current_step(h)
@@ -29,21 +28,21 @@ class Shifts(Play):
         elif h["stage"] == "play" and step is not None and step["do"] == "roll":
             roller = step["seat"]
         else:
-            raise Refused(409, "no roll is due now", None)
+            return Refusal(409, "no roll is due now")
         if actor not in (HOST, SCRAMBLER) and (roller is None or actor != roller):
             who = self.name(roller) if roller else "the scrambler"
-            raise Refused(403, f"this roll is {who}'s", None)
+            return Refusal(403, f"this roll is {who}'s")
         dice = f.get("dice")
         if dice is None:
-            raise Refused(422, "the roll carries no dice", "dice")
+            return Refusal(422, "the roll carries no dice", "dice")
         try:
             roll = judge(rules.scrambler_trigger, tuple(dice), rules.shift_kind, rules.trigger_face)
         except ValueError as exc:
-            raise Refused(422, str(exc), "dice") from None
+            return Refusal(422, str(exc), "dice")
         return roller, roll
 
     def cmd_roll(self, f: dict[str, Any], actor: str | None) -> None:
-        roller, roll = self.check_roll(f, actor)
+        roller, roll = sure(self.check_roll(f, actor))
         h, timer = self.hand, self.rules.scrambler_trigger is Trigger.TIMER
         record = {"seat": roller, "round": h["round"], **roll.to_json()}
         h["rolls"].append(record)

@@ -4,7 +4,7 @@ call and its windows, the draw and the static field, and the turn line in words.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, Self
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
@@ -19,7 +19,7 @@ from companion.rules.rulesets import (
     Who,
 )
 from companion.table.commands import HOST
-from companion.table.play import Play
+from companion.table.play import Play, Refusal, sure
 from companion.table.state import (
     Hand,
     Step,
@@ -44,11 +44,14 @@ NEXT_TURN_MOVES = frozenset({"check", "bet", "call", "raise", "all_in", "fold", 
 class Turns(Play):
     """The turn and its draws (a section of the engine's Game)."""
 
-    def check_start_hand(self, f: dict[str, Any], actor: str | None) -> tuple[list[str], list[tuple[str, str]], int]:
-        """Refuse a hand that `cmd_start_hand` would refuse (read-only). The players who can
-        pay the ante (seat order), the seats dealt out and why, and the sabacc pot's ante."""
-        self.need_not_ended()
-        self.need_between_hands()
+    def check_start_hand(self, f: dict[str, Any], actor: str | None) \
+            -> tuple[list[str], list[tuple[str, str]], int] | Refusal:
+        """The refusal of a hand that `cmd_start_hand` would raise (read-only); else the
+        players who can pay the ante (seat order), the seats dealt out and why, and the sabacc
+        pot's ante."""
+        refusal = self.not_ended() or self.between_hands()
+        if refusal is not None:
+            return refusal
         rules, s = self.rules, self.s
         order = s["order"]
         if rules.ante_rule is AnteRule.GAME_AND_SABACC:
@@ -68,13 +71,13 @@ class Turns(Play):
             else:
                 players_set.append(sid)
         if len(players_set) < 2:
-            raise Refused(409, "a hand needs at least two players who can pay the ante", None)
+            return Refusal(409, "a hand needs at least two players who can pay the ante")
         if len(players_set) * rules.deal_size > rules.deck.in_play(rules):
-            raise Refused(409, "too many players for one deck", None)
+            return Refusal(409, "too many players for one deck")
         return players_set, dealt_out, sabacc_ante
 
     def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
-        players_set, dealt_out, sabacc_ante = self.check_start_hand(f, actor)
+        players_set, dealt_out, sabacc_ante = sure(self.check_start_hand(f, actor))
         rules, s = self.rules, self.s
         order = s["order"]
         dealer, token = s["dealer"], s["token"]
@@ -274,14 +277,15 @@ class Turns(Play):
         next turn in a folded turn player's call window, the game past that window, where the
         command itself acts after `next_player_acts` closed it (refusing a fold out of turn
         there, as `next_player_acts` does)."""
-        folded = self.folded_caller() if typ in NEXT_TURN_MOVES else None
-        if folded is None:
+        if typ not in NEXT_TURN_MOVES:
             return self
         past = self.past_window()
-        past.need_next_turn_fold(typ, f, actor, folded)
+        folded = self.folded_caller() if past is not self else None
+        if folded is not None:
+            past.need_next_turn_fold(typ, f, actor, folded)
         return past
 
-    def past_window(self) -> Turns:
+    def past_window(self) -> Self:
         """This game with a folded turn player's call window closed, as the next turn's move
         closes it (`next_player_acts`); this game itself when no such window is open.
 
@@ -289,17 +293,19 @@ class Turns(Play):
         what `advance` does half-way through the move: it is found by `advance` itself, so
         that the rule of what comes next has one definition, run on a copy of the hand alone
         (advance changes nothing but the hand; the seats, stacks and history are shared,
-        read-only). Made once per game (a view asks for several moves), and only in this rare
-        window (weg/classic: a turn player folded in their own turn)."""
-        if self.folded_caller() is None:
-            return self
-        past = self.__dict__.get("_past_window")
+        read-only). Made once per game (a view asks for several moves, each past the window
+        or not: that answer too is found once), and only in this rare window (weg/classic: a
+        turn player folded in their own turn)."""
+        past: Self | None | Literal[False] = self.__dict__.get("_past_window")
         if past is None:
-            state = self.s.copy()
-            state["hand"] = copy_hand(self.hand)
-            past = self._past_window = type(self)(state, self.rules, self.chips)
-            past.advance()
-        return past
+            past = False  # no such window (remembered without a reference to this game)
+            if self.folded_caller() is not None:
+                state = self.s.copy()
+                state["hand"] = copy_hand(self.hand)
+                past = type(self)(state, self.rules, self.chips)
+                past.advance()
+            self._past_window = past
+        return past or self
 
     def call_window(self) -> list[str]:
         """The players who may still call (or pass) in an open pagat call window."""
@@ -330,38 +336,36 @@ class Turns(Play):
                 break
         self.start_reveal()
 
-    def check_call_hand(self, f: dict[str, Any], actor: str | None) -> tuple[str, Hand, Step]:
-        """Refuse a call of the hand that `cmd_call_hand` would refuse (read-only)."""
+    def check_call_hand(self, f: dict[str, Any], actor: str | None) -> tuple[str, Hand, Step] | Refusal:
+        """The refusal of a call of the hand that `cmd_call_hand` would raise (read-only);
+        else the caller, the hand and its step."""
         sid = self.who(f, actor)
         h = self.need_play()
         self.in_play(sid)
         calling = self.rules.calling
         st = current_step(h)
         if not self.rules.ending.by_call:
-            raise Refused(409, f"nobody calls: the hand ends after {self.rules.ending.rounds} rounds", None)
+            return Refusal(409, f"nobody calls: the hand ends after {self.rules.ending.rounds} rounds")
         if h["called_by"] is not None:
-            raise Refused(409, f"{self.name(h['called_by'])} called the hand first", None)
-        outside = f"the hand can only be called in the {calling.phase.value} phase"
-        if st is None:
-            raise Refused(409, outside, None)
+            return Refusal(409, f"{self.name(h['called_by'])} called the hand first")
         window = h["call_open"]
-        if not window and (st["phase"] != calling.phase.value or st["do"] == "roll"):
-            raise Refused(409, outside, None)
+        if st is None or not window and (st["phase"] != calling.phase.value or st["do"] == "roll"):
+            return Refusal(409, f"the hand can only be called in the {calling.phase.value} phase")
         if h["round"] <= calling.rounds_before_call:
-            raise Refused(409, f"no call before round {calling.rounds_before_call + 1}", None)
+            return Refusal(409, f"no call before round {calling.rounds_before_call + 1}")
         if window and st["seat"] is None:
             if sid not in self.call_window():
-                raise Refused(409, "you have passed: the others may still call", None)
+                return Refusal(409, "you have passed: the others may still call")
         else:
             mover = h["betting"]["to_act"] if st["do"] == "bet" and h["betting"] else st["seat"]
             if calling.not_by_turn_player and sid == mover:
-                raise Refused(409, "you cannot call the hand in your own turn", None)
+                return Refusal(409, "you cannot call the hand in your own turn")
             if not calling.not_by_turn_player and sid != mover:
-                raise Refused(409, "call the hand in your own turn", None)
+                return Refusal(409, "call the hand in your own turn")
         return sid, h, st
 
     def cmd_call_hand(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, h, st = self.check_call_hand(f, actor)
+        sid, h, st = sure(self.check_call_hand(f, actor))
         calling = self.rules.calling
         h["called_by"] = sid
         h["after"] = [a.value for a in calling.after_call]
@@ -371,26 +375,27 @@ class Turns(Play):
                 and not calling.not_by_turn_player:
             self.advance()  # a call step standing in for a betting round: nothing else to do in it
 
-    def check_no_call(self, f: dict[str, Any], actor: str | None) -> tuple[Hand, Step, str | None]:
-        """Refuse a "no call" that `cmd_no_call` would refuse (read-only). The hand, its call
-        step, and the seat passing in a call window open to all (None: the window closes)."""
+    def check_no_call(self, f: dict[str, Any], actor: str | None) -> tuple[Hand, Step, str | None] | Refusal:
+        """The refusal of a "no call" that `cmd_no_call` would raise (read-only); else the
+        hand, its call step, and the seat passing in a call window open to all (None: the
+        window closes)."""
         h = self.need_play()
         st = current_step(h)
         if st is None or st["do"] != "call":
-            raise Refused(409, "there is no call to decline now", None)
+            return Refusal(409, "there is no call to decline now")
         if actor == HOST:
             return h, st, None
         sid = self.who(f, actor)
         if st["seat"] is None:
             if sid not in self.call_window():
-                raise Refused(409, "you have already passed", None)
+                return Refusal(409, "you have already passed")
             return h, st, sid
         if sid != st["seat"]:
-            raise Refused(409, f"{self.name(st['seat'])} closes the call", None)
+            return Refusal(409, f"{self.name(st['seat'])} closes the call")
         return h, st, None
 
     def cmd_no_call(self, f: dict[str, Any], actor: str | None) -> None:
-        h, st, passing = self.check_no_call(f, actor)
+        h, st, passing = sure(self.check_no_call(f, actor))
         if passing is not None:
             # pagat's call window: each player still in the hand passes; the last pass closes it.
             h["passed"].append(passing)
@@ -400,44 +405,44 @@ class Turns(Play):
         self.emit("no_call", seat=st["seat"])
         self.advance()
 
-    def check_draw(self, f: dict[str, Any], actor: str | None) -> tuple[str, TurnAction, str | None, int]:
-        """Refuse a move of the turn that `cmd_draw` would refuse (read-only). The drawer,
-        the move, the card it puts face up on the discard pile, and its fee."""
+    def check_draw(self, f: dict[str, Any], actor: str | None) -> tuple[str, TurnAction, str | None, int] | Refusal:
+        """The refusal of a move of the turn that `cmd_draw` would raise (read-only); else
+        the drawer, the move, the card it puts face up on the discard pile, and its fee."""
         sid = self.who(f, actor)
         h = self.need_play()
         st = current_step(h)
         if st is None or st["do"] != "draw":
-            raise Refused(409, "it is not a time to draw", None)
+            return Refusal(409, "it is not a time to draw")
         drawer = st["seat"]
         if drawer != sid:
-            raise Refused(409, f"it is {self.name(drawer)}'s turn to draw" if drawer is not None
-                          else "it is not your turn to draw", None)
+            return Refusal(409, f"it is {self.name(drawer)}'s turn to draw" if drawer is not None
+                           else "it is not your turn to draw")
         p = self.in_play(sid)
         action = f["action"]
         taken = next((a for a in self.rules.actions if a.action == action), None)
         if taken is None:
-            raise Refused(422, f"{action!r} is no move of these rules; the moves are "
-                               + ", ".join(a.action for a in self.rules.actions), "action")
+            return Refusal(422, f"{action!r} is no move of these rules; the moves are "
+                                + ", ".join(a.action for a in self.rules.actions), "action")
         top = self.discarded_card(f, needed=bool(taken.discards))
         if taken.leaves:
             return sid, taken, top, 0
         fee = getattr(self.rules, taken.fee) if taken.fee else 0
         if fee > self.stack(sid):
-            raise Refused(409, f"{taken.button} costs {fee} and you have {self.stack(sid)}: "
-                               "choose a free move", "action")
+            return Refusal(409, f"{taken.button} costs {fee} and you have {self.stack(sid)}: "
+                                "choose a free move", "action")
         most, least = self.rules.deck.hand_max, self.rules.deck.hand_min
         if most is not None and p["hand_size"] + taken.cards > most:
-            raise Refused(409, f"a hand holds at most {most} cards: you cannot keep another", "action")
+            return Refusal(409, f"a hand holds at most {most} cards: you cannot keep another", "action")
         if p["hand_size"] + taken.cards < least:
-            raise Refused(409, f"a hand holds at least {least} cards", "action")
+            return Refusal(409, f"a hand holds at least {least} cards", "action")
         if taken.dealt and deck_left(h, self.rules) < taken.dealt:
-            raise Refused(409, "the draw pile is empty: stand", "action")
+            return Refusal(409, "the draw pile is empty: stand", "action")
         if taken.discards and p["hand_size"] - len(p["static"]) < taken.discards:
-            raise Refused(409, f"every card is in your static field: nothing to {action}", "action")
+            return Refusal(409, f"every card is in your static field: nothing to {action}", "action")
         return sid, taken, top, fee
 
     def cmd_draw(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, taken, top, fee = self.check_draw(f, actor)
+        sid, taken, top, fee = sure(self.check_draw(f, actor))
         if taken.leaves:
             self.leave_hand(sid)  # junk: the whole hand onto the discard pile
             if top is not None:
