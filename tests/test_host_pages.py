@@ -186,6 +186,26 @@ def test_audit_words_never_show_an_entered_card():
     assert event_words({"type": "cards_entered", "seat": "s1"}, names) == "Han has entered their hand"
 
 
+def test_the_audit_log_says_each_turn_action_in_the_games_own_words(client):
+    """Spike's turn actions are logged by id ("gain_keep"): the audit log says what each did
+    as the phones' last actions do, never the id made into a verb ("gain_keeps a card")."""
+    t = Table(client, {"rules": "spike"}, names=("Han", "Lando", "Chewie"))
+    for sid in t.seats:
+        t.do(sid, type="buy_in", amount=30)
+    t.do("host", type="start_hand")
+    hand = client.get(f"/api/v1/tables/{t.code}").get_json()["state"]["hand"]
+    first, second, third = (p["seat"] for p in hand["players"])
+    t.do(first, type="draw", action="gain_keep")
+    t.do(second, type="draw", action="stand")
+    t.do(third, type="draw", action="gain_discard", card="-6")
+    names = dict(zip(t.seats, ("Han", "Lando", "Chewie")))
+    said = [html.unescape(w) for w in re.findall(r"<li>(.*?)</li>", t.page("audit"))]
+    assert f"{names[first]} gains a card and keeps it (hand size 3)" in said
+    assert f"{names[second]} stands (hand size 2)" in said
+    assert f"{names[third]} gains a card and discards it (hand size 2)" in said
+    assert not [w for w in said if "gain_" in w]
+
+
 # -- history, chart and standings -----------------------------------------------------------
 
 

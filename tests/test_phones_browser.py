@@ -637,3 +637,23 @@ def test_item11_smaller_things(make_table, server):
         "5 of Coins: more copies on the table than the deck holds. Han and Lando: check your cards "
         "and enter them again.")
     assert t.errors == []
+
+
+def test_a_spike_phone_says_its_stack_cannot_pay_both_antes(make_table):
+    """Spike antes 1 into the game pot and 2 into the sabacc pot (RULES-SPIKE.md "A game"):
+    a stack of 2 pays neither in full. Lando's phone says so before the first game (the
+    sabacc pot empty) and while he sits the game out (the sabacc pot full), at 360x640."""
+    t = make_table("spike")
+    lando, han = phone(t, "s1"), phone(t, "s2")
+    chewie = phone(t, "s3")
+    for seat, amount in (("s1", 2), ("s2", 30), ("s3", 30)):
+        host(t, {"type": "buy_in", "seat": seat, "amount": amount})
+    expect(lando.locator("#why-out")).to_have_text(
+        "Your stack (2) cannot pay the ante of the next hand: buy in to play.")
+    expect(han.locator("#why-out")).to_be_hidden()
+    host(t, {"type": "start_hand"})
+    assert stacks(t) == {"s1": 2, "s2": 27, "s3": 27}  # the table deals Lando out
+    expect(lando.locator("#why-out")).to_have_text(
+        "You are not in hand 1: your stack (2) cannot pay the ante. Buy in between hands to play.")
+    expect(chewie.locator("#why-out")).to_be_hidden()
+    assert t.errors == []

@@ -170,3 +170,62 @@ def test_every_classic_face_names_its_card_and_value():
     for c in CARDS.values():
         svg = face_svg("sabacc", c.code)
         assert f">{value_text(c.value)}<" in svg and c.name.split(" ")[-1] in svg
+
+
+#: A rule set playing a deck the print code has never heard of, registered before anything
+#: imports the decks (as a game found at start would be), then the site started and its
+#: deck pages asked for. Prints what the pages answered, as JSON.
+_NEW_DECK_SCRIPT = r'''
+import dataclasses, json, sys
+from companion.rules.cards import Card
+from companion.rules.decks import Deck, Group
+from companion.rules import rulesets
+cards = {f"{v:+d}": Card(f"{v:+d}", v, 3, f"{v:+d}", f"{v:+d}", short=f"{v:+d}")
+         for v in (*range(1, 7), *range(-6, 0))}
+cards["sylop"] = Card("sylop", 0, 2, "Sylop", "Sylop", short="Sylop")
+deck = Deck("kessel", "the 38-card Kessel deck", cards,
+            (Group("plus", "Positive", tuple(c for c in cards if cards[c].value > 0)),
+             Group("minus", "Negative", tuple(c for c in cards if cards[c].value < 0)),
+             Group("sylop", "Sylops", ("sylop",))), "value")
+rs = dataclasses.replace(rulesets.RULE_SETS["spike"], name="kessel", title="Kessel Sabacc", deck=deck)
+rulesets.RULE_SETS["kessel"] = rs
+rulesets.DECKS["kessel"] = deck
+from companion.decks.source import DECKS                     # raised KeyError here
+from companion.server.app import create_app
+client = create_app({"TESTING": True, "DATA_DIR": sys.argv[1]}).test_client()
+out = {"deck": dataclasses.asdict(DECKS["kessel"])}
+for path in ("/decks", "/decks/kessel", "/decks/kessel/summary", "/cards/kessel/back.svg",
+             "/cards/kessel/+6.svg", "/cards/sabacc/back.svg", "/cards/spike/back.svg"):
+    r = client.get(path)
+    out[path] = [r.status_code, r.get_data(as_text=True)]
+print(json.dumps(out))
+'''
+
+
+def test_a_rule_set_with_a_deck_of_its_own_starts_the_site_and_prints_that_deck(tmp_path):
+    """A new game's deck has no entry in any table of the print code: the site still starts,
+    and the deck is printed with a title and a back drawn from its own data."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-c", _NEW_DECK_SCRIPT, str(tmp_path / "data")],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout)
+    # Named and summarised as the one rule set that plays it; its values printed signed.
+    assert got["deck"] == {"name": "kessel", "title": "Kessel Sabacc", "game_preset": "kessel", "signed": True}
+    status, index = got["/decks"]
+    assert status == 200 and "Kessel Sabacc" in index and "/decks/kessel" in index
+    status, sheets_page = got["/decks/kessel"]
+    assert status == 200 and sheets_page.count('class="card-face deck-kessel"') == 38
+    assert got["/decks/kessel/summary"][0] == 200
+    status, back = got["/cards/kessel/back.svg"]
+    assert status == 200 and back.startswith("<svg") and ">KESSEL<" in back
+    assert 'aria-label="Kessel Sabacc card back"' in back
+    status, face = got["/cards/kessel/+6.svg"]
+    assert status == 200 and ">+6<" in face and POSITIVE_INK in face
+    # The decks the print code was drawn for keep their own backs.
+    assert ">SABACC<" in got["/cards/sabacc/back.svg"][1] and ">SPIKE<" in got["/cards/spike/back.svg"][1]

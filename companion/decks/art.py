@@ -163,13 +163,20 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
     return _svg(label, "".join(parts), f"card-face deck-{deck}")
 
 
-#: Each deck's back: its title, its two inks and its emblem.
+#: Each deck's back: its title, its two inks and its emblem. A deck with no entry here (a game
+#: added since) gets `_plain_back`.
 _BACKS = {"sabacc": ("SABACC", "#14213d", "#c9a227", "face"), "spike": ("SPIKE", "#1b1b1b", "#d4452b", "triangle")}
+
+
+def _plain_back(deck: str) -> tuple[str, str, str, str]:
+    """A back drawn from the deck's own data: its name in capitals, slate inks, and the mark
+    its cards without a suit or stave carry (the sylop's ring, or the face cards' star)."""
+    return deck.upper(), "#1f2a36", "#b8c4d0", "sylop" if DECKS[deck].signed else "face"
 
 
 def back_svg(deck: str) -> str:
     """The back every card of `deck` shares: a lattice, a ring and the game's name."""
-    title, ground, line, emblem = _BACKS[deck]
+    title, ground, line, emblem = _BACKS.get(deck) or _plain_back(deck)
     lattice = "".join(
         f'<path d="M{x} 40 L{x + 400} 840 M{x} 840 L{x + 400} 40" stroke="{line}" stroke-width="3" opacity="0.35"/>'
         for x in range(-360, WIDTH, 60)

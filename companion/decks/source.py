@@ -58,13 +58,26 @@ class PrintedDeck:
     signed: bool
 
 
-#: Each deck's printed title and the preset whose rules summary goes with it.
+#: The printed title and the preset whose rules summary goes with it, for the decks whose game
+#: several presets play under other titles. Any other deck is printed as `printed_deck` says.
 _TITLES = {"sabacc": ("Classic Sabacc", "classic"), "spike": ("Corellian Spike", "spike")}
-#: The printed decks: every deck value of the rule sets. A deck entered by its value alone
-#: (Spike: "+7") has its values printed signed.
-DECKS: dict[str, PrintedDeck] = {
-    name: PrintedDeck(name, *_TITLES[name], d.entry == "value") for name, d in RULE_DECKS.items()
-}
+
+
+def printed_deck(name: str) -> PrintedDeck:
+    """The printable deck of the rule sets' deck `name`.
+
+    A deck with no entry in `_TITLES` (a game added since) is titled and summarised by the
+    first rule set that plays it, so a new game's deck prints without an edit here. A deck
+    entered by its value alone (Spike: "+7") has its values printed signed.
+    """
+    deck = RULE_DECKS[name]
+    title, preset = _TITLES.get(name) or next(
+        (rs.title, rs.name) for rs in RULE_SETS.values() if rs.deck.name == name)
+    return PrintedDeck(name, title, preset, deck.entry == "value")
+
+
+#: The printed decks: every deck value of the rule sets.
+DECKS: dict[str, PrintedDeck] = {name: printed_deck(name) for name in RULE_DECKS}
 
 
 @functools.cache  # a deck is a value built once: its cards never change

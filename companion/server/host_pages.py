@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import qrcode
 import qrcode.image.svg
@@ -103,9 +103,21 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
+def action_words(rules: Mapping[str, Any]) -> dict[str, str]:
+    """What each turn action did, by the id a `drew` event logs ("gain_keep" -> "gains a card
+    and keeps it"): the game's own words (`TurnAction.done`, which the phones' last actions
+    read too). The table's rules (`rules`, as its view holds them) come first; any rule set's
+    next, for a hand played before the table changed its rules."""
+    words = {a.action: a.done for rs in RULE_SETS.values() for a in rs.actions}
+    words.update({a["action"]: a["done"] for a in rules.get("actions") or ()})
+    return words
+
+
+def event_words(ev: dict[str, Any], names: dict[str, str],
+                actions: Mapping[str, str] | None = None) -> str | None:
     """One event of the log in plain words (None for bookkeeping events nobody reads).
 
+    `actions` says each turn action in words (`action_words`; by default, every rule set's).
     Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
     only say that they were entered."""
     t = str(ev.get("type"))
@@ -143,7 +155,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
-        "drew": lambda: f"{n} {'stands' if f('action') == 'stand' else f('action') + 's a card'} (hand size {f('hand_size')})",
+        "drew": lambda: f"{n} {_did(str(f('action')), actions)} (hand size {f('hand_size')})",
         "static_added": lambda: f"{n} puts {f('card')} in the static field",
         "static_removed": lambda: f"{n} takes {f('card')} out of the static field",
         "reveal_started": lambda: "the reveal: everyone enters their hand",
@@ -168,6 +180,12 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
         return None
     make = words.get(t)
     return make() if make else str(t)
+
+
+def _did(action: str, actions: Mapping[str, str] | None) -> str:
+    """A turn action in words (`action_words`); an id no game knows is shown as it is."""
+    said = (action_words({}) if actions is None else actions).get(action)
+    return said or f"draws ({action})"
 
 
 def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
@@ -398,19 +416,20 @@ def audit(code: str):
         entries = _entries(owner, start, min(version, start + AUDIT_PAGE - 1))
         undone = {e["undoes"] for e in entries if e["undoes"]}
         redraw = [owner.log_entry(x, None) for x in (owner.ledger.entry(owner.code, s) for s in undone) if x]
-        return render_template("host/audit_rows.html", entries=redraw + entries, names=names)
+        return render_template("host/audit_rows.html", entries=redraw + entries, names=names,
+                               actions=action_words(state["rules"]))
     # A page is tens of milliseconds of CPU: a few at once, the rest wait their turn, so that
     # guests reading it cannot crowd the phones' commands out of the CPU (issue 11).
     if not _audit_turn():
         return Response("The audit log is busy; reload in a few seconds.", 503,
                         {"Retry-After": "5", "Content-Type": "text/plain; charset=utf-8"})
     try:
-        return _audit_page(owner, version, names)
+        return _audit_page(owner, version, names, action_words(state["rules"]))
     finally:
         _AUDIT_RENDERS.release()
 
 
-def _audit_page(owner: TableOwner, version: int, names: dict):
+def _audit_page(owner: TableOwner, version: int, names: dict, actions: dict[str, str]):
     """One page of the audit log (`?before=N`: the page before entry N)."""
     before = _seq_arg("before")
     last = version if before is None else min(version, max(0, before - 1))
@@ -425,7 +444,7 @@ def _audit_page(owner: TableOwner, version: int, names: dict):
         hands = audit_hands(context)[:len(hands)]  # the next hand (and its entry) is not on it
     entries = [e for e in context if first <= e["seq"] <= last]
     return render_template(
-        "host/audit.html", code=owner.code, entries=entries, names=names,
+        "host/audit.html", code=owner.code, entries=entries, names=names, actions=actions,
         hands=hands, version=version, dice_table=dice_table(),
         first=first, last=last, newest=last >= version,
     )

@@ -71,7 +71,7 @@ from companion.table.state import (
     static_allowance,
     working_copy,
 )
-from companion.table.turns import Turns
+from companion.table.turns import Turns, antes
 
 __all__ = ["COMMANDS", "HOST", "NAME_MAX", "SCRAMBLER", "Refused", "Table"]
 
@@ -303,6 +303,8 @@ class Table:
             "dealer": s["dealer"],
             "token": s["token"],
             "sabacc_pot": s["sabacc_pot"],
+            # What the next hand's antes take from a stack: the phones say when one cannot pay.
+            "ante_due": sum(antes(self._rules, s["sabacc_pot"])),
             "hand_no": s["hand_no"],
             "ended": s["ended"],
             "standings": s["standings"],

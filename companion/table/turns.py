@@ -14,6 +14,7 @@ from companion.rules.rulesets import (
     AnteRule,
     OrderOfPlay,
     Phase,
+    RuleSet,
     StaticField,
     Trigger,
     Who,
@@ -41,6 +42,16 @@ from companion.table.state import (
 NEXT_TURN_MOVES = frozenset({"check", "bet", "call", "raise", "all_in", "fold", "draw", "roll"})
 
 
+def antes(rules: RuleSet, sabacc_pot: int) -> tuple[int, int]:
+    """What the next hand's antes take from each player's stack, with the sabacc pot at
+    `sabacc_pot`: (into the hand pot, into the sabacc pot). A stack that cannot pay both (or
+    is empty) is dealt out; the phones say so from the sum, which the views carry."""
+    if rules.ante_rule is AnteRule.GAME_AND_SABACC:
+        return rules.ante, rules.ante_sabacc  # an ante of its own into the sabacc pot
+    both = rules.ante_rule is AnteRule.BOTH_POTS or sabacc_pot == 0
+    return rules.ante, rules.ante if both else 0
+
+
 class Turns(Play):
     """The turn and its draws (a section of the engine's Game)."""
 
@@ -54,10 +65,7 @@ class Turns(Play):
             return refusal
         rules, s = self.rules, self.s
         order = s["order"]
-        if rules.ante_rule is AnteRule.GAME_AND_SABACC:
-            sabacc_ante = rules.ante_sabacc  # an ante of its own into the sabacc pot
-        else:
-            sabacc_ante = rules.ante if (rules.ante_rule is AnteRule.BOTH_POTS or s["sabacc_pot"] == 0) else 0
+        _, sabacc_ante = antes(rules, s["sabacc_pot"])
         players_set: list[str] = []
         dealt_out: list[tuple[str, str]] = []
         for sid in order:

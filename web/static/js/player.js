@@ -635,7 +635,8 @@ function renderFinal(state) {
 function renderWhyOut(state, me, mine) {
   const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
   let words = "";
-  const ante = state.rules.ante * (state.rules.ante_rule === "both_pots" || state.sabacc_pot === 0 ? 2 : 1);
+  // The next hand's antes, worked out by the table (an empty stack never plays either).
+  const ante = Math.max(state.ante_due, 1);
   if (me && hand && !mine) {
     // Seats are numbered in the order people sat down: a number above every dealt-in seat's
     // sat down after the deal.
