@@ -404,7 +404,8 @@ class Table:
             "dealer": h["dealer"],
             "token": h["token"],
             "players": players,
-            "hand_pot": hand_pot(h),
+            # While the survivor chooses to show, the game pot is theirs already (credits()).
+            "hand_pot": 0 if h["stage"] == "show" else hand_pot(h),
             "pots": pots_of(h, {sid: seat["stack"] for sid, seat in self._s["seats"].items()}),
             "deck": deck_left(h, self.rules),
             "junk": h["junk"],

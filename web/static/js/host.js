@@ -362,11 +362,17 @@ function consolePage(root) {
     state = next;
     const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
     $("hand-no").textContent = state.hand ? String(state.hand.no) : "—";
-    $("hand-stage").textContent = hand ? STAGES[hand.stage] || hand.stage : state.ended ? "the session has ended" : "between hands";
+    // The survivor's choice (Spike), in the game's words: "everyone else junked: …".
+    const out = (state.rules.kind_words && state.rules.kind_words.folded) || "folded";
+    const stage = hand && hand.stage === "show" ? `everyone else ${out}: the last player shows their hand or keeps it hidden`
+      : hand ? STAGES[hand.stage] || hand.stage : null;
+    $("hand-stage").textContent = stage || (state.ended ? "the session has ended" : "between hands");
     let turn = "—";
     if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
     else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do}` : ""}`;
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
+    else if (hand && hand.stage === "show" && hand.settlement) turn = `${who(hand.settlement.winner)}: show or keep the hand hidden`;
+    else if (hand && hand.words) turn = hand.words; // the reveal, a blind draw (tied again): the engine's words
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
     renderDiscardPile(hand);
@@ -669,7 +675,8 @@ function consolePage(root) {
     // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
     $("seat-cards-wrap").hidden = !(cards && deck);
     if (cards && deck) {
-      const job = `${sid}:${cards.type}:${state.hand && state.hand.no}`;
+      // A blind draw that tied again is a new entry: its picker starts empty.
+      const job = `${sid}:${cards.type}:${state.hand && state.hand.no}:${cards.draw || 1}`;
       if (cardsFor !== job) {
         if (cardsPicker) cardsPicker.destroy();
         const whole = cards.type === "reveal" || cards.type === "show";
@@ -678,7 +685,7 @@ function consolePage(root) {
         cardsPicker = new CardPicker($("seat-cards"), {
           deck, pool: new CardPool(deck), max, locked: cards.static || [], cards: cards.static || [],
           label: whole ? `${name}'s hand` : cards.type === "discard" ? `The card ${name} discards`
-            : blind ? `${name}'s blind-draw card` : `${name}'s sudden-demise card`,
+            : blind ? `${name}'s blind-draw card${cards.draw > 1 ? ` (tied again: draw ${cards.draw})` : ""}` : `${name}'s sudden-demise card`,
         });
         cardsFor = job;
       }
