@@ -14,6 +14,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from conftest import screenshot
+
 from test_phones_browser import console
 from test_play_browser import Table, seat_three
 from test_spike_browser import pick
@@ -75,7 +77,7 @@ def test_a_blind_draw_that_ties_again_is_shown_with_its_cards_everywhere(table):
     """Item 7: Han and Lando hold the same Sabacc with a pair of threes; both draw +5 (tied
     again), then Han a sylop and Lando +1. The second draw starts with an empty entry on the
     phone and the console and says "tied again"; the drawn cards are in the result rows of the
-    phones and the display, in the history and in the audit log, and Lando's row says he lost
+    phones, the display and the console, in the history and in the audit log, and Lando's row says he lost
     the blind draw (not "lost to Han's 0", the total both held)."""
     t = table
     seat_three(t, (30, 30, 30))
@@ -113,13 +115,19 @@ def test_a_blind_draw_that_ties_again_is_shown_with_its_cards_everywhere(table):
     enter_on_console(t, con, "+1")
     lost = f"tied with Han; lost the blind draw: +5, then +1 against Han's +5, then Sylop"
     won = "tied with Lando; won the blind draw: +5, then Sylop against Lando's +5, then +1"
-    for page, box in ((han, "#result-hands"), (t.phones["s1"], "#result-hands"), (t.display, "#d-result-hands")):
+    for page, box in ((han, "#result-hands"), (t.phones["s1"], "#result-hands"), (t.display, "#d-result-hands"),
+                      (con, "#hand-result")):
         expect(result_row(page, box, "s2").locator(".sd-blind-draw")).to_have_text("+5, then Sylop")
         expect(result_row(page, box, "s1").locator(".sd-blind-draw")).to_have_text("+5, then +1")
         expect(result_row(page, box, "s3").locator(".sd-blind-draw")).to_have_text("—")
         expect(result_row(page, box, "s1").locator(".sd-result")).to_have_text(lost)
         expect(result_row(page, box, "s2").locator(".sd-result")).to_contain_text(won)
         expect(page.locator(f"{box} thead")).to_contain_text("Blind draw")
+    screenshot(han, "spike-blind-draw-phone-result")
+    screenshot(t.display, "spike-blind-draw-display-result")
+    screenshot(con, "spike-blind-draw-console-result")
+    # The console's result fits its 1280 px page (a wide table scrolls inside its own box).
+    assert con.evaluate("document.documentElement.scrollWidth") <= 1280
 
     # The history keeps the drawn cards, under the game's name for its tie.
     history = t.page({"viewport": {"width": 1280, "height": 900}})
@@ -167,7 +175,8 @@ def test_the_sole_survivor_choosing_and_the_shown_hand_on_every_screen(table):
     # Lando shows a Sabacc (a pair of sevens) for the sabacc pot.
     enter_on_phone(t, "s1", "reveal-picker", ["+7", "-7"], "Show my hand")
     t.shows((36, 27, 27, 0, 0))
-    for page, box in ((t.phones["s1"], "#result-hands"), (t.phones["s2"], "#result-hands"), (t.display, "#d-result-hands")):
+    for page, box in ((t.phones["s1"], "#result-hands"), (t.phones["s2"], "#result-hands"), (t.display, "#d-result-hands"),
+                      (con, "#hand-result")):
         row = result_row(page, box, "s1")
         expect(row.locator(".sd-cards")).to_have_text(f"+7, {MINUS}7")
         expect(row.locator(".sd-total")).to_have_text("0")
@@ -176,6 +185,7 @@ def test_the_sole_survivor_choosing_and_the_shown_hand_on_every_screen(table):
         expect(row.locator(".sd-net")).to_have_text("+6")  # 3 + 6 back, less the antes of 3
     for page in t.phones.values():
         expect(page.locator("#result-words")).to_contain_text("shows Sabacc with a pair and takes the sabacc pot, 6")
+    screenshot(t.phones["s1"], "spike-survivor-shows-phone-result")
 
     history = t.page({"viewport": {"width": 1280, "height": 900}})
     history.goto(f"{t.live_server.url}/t/{t.code}/history")

@@ -7,8 +7,9 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords } from "./live.js";
-import { loadDeck, CardPool, CardPicker, codeNamer } from "./cardpicker.js";
+import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames } from "./live.js";
+import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
+import { showdown } from "./showdown.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
 
@@ -376,6 +377,7 @@ function consolePage(root) {
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
     renderDiscardPile(hand);
+    renderResult();
     $("sabacc-pot").textContent = String(state.sabacc_pot);
     const legal = new Set(state.host_legal || []);
     for (const id of ["start-hand", "host-roll", "host-no-call"]) {
@@ -388,6 +390,17 @@ function consolePage(root) {
     if (state.ended) showStandings();
     $("end-session").hidden = state.ended || !$("end-session-confirm").hidden;
     if (state.ended) $("end-session-confirm").hidden = true;
+  }
+
+  /** The settled hand's rows, as the phones and the display show them (its cards, a blind
+   * draw's cards, why each hand won or lost), until the next hand starts. */
+  function renderResult() {
+    const hand = state.hand;
+    const settled = Boolean(hand && hand.stage === "settled" && hand.settlement && !state.ended);
+    $("hand-result-panel").hidden = !settled;
+    if (!settled) { $("hand-result").replaceChildren(); return; }
+    $("hand-result").replaceChildren(showdown(hand.settlement, hand.players, seatNames(state),
+      (c) => (deck ? cardName(deck, c) : c), { caption: `Hand ${hand.no}: the result` }));
   }
 
   function renderSeats() {
