@@ -192,6 +192,8 @@ def test_the_sole_survivor_choosing_and_the_shown_hand_on_every_screen(table):
     sd = history.locator('table.showdown-table[data-hand="1"]')
     expect(sd.locator('tr[data-seat="s1"] td').first).to_have_text(f"+7, {MINUS}7")
     expect(sd.locator('tr[data-seat="s1"] .sd-net')).to_have_text("+6")
+    expect(history.locator("table.hands tbody tr").first).to_contain_text(
+        "conceded; Lando shows Sabacc with a pair and takes the sabacc pot, 6")
     expect(history.locator("#showdowns .sd-pots")).to_have_text(
         "Lando takes the game pot, 3: everyone else junked; Lando shows Sabacc with a pair and takes the sabacc pot, 6.")
     history.goto(f"{t.live_server.url}/t/{t.code}/audit")

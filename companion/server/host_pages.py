@@ -464,6 +464,7 @@ def history(code: str):
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
         standings=standings(state), runs=game_runs(owner.table.session()), showdowns=showdowns,
+        shown={sd["hand"]: sd["shown"] for sd in showdowns if sd["shown"]},
     )
 
 
@@ -497,6 +498,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
     cards = dict(entry.get("cards") or {})
     payouts = s.get("payouts") or {}
     blind = rules.hands.tie == BLIND_DRAW
+    shown_words = ""  # the survivor's shown hand (Spike), for the history's line of the hand
     if s.get("status") == "conceded":
         # The survivor's shown hand (Spike) is a hand like any revealed one: cards, total, kind.
         shown = s.get("shown")
@@ -506,12 +508,12 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
         if shown:
             cards[s["winner"]] = shown["cards"]
         # The same sentence as the phones' (settlement.js concededWords), in the game's words.
-        more = ("" if not shown else
-                f"; {n(s['winner'])} shows {rules.hands.words(shown['kind'])} and takes the sabacc pot, "
-                f"{shown['sabacc_pot']}" if shown["sabacc_pot"] else
-                f"; {n(s['winner'])} shows {rules.hands.words(shown['kind'])}: the sabacc pot carries over")
+        shown_words = ("" if not shown else
+                       f"{n(s['winner'])} shows {rules.hands.words(shown['kind'])} and takes the sabacc pot, "
+                       f"{shown['sabacc_pot']}" if shown["sabacc_pot"] else
+                       f"{n(s['winner'])} shows {rules.hands.words(shown['kind'])}: the sabacc pot carries over")
         pots = [f"{n(s['winner'])} takes the {rules.pot_words}, {s['amount']}: everyone else "
-                f"{rules.hands.words('folded')}{more}."]
+                f"{rules.hands.words('folded')}{'; ' + shown_words if shown else ''}."]
     else:
         hands = s.get("hands") or []
         contested = [p for p in s.get("pots") or [] if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
@@ -547,7 +549,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             "why": x.get("why", ""),
         })
     return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots,
-            "tie": "Blind draw" if blind else "Sudden demise"}
+            "tie": "Blind draw" if blind else "Sudden demise", "shown": shown_words}
 
 
 def _net_words(net: int | None) -> str:
