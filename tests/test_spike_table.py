@@ -376,3 +376,86 @@ def test_spike_a_sabacc_shift_is_announced_in_the_games_words(spike):
         do(t, sid, "check")
     events = do(t, h["dealer"], "roll", dice=[6, 6])
     assert next(e for e in events if e["type"] == "shift")["announcement"] == "A Sabacc Shift: the spike dice match."
+
+
+def test_spike_while_the_sole_survivor_chooses_the_turn_line_says_so(spike):
+    """Issue 28 item 6: the table waits for the survivor to show or keep the hand hidden, and
+    every viewer's turn line says that (not the betting phase's "The dealer: bet.")."""
+    t = spike()
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    for sid in (first, second, third):
+        do(t, sid, "draw", action="stand")
+    do(t, first, "fold")  # junk in the betting phase
+    do(t, second, "fold")
+    assert t.to_json()["hand"]["stage"] == "show"
+    name = NAMES[int(third[1:]) - 1]
+    assert t.view(third)["hand"]["words"] == ("You: everyone else junked. Show your hand for the "
+                                              "sabacc pot, or keep it hidden.")
+    for viewer in (None, first):
+        words = t.view(viewer)["hand"]["words"]
+        assert words == f"{name}: everyone else junked. Show their hand for the sabacc pot, or keep it hidden."
+
+
+def test_spike_a_blind_draw_is_kept_in_the_result_with_its_cards(spike):
+    """Issue 28 item 7: the drawn cards are in the hand's result rows and its why, the loser's
+    row names the blind draw (not "lost to Han's 5", the total both held), and the history
+    keeps them."""
+    t, (first, second, third) = at_the_reveal(spike)
+    do(t, first, "reveal", cards=["+1", "+4"])
+    do(t, second, "reveal", cards=["+4", "+1"])
+    do(t, third, "reveal", cards=["+9", "+1"])
+    do(t, first, "demise_card", card="-2")
+    do(t, second, "demise_card", card="+2")
+    s = t.to_json()
+    names = {sid: NAMES[int(sid[1:]) - 1] for sid in (first, second, third)}
+    for record in (s["hand"]["settlement"], s["hands"][-1]["settlement"]):
+        rows = {x["name"]: x for x in record["hands"]}
+        assert rows[first]["blind_draw"] == ["-2"] and rows[second]["blind_draw"] == ["+2"]
+        assert "blind_draw" not in rows[third]
+        assert rows[first]["why"] == f"tied with {names[second]}; lost the blind draw: −2 against {names[second]}'s +2"
+        assert rows[second]["why"].startswith(f"tied with {names[first]}; won the blind draw: +2 against "
+                                              f"{names[first]}'s −2; wins the ")
+        assert rows[third]["why"] == f"lost to {names[second]}'s 5"
+
+
+def test_spike_a_blind_draw_tied_again_says_so_and_asks_for_a_new_card(spike):
+    """Issue 28 item 7: the second draw is announced as a tie again, with the first cards; each
+    drawer is asked for draw 2 (the phone's entry starts empty); both draws are kept."""
+    t, (first, second, third) = at_the_reveal(spike)
+    do(t, first, "reveal", cards=["+3", "-3"])
+    do(t, second, "reveal", cards=["-3", "+3"])
+    do(t, third, "reveal", cards=["+9", "+1"])
+    assert t.view(None)["hand"]["words"].startswith("Blind draw: waiting for ")
+    assert {"type": "demise_card", "draw": 1, "drawn": []} in t.legal(first)
+    do(t, first, "demise_card", card="+5")
+    events = do(t, second, "demise_card", card="+5")
+    again = next(e for e in events if e["type"] == "blind_draw")
+    n1, n2 = NAMES[int(first[1:]) - 1], NAMES[int(second[1:]) - 1]
+    assert again["message"] == (f"Blind draw, tied again ({n1} +5, {n2} +5): {n1}, {n2} each draw "
+                                f"another card from the draw pile and enter it.")
+    assert t.view(None)["hand"]["words"] == f"Blind draw, tied again: waiting for {n1} and {n2} to draw another card and enter it."
+    assert {"type": "demise_card", "draw": 2, "drawn": ["+5"]} in t.legal(first)
+    do(t, first, "demise_card", card="sylop")
+    do(t, second, "demise_card", card="+1")
+    rows = {x["name"]: x for x in t.to_json()["hands"][-1]["settlement"]["hands"]}
+    assert rows[first]["blind_draw"] == ["+5", "sylop"] and rows[second]["blind_draw"] == ["+5", "+1"]
+    assert rows[second]["why"] == f"tied with {n1}; lost the blind draw: +5, then +1 against {n1}'s +5, then Sylop"
+
+
+def test_spike_the_sole_survivors_shown_hand_is_face_up_in_the_result_and_history(spike):
+    """Issue 28 item 8: the shown cards are the hand's (the view and the history), and the
+    survivor's net counts the sabacc pot taken."""
+    t = spike()
+    do(t, "host", "start_hand")
+    first, second, third = t.to_json()["hand"]["players"]
+    do(t, first, "draw", action="junk")
+    do(t, second, "draw", action="junk")
+    do(t, third, "show", cards=["+7", "-7"])
+    s = t.to_json()
+    assert s["hands"][-1]["cards"] == {first: None, second: None, third: ["+7", "-7"]}
+    view = t.view(first)["hand"]
+    assert {p["seat"]: p["cards"] for p in view["players"]} == {first: None, second: None, third: ["+7", "-7"]}
+    record = s["hands"][-1]["settlement"]
+    assert record["payouts"][third] == 3 + 6 and record["net"][third] == 3 + 6 - 3  # antes back
+    assert record["shown"] == {"cards": ["+7", "-7"], "kind": "sabacc_pair", "total": 0, "sabacc_pot": 6}

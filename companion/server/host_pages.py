@@ -31,6 +31,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
+from companion.rules.game import BLIND_DRAW
 from companion.rules.option_fields import GROUPS, option_fields, presets_fields
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet
 from companion.scrambler.dice import DICE
@@ -165,8 +166,12 @@ def event_words(ev: dict[str, Any], names: dict[str, str],
         "sudden_demise": lambda: str(f("message") or "sudden demise"),
         "demise_card_entered": lambda: f"{n} has entered a sudden-demise card",
         "conceded": lambda: f"{n} wins {f('amount')} uncontested",
+        "blind_draw": lambda: str(f("message") or "blind draw"),
+        "shown": lambda: f"{n} shows {' '.join(f('cards') or [])} (total {f('total')})" + (
+            f" and takes the sabacc pot, {f('sabacc_pot')}" if f("sabacc_pot") else ": the sabacc pot carries over"),
         "settled": lambda: "settled: " + ", ".join(
-            f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}",
+            f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}"
+        + _blind_draw_words(f("settlement") or {}, names),
         "hand_ended": lambda: f"hand {f('hand')} ends",
         "seed_revealed": lambda: f"the seed of hand {f('hand')} is revealed: {f('seed')}",
         "session_ended": lambda: "the session ends" + (
@@ -186,6 +191,14 @@ def _did(action: str, actions: Mapping[str, str] | None) -> str:
     """A turn action in words (`action_words`); an id no game knows is shown as it is."""
     said = (action_words({}) if actions is None else actions).get(action)
     return said or f"draws ({action})"
+
+
+def _blind_draw_words(settlement: dict[str, Any], names: dict[str, str]) -> str:
+    """A settlement's blind-draw cards, as the audit log says them ("; blind draw: Han +5 +1,
+    Lando +5 sylop"), or "" when nobody drew (the cards are face up once all are in)."""
+    drawn = [f"{_who(x.get('name'), names)} {' '.join(x['blind_draw'])}"
+             for x in settlement.get("hands") or [] if x.get("blind_draw")]
+    return f"; blind draw: {', '.join(drawn)}" if drawn else ""
 
 
 def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
@@ -470,6 +483,7 @@ def history(code: str):
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
         standings=standings(state), runs=game_runs(owner.table.session()), showdowns=showdowns,
+        shown={sd["hand"]: sd["shown"] for sd in showdowns if sd["shown"]},
     )
 
 
@@ -500,12 +514,25 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
         """The seat's player's name (the seat id for a seat the table no longer knows)."""
         return names.get(seat, seat)
 
-    cards = entry.get("cards") or {}
+    cards = dict(entry.get("cards") or {})
     payouts = s.get("payouts") or {}
+    blind = rules.hands.tie == BLIND_DRAW
+    shown_words = ""  # the survivor's shown hand (Spike), for the history's line of the hand
     if s.get("status") == "conceded":
-        hands = [{"name": seat, "total": None, "kind": "conceded" if seat == s["winner"] else "folded"}
-                 for seat in payouts]
-        pots = [f"{n(s['winner'])} takes the hand pot, {s['amount']}: everyone else folded."]
+        # The survivor's shown hand (Spike) is a hand like any revealed one: cards, total, kind.
+        shown = s.get("shown")
+        hands = [{"name": seat, "total": None, "kind": "folded"} if seat != s["winner"] else
+                 {"name": seat, "total": shown["total"], "kind": shown["kind"]} if shown else
+                 {"name": seat, "total": None, "kind": "conceded"} for seat in payouts]
+        if shown:
+            cards[s["winner"]] = shown["cards"]
+        # The same sentence as the phones' (settlement.js concededWords), in the game's words.
+        shown_words = ("" if not shown else
+                       f"{n(s['winner'])} shows {rules.hands.words(shown['kind'])} and takes the sabacc pot, "
+                       f"{shown['sabacc_pot']}" if shown["sabacc_pot"] else
+                       f"{n(s['winner'])} shows {rules.hands.words(shown['kind'])}: the sabacc pot carries over")
+        pots = [f"{n(s['winner'])} takes the {rules.pot_words}, {s['amount']}: everyone else "
+                f"{rules.hands.words('folded')}{'; ' + shown_words if shown else ''}."]
     else:
         hands = s.get("hands") or []
         contested = [p for p in s.get("pots") or [] if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
@@ -536,10 +563,12 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
             "net": _net_words((s.get("net") or {}).get(x["name"])),
             "demise": (f"{display_name(x['demise'])}: {x['demise_total']}, "
-                       f"{rules.hands.words(x['demise_kind'])}") if x.get("demise") else "",
+                       f"{rules.hands.words(x['demise_kind'])}") if x.get("demise") else
+                      ", then ".join(display_name(c) for c in x.get("blind_draw") or ()),
             "why": x.get("why", ""),
         })
-    return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots}
+    return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots,
+            "tie": "Blind draw" if blind else "Sudden demise", "shown": shown_words}
 
 
 def _net_words(net: int | None) -> str:

@@ -37,6 +37,7 @@ import dataclasses
 from typing import Any
 
 from companion.refusal import Refused
+from companion.rules.game import BLIND_DRAW
 from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
 from companion.scrambler.dice import DICE
 from companion.table.betting import MOVER_FIRST, Betting
@@ -405,7 +406,8 @@ class Table:
             "dealer": h["dealer"],
             "token": h["token"],
             "players": players,
-            "hand_pot": hand_pot(h),
+            # While the survivor chooses to show, the game pot is theirs already (credits()).
+            "hand_pot": 0 if h["stage"] == "show" else hand_pot(h),
             "pots": pots_of(h, {sid: seat["stack"] for sid, seat in self._s["seats"].items()}),
             "deck": deck_left(h, self.rules),
             "junk": h["junk"],
@@ -513,7 +515,11 @@ class Table:
                 out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
             if sid not in h["demise_public"]:  # a face-up demise card stands
-                out.append({"type": "demise_card"})
+                drawn = h["p"][sid]["blind_draw"]
+                # A blind draw that tied again asks for the next card (its number, and the
+                # cards drawn before it): the phone starts a new, empty entry.
+                out.append({"type": "demise_card", "draw": len(drawn) + 1, "drawn": list(drawn)}
+                           if rules.hands.tie == BLIND_DRAW else {"type": "demise_card"})
         if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:
             out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
             out.append({"type": "no_show"})

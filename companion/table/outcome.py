@@ -58,7 +58,8 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
     kind after it, and `why` it won or lost; and for the hand, each seat's `committed` and
     `net`: the payout less all the player put in this hand (`paid`: the antes to both pots,
     bets and a fold fee; `committed` when not given). `played`: seat -> {"cards", "demise",
-    "committed", "paid"?, "static"?, "side"?}. The record itself is not changed."""
+    "committed", "paid"?, "static"?, "side"?, "blind_draw"?}: a blind draw's cards are kept in the
+    hand's row (`blind_draw`) and told in its `why`. The record itself is not changed."""
     out = dict(record)
     payouts = record.get("payouts") or {}
     committed = {sid: int(p.get("committed", 0)) for sid, p in played.items()}
@@ -100,10 +101,16 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
                          f"{after.total}, {verdict}")
         elif x["kind"] == "bomb_out":
             parts.append(f"bombed out with {x['total']}")
+        drew = _blind_draw_words(sid, played, rules, name, won)
+        if drew:
+            x["blind_draw"] = list(played[sid]["blind_draw"])
+            parts.append(drew)
         if sid in won:
             parts.append("wins " + " and ".join(won[sid]))
         elif x["kind"] == "folded":
             parts.append("folded")
+        elif drew:
+            pass  # lost the blind draw: said above, with the cards that beat theirs
         elif not parts or x.get("demise_kind") not in ("bomb_out", None):
             best = _beaten_by(record, sid, name, rules)
             if best and x["kind"] != "bomb_out":
@@ -118,6 +125,31 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
         hands.append(x)
     out["hands"] = hands
     return out
+
+
+def _blind_draw_words(sid: str, played: dict[str, dict[str, Any]], rules: RuleSet,
+                      name: Callable[[str], str | None], won: dict[str, list[str]]) -> str:
+    """How `sid`'s blind draw went, in words ("tied with Finn; lost the blind draw: −2 against
+    Finn's +2"), with every card drawn, one a draw; "" for a player who drew no card. Their
+    rivals are the other drawers whose hands rank the same (a tie of a side pot is its own)."""
+    drawn = {o: list(p.get("blind_draw") or ()) for o, p in played.items() if p.get("blind_draw")}
+    if sid not in drawn:
+        return ""
+
+    def rank(o: str) -> Any:
+        return rules.hands.evaluate(rules, list(played[o].get("cards") or ())).rank
+
+    def cards(o: str) -> str:
+        return ", then ".join(rules.deck.display_name(c) for c in drawn[o])
+
+    rivals = [o for o in drawn if o != sid and played[o].get("cards") and played[sid].get("cards")
+              and rank(o) == rank(sid)]
+    if not rivals:
+        return f"blind draw: {cards(sid)}"
+    who = [name(o) or o for o in rivals]
+    against = " and ".join(f"{w}'s {cards(o)}" for w, o in zip(who, rivals))
+    verdict = "won" if sid in won else "lost"
+    return f"tied with {' and '.join(who)}; {verdict} the blind draw: {cards(sid)} against {against}"
 
 
 def _beaten_by(record: dict[str, Any], sid: str, name: Callable[[str], str | None],

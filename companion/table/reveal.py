@@ -209,8 +209,17 @@ class Reveal(Play):
             h["stage"] = "demise"  # the same stage: each asked player enters one card
             h["demise_players"], h["demise_public"] = list(result.demise_players), []
             names = ", ".join(self.name(x) for x in result.demise_players)
-            self.emit("blind_draw", players=list(result.demise_players),
-                      message=f"Blind draw: {names} each draw a card from the draw pile and enter it.")
+            # The cards drawn so far lie face up on the discard pile: a draw that ties again
+            # says so, with the cards that tied.
+            drawn = {x: list(h["p"][x]["blind_draw"]) for x in h["players"] if h["p"][x]["blind_draw"]}
+            if drawn:
+                cards = ", ".join(f"{self.name(x)} {', then '.join(map(rules.deck.display_name, c))}"
+                                  for x, c in drawn.items())
+                message = (f"Blind draw, tied again ({cards}): {names} each draw another card "
+                           f"from the draw pile and enter it.")
+            else:
+                message = f"Blind draw: {names} each draw a card from the draw pile and enter it."
+            self.emit("blind_draw", players=list(result.demise_players), drawn=drawn, message=message)
             return
         if result.status == SUDDEN_DEMISE:
             if h["stage"] == "demise":
@@ -250,6 +259,7 @@ class Reveal(Play):
                         "paid": (start[sid] - s["seats"][sid]["stack"] + record.get("payouts", {}).get(sid, 0)
                                  if sid in start else h["p"][sid]["committed"]),
                         "static": h["p"][sid]["static"],
+                        "blind_draw": h["p"][sid]["blind_draw"],
                         "side": s["seats"][sid]["side"] if self.rules.force_sabacc else None}
                   for sid in h["players"]}
         return explain(record, played, self.rules, lambda sid: self.name(sid))

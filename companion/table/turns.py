@@ -8,7 +8,7 @@ from typing import Any, Literal, Self
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
-from companion.rules.game import TurnAction
+from companion.rules.game import BLIND_DRAW, TurnAction
 from companion.rules.rulesets import (
     AfterCall,
     AnteRule,
@@ -539,9 +539,15 @@ class Turns(Play):
         amount = self.s["sabacc_pot"] if shown.kind in rules.hands.sabacc_pot_kinds else 0
         self.s["seats"][sid]["stack"] += amount
         self.s["sabacc_pot"] -= amount
-        record["shown"] = {"cards": codes, "kind": shown.kind, "total": shown.total, "sabacc_pot": amount}
-        if amount:
-            record["payouts"] = {**record["payouts"], sid: record["payouts"][sid] + amount}
+        payouts = {**record["payouts"], sid: record["payouts"][sid] + amount}
+        # The shown hand is face up: the result rows and the history show its cards, and the
+        # net is told again with the sabacc pot it took.
+        h["p"][sid]["cards"] = codes
+        h["revealed"] = True
+        h["settlement"] = self.told({k: v for k, v in record.items() if k not in ("committed", "paid", "net")}
+                                    | {"payouts": payouts,
+                                       "shown": {"cards": codes, "kind": str(shown.kind), "total": shown.total,
+                                                 "sabacc_pot": amount}})
         self.emit("shown", seat=sid, cards=codes, kind=shown.kind, total=shown.total, sabacc_pot=amount)
         self.end_hand()
 
@@ -626,7 +632,18 @@ class Turns(Play):
             return f"The reveal: waiting for {join_words(waiting)} to enter their cards."
         if h["stage"] == "demise":
             waiting = [whom(x) for x in h["demise_players"] if not h["p"][x]["demise"]]
+            if self.rules.hands.tie == BLIND_DRAW:
+                # Drawn cards stay with their drawers: a drawer who has some is tied again.
+                again = any(h["p"][x]["blind_draw"] for x in h["demise_players"])
+                return (f"Blind draw{', tied again' if again else ''}: waiting for {join_words(waiting)} "
+                        f"to draw {'another' if again else 'a'} card and enter it.")
             return f"Sudden demise: waiting for {join_words(waiting)} to enter one more card."
+        if h["stage"] == "show" and h["settlement"] is not None:
+            # Everyone else dropped out: the table waits for the survivor to show or not.
+            winner = h["settlement"]["winner"]
+            whose = "your" if winner == viewer else "their"
+            return (f"{who(winner)}: everyone else {self.rules.hands.words('folded')}. Show {whose} hand "
+                    f"for the sabacc pot, or keep it hidden.")
         if h["stage"] == "final_roll":
             return f"{who(h['dealer'])}: roll the scrambler one last time."
         b, st = h["betting"], current_step(h)

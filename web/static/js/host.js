@@ -7,8 +7,9 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords } from "./live.js";
-import { loadDeck, CardPool, CardPicker, codeNamer } from "./cardpicker.js";
+import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames } from "./live.js";
+import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
+import { showdown } from "./showdown.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
 
@@ -362,14 +363,21 @@ function consolePage(root) {
     state = next;
     const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
     $("hand-no").textContent = state.hand ? String(state.hand.no) : "—";
-    $("hand-stage").textContent = hand ? STAGES[hand.stage] || hand.stage : state.ended ? "the session has ended" : "between hands";
+    // The survivor's choice (Spike), in the game's words: "everyone else junked: …".
+    const out = (state.rules.kind_words && state.rules.kind_words.folded) || "folded";
+    const stage = hand && hand.stage === "show" ? `everyone else ${out}: the last player shows their hand or keeps it hidden`
+      : hand ? STAGES[hand.stage] || hand.stage : null;
+    $("hand-stage").textContent = stage || (state.ended ? "the session has ended" : "between hands");
     let turn = "—";
     if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
     else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do}` : ""}`;
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
+    else if (hand && hand.stage === "show" && hand.settlement) turn = `${who(hand.settlement.winner)}: show or keep the hand hidden`;
+    else if (hand && hand.words) turn = hand.words; // the reveal, a blind draw (tied again): the engine's words
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
     renderDiscardPile(hand);
+    renderResult();
     $("sabacc-pot").textContent = String(state.sabacc_pot);
     const legal = new Set(state.host_legal || []);
     for (const id of ["start-hand", "host-roll", "host-no-call"]) {
@@ -382,6 +390,17 @@ function consolePage(root) {
     if (state.ended) showStandings();
     $("end-session").hidden = state.ended || !$("end-session-confirm").hidden;
     if (state.ended) $("end-session-confirm").hidden = true;
+  }
+
+  /** The settled hand's rows, as the phones and the display show them (its cards, a blind
+   * draw's cards, why each hand won or lost), until the next hand starts. */
+  function renderResult() {
+    const hand = state.hand;
+    const settled = Boolean(hand && hand.stage === "settled" && hand.settlement && !state.ended);
+    $("hand-result-panel").hidden = !settled;
+    if (!settled) { $("hand-result").replaceChildren(); return; }
+    $("hand-result").replaceChildren(showdown(hand.settlement, hand.players, seatNames(state),
+      (c) => (deck ? cardName(deck, c) : c), { caption: `Hand ${hand.no}: the result` }));
   }
 
   function renderSeats() {
@@ -669,7 +688,8 @@ function consolePage(root) {
     // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
     $("seat-cards-wrap").hidden = !(cards && deck);
     if (cards && deck) {
-      const job = `${sid}:${cards.type}:${state.hand && state.hand.no}`;
+      // A blind draw that tied again is a new entry: its picker starts empty.
+      const job = `${sid}:${cards.type}:${state.hand && state.hand.no}:${cards.draw || 1}`;
       if (cardsFor !== job) {
         if (cardsPicker) cardsPicker.destroy();
         const whole = cards.type === "reveal" || cards.type === "show";
@@ -678,7 +698,7 @@ function consolePage(root) {
         cardsPicker = new CardPicker($("seat-cards"), {
           deck, pool: new CardPool(deck), max, locked: cards.static || [], cards: cards.static || [],
           label: whole ? `${name}'s hand` : cards.type === "discard" ? `The card ${name} discards`
-            : blind ? `${name}'s blind-draw card` : `${name}'s sudden-demise card`,
+            : blind ? `${name}'s blind-draw card${cards.draw > 1 ? ` (tied again: draw ${cards.draw})` : ""}` : `${name}'s sudden-demise card`,
         });
         cardsFor = job;
       }

@@ -191,6 +191,7 @@ export function eventWords(ev, names) {
     case "reveal_started": return "The reveal: enter your cards";
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
     case "sudden_demise": return "Sudden demise: one more card each for the tied players";
+    case "blind_draw": return ev.message ? nameCards(ev.message) : null; // the engine's words: who draws, a tie again
     // A card on the table more often than the deck holds: the engine says which, and who enters again.
     case "reveal_conflict": case "demise_conflict": return ev.message ? nameCards(ev.message) : "Two hands hold the same card: enter again";
     case "dealt_out": return ev.reason === "stack"

@@ -111,6 +111,7 @@ let busy = false;
 const log = [];
 const pickers = { reveal: null, demise: null, static: null };
 let pickerHand = null; // the hand the reveal/demise pickers were made for
+let demiseDraw = 1; // the blind draw the demise picker was made for (a tie again: the next)
 let clash = null; // the words of a reveal clash this seat must enter again for
 
 function seatPage() {
@@ -360,7 +361,9 @@ function renderActions(state) {
   const due = new Set(all.map((l) => l.type));
   const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
     : due.has("show") ? "Show your hand below, under “The reveal: your hand”, or keep it hidden."
-    : due.has("demise_card") && state.rules.tie === "blind_draw" ? "Enter the card you drew below, under “Blind draw”."
+    : due.has("demise_card") && state.rules.tie === "blind_draw"
+      ? (legalOf(state, "demise_card")[0].draw > 1 ? "Tied again: draw another card and enter it below, under “Blind draw”."
+        : "Enter the card you drew below, under “Blind draw”.")
     : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
     : "Nothing for you to do right now.";
   // Rebuilt only when the moves themselves change (or an armed button runs out).
@@ -554,8 +557,14 @@ function renderReveal(state, mine) {
   $("demise-panel").hidden = !demise || !deck;
   const blind = state.rules.tie === "blind_draw";
   $("demise-title").textContent = blind ? "Blind draw" : "Sudden demise";
+  // A blind draw that tied again asks for the next draw: a new, empty entry for its card.
+  const draw = demise && demise.draw ? demise.draw : 1;
+  if (demise && pickers.demise && draw !== demiseDraw) { pickers.demise.destroy(); pickers.demise = null; }
+  demiseDraw = draw;
   if (demise && !clash) {
-    $("demise-hint").textContent = blind ? "Draw a card from the draw pile. Enter it:" : "The dealer deals you one more card. Enter it:";
+    $("demise-hint").textContent = !blind ? "The dealer deals you one more card. Enter it:"
+      : draw > 1 ? `Tied again (you drew ${demise.drawn.map(cardWords).join(", then ")}): draw another card from the draw pile. Enter it:`
+      : "Draw a card from the draw pile. Enter it:";
   }
   if (demise && clash) $("demise-hint").textContent = clash;
   if (demise && deck && !pickers.demise) {

@@ -68,8 +68,12 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
   }
   for (const w of settlement.sabacc_pot_winners || []) won.set(w, [...(won.get(w) || []), "sabacc pot"]);
   const anyDemise = (settlement.hands || []).some((x) => x.demise);
+  // A blind draw's cards, one a draw, in a column of their own (the why tells who won it).
+  const anyBlind = (settlement.hands || []).some((x) => x.blind_draw);
+  const shown = settlement.shown; // the last player's hand, shown for the sabacc pot
   const hands = settlement.hands
-    || Object.keys(payouts).map((seat) => ({ name: seat, total: null, kind: seat === settlement.winner ? "conceded" : "folded" }));
+    || Object.keys(payouts).map((seat) => (seat !== settlement.winner ? { name: seat, total: null, kind: "folded" }
+      : shown ? { name: seat, total: shown.total, kind: shown.kind } : { name: seat, total: null, kind: "conceded" }));
   const nets = settlement.net || {};
   const signed = (v) => (v === undefined ? "—" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`);
   const rows = hands.map((x) => {
@@ -77,6 +81,7 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
     const pay = payouts[x.name];
     const what = [];
     if (won.has(x.name)) what.push(`wins the ${won.get(x.name).join(", ")}`);
+    if (shown && x.name === settlement.winner && shown.sabacc_pot) what.push(`takes the sabacc pot, ${shown.sabacc_pot}`);
     if (penalty.has(x.name)) what.push(`pays ${penalty.get(x.name).amount}`);
     // After a sudden demise: the demise card and the total after it, beside the first total.
     const demise = x.demise ? `${cardWords(x.demise)} → ${x.demise_total} (${handWords({ kind: x.demise_kind, total: null })})` : "";
@@ -86,11 +91,12 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
       h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)),
       h("td", { class: "sd-kind", "data-label": "Hand" }, handWords({ ...x, total: null })),
       anyDemise ? h("td", { class: "sd-demise", "data-label": "Sudden demise" }, demise || "—") : null,
+      anyBlind ? h("td", { class: "sd-blind-draw", "data-label": "Blind draw" }, x.blind_draw ? x.blind_draw.map(cardWords).join(", then ") : "—") : null,
       h("td", { class: "sd-result", "data-label": "Why" }, x.why || what.join("; ") || "—"),
       h("td", { class: "sd-payout num", "data-label": "Payout" }, pay === undefined ? "—" : String(pay)),
       h("td", { class: "sd-net num", "data-label": "Net" }, signed(nets[x.name])));
   });
-  const heads = ["Player", "Cards", "Total", "Hand", ...(anyDemise ? ["Sudden demise"] : []), "Why", "Payout", "Net"];
+  const heads = ["Player", "Cards", "Total", "Hand", ...(anyDemise ? ["Sudden demise"] : []), ...(anyBlind ? ["Blind draw"] : []), "Why", "Payout", "Net"];
   const table = h("table", { class: "showdown-table" },
     h("caption", {}, caption),
     h("thead", {}, h("tr", {}, heads.map((t) =>
