@@ -199,7 +199,6 @@ class SpikeTable:
         for page in self.phones.values():
             page.locator("#seat-ui").wait_for()
         self.console.locator("#host-area:not([hidden])").wait_for()
-        self.join_url = self.display.locator("#d-join-url").inner_text()
         self.sync()
 
     def _page(self, size, url=None, init=None):
@@ -533,9 +532,10 @@ def test_a_spike_evening_four_phones_a_console_seat_and_the_display(tables, find
     t.tap(lando, "Junk")
     t.tap(han, "Junk")
     # The last player takes the game pot at once (RULES-SPIKE.md): 50 + 14 = 64; it is no
-    # longer in the pot while she chooses whether to show for the sabacc pot.
+    # longer in the pot while she chooses whether to show for the sabacc pot (the screens
+    # while the survivor chooses: item 6; today they show it in her stack and in the pot).
     t.money("when Leia is the last player", {"s1": 19, "s2": 17, "s3": 19, "s4": 64, "s5": 21}, 0, 10,
-            item="3", pot_item="new")
+            item="3", pot_item="6")
     # While Leia chooses to show or not, no screen says it is a betting phase.
     expect(leia.locator("#reveal-panel")).to_be_visible()
     for name, page in t.screens.items():
