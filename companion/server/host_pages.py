@@ -103,13 +103,18 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
-    """One event of the log in plain words (None for bookkeeping events nobody reads).
+def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None) -> str | None:
+    """One event of the log in plain words (None for bookkeeping events nobody reads), in the
+    words of the table's game (`rules`; classic when not given).
 
     Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
     only say that they were entered."""
     t = str(ev.get("type"))
     n = _who(ev.get("seat"), names)
+    rules = rules or PRESETS["classic"]
+    w = rules.words
+    done = {a.action: a.done for a in rules.actions}
+    fee_to = w.pot if rules.fold_fee_into_pot else "sabacc pot"
 
     def f(key: str) -> Any:
         """The event's field `key` (None when it has none): a logged event is plain JSON."""
@@ -138,20 +143,20 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
         "called_bet": lambda: f"{n} calls {f('amount')}",
         "raised": lambda: f"{n} raises to {f('to')}",
         "all_in": lambda: f"{n} is all in with {f('amount')}",
-        "folded": lambda: f"{n} folds" + (f", paying {f('fee')} to the sabacc pot" if f("fee") else ""),
-        "rolled": lambda: _roll_words(ev, names),
+        "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {fee_to}" if f("fee") else ""),
+        "rolled": lambda: _roll_words(ev, names, rules.dice.name),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
-        "drew": lambda: f"{n} {'stands' if f('action') == 'stand' else f('action') + 's a card'} (hand size {f('hand_size')})",
+        "drew": lambda: f"{n} {done.get(str(f('action')), str(f('action')))} (hand size {f('hand_size')})",
         "static_added": lambda: f"{n} puts {f('card')} in the static field",
         "static_removed": lambda: f"{n} takes {f('card')} out of the static field",
         "reveal_started": lambda: "the reveal: everyone enters their hand",
         "cards_entered": lambda: f"{n} has entered their hand",
         "revealed": lambda: "hands shown: " + "; ".join(
             f"{_who(s, names)}: {' '.join(c)}" for s, c in (f("hands") or {}).items()),
-        "sudden_demise": lambda: str(f("message") or "sudden demise"),
-        "demise_card_entered": lambda: f"{n} has entered a sudden-demise card",
+        "sudden_demise": lambda: str(f("message") or w.tie),
+        "demise_card_entered": lambda: f"{n} has entered a {w.tie_card}",
         "conceded": lambda: f"{n} wins {f('amount')} uncontested",
         "settled": lambda: "settled: " + ", ".join(
             f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}",
@@ -170,26 +175,34 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
     return make() if make else str(t)
 
 
-def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
+def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the scrambler") -> str:
     roll = ev.get("roll") or {}
     dice = roll.get("dice") or []
-    who = _who(ev.get("seat"), names) if ev.get("seat") else "the scrambler"
+    who = _who(ev.get("seat"), names) if ev.get("seat") else dice_name
     what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
     faces = " and ".join(str(d) for d in dice) if dice else "the timer"
     hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
     return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
 
 
-def entry_words(entry: dict[str, Any], names: dict[str, str]) -> str:
-    """What was asked for, in words: the command and its fields (hidden cards stay hidden)."""
+def entry_words(entry: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None) -> str:
+    """What was asked for, in words: the command and its fields (hidden cards stay hidden); a
+    turn action by its button in the words of the table's game (`rules`: "stand", "gain and
+    keep"), a fold as the game says it ("junk")."""
     body = {k: v for k, v in entry["body"].items() if k != "type"}
+    rules = rules or PRESETS["classic"]
+    kind = entry["type"].replace("_", " ")
+    buttons = {a.action: a.button.lower() for a in rules.actions}
+    if entry["type"] == "draw" and body.get("action") in buttons:
+        kind = buttons[body.pop("action")]
+    elif entry["type"] == "fold":
+        kind = rules.words.fold
     if "seat" in body:
         body["seat"] = _who(body["seat"], names)
     if "order" in body and isinstance(body["order"], list):
         body["order"] = ", ".join(_who(x, names) for x in body["order"])
     fields = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ' '.join(map(str, v))}"
                        for k, v in body.items())
-    kind = entry["type"].replace("_", " ")
     return f"{kind} ({fields})" if fields else kind
 
 
@@ -398,7 +411,8 @@ def audit(code: str):
         entries = _entries(owner, start, min(version, start + AUDIT_PAGE - 1))
         undone = {e["undoes"] for e in entries if e["undoes"]}
         redraw = [owner.log_entry(x, None) for x in (owner.ledger.entry(owner.code, s) for s in undone) if x]
-        return render_template("host/audit_rows.html", entries=redraw + entries, names=names)
+        return render_template("host/audit_rows.html", entries=redraw + entries, names=names,
+                               rules=owner.table.rules)
     # A page is tens of milliseconds of CPU: a few at once, the rest wait their turn, so that
     # guests reading it cannot crowd the phones' commands out of the CPU (issue 11).
     if not _audit_turn():
@@ -425,7 +439,7 @@ def _audit_page(owner: TableOwner, version: int, names: dict):
         hands = audit_hands(context)[:len(hands)]  # the next hand (and its entry) is not on it
     entries = [e for e in context if first <= e["seq"] <= last]
     return render_template(
-        "host/audit.html", code=owner.code, entries=entries, names=names,
+        "host/audit.html", code=owner.code, entries=entries, names=names, rules=owner.table.rules,
         hands=hands, version=version, dice_table=dice_table(),
         first=first, last=last, newest=last >= version,
     )
@@ -486,7 +500,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
     if s.get("status") == "conceded":
         hands = [{"name": seat, "total": None, "kind": "conceded" if seat == s["winner"] else "folded"}
                  for seat in payouts]
-        pots = [f"{n(s['winner'])} takes the hand pot, {s['amount']}: everyone else folded."]
+        pots = [f"{n(s['winner'])} takes the {rules.words.pot}, {s['amount']}: everyone else {rules.words.folded}."]
     else:
         hands = s.get("hands") or []
         contested = [p for p in s.get("pots") or [] if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
@@ -496,7 +510,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
                 pots.append(f"The rest, {p['amount']}: to {n(p['winners'][0])} (nobody else is left in it).")
                 continue
             i = contested.index(p)
-            label = "Hand pot" if len(contested) == 1 else "Main pot" if i == 0 else f"Side pot {i}"
+            label = rules.words.pot.capitalize() if len(contested) == 1 else "Main pot" if i == 0 else f"Side pot {i}"
             to = ("to the sabacc pot" if p.get("to_sabacc_pot") else
                   " and ".join(n(w) for w in p["winners"]))
             pots.append(f"{label}, {p['amount']}: {to}.")
@@ -520,7 +534,8 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
                        f"{rules.hands.words(x['demise_kind'])}") if x.get("demise") else "",
             "why": x.get("why", ""),
         })
-    return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots}
+    return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots,
+            "tie": rules.words.tie.capitalize()}
 
 
 def _net_words(net: int | None) -> str:

@@ -618,14 +618,15 @@ class Turns(Play):
             return f"The reveal: waiting for {join_words(waiting)} to enter their cards."
         if h["stage"] == "demise":
             waiting = [whom(x) for x in h["demise_players"] if not h["p"][x]["demise"]]
-            return f"Sudden demise: waiting for {join_words(waiting)} to enter one more card."
+            return f"{self.rules.words.tie.capitalize()}: waiting for {join_words(waiting)} to enter one more card."
         if h["stage"] == "final_roll":
-            return f"{who(h['dealer'])}: roll the scrambler one last time."
+            return f"{who(h['dealer'])}: roll {self.rules.dice.name} one last time."
         b, st = h["betting"], current_step(h)
         if b is not None:
             owed = b["current"] - h["p"][b["to_act"]]["bet"]
-            what = (f"call {owed}, raise, go all-in or fold" if owed > 0 else
-                    "check, raise or fold" if b["current"] else "bet or check")
+            fold = self.rules.words.fold
+            what = (f"call {owed}, raise, go all-in or {fold}" if owed > 0 else
+                    f"check, raise or {fold}" if b["current"] else "bet or check")
             return f"{who(b['to_act'])}: {what}."
         if st is None:
             return ""

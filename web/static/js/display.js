@@ -4,7 +4,7 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords } from "./live.js";
+import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
 import { concededWords, describeSettlement } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
@@ -104,7 +104,7 @@ function render(state, events) {
     const tags = [];
     if (state.dealer === s.seat) tags.push("dealer");
     if (moving) tags.push("to move");
-    if (p && p.folded) tags.push("folded");
+    if (p && p.folded) tags.push(gameWords().folded);
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
     if (live && !p && !s.sitting_out) tags.push("not in this hand");

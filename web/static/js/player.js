@@ -7,7 +7,7 @@
 import {
   LiveTable, TapGuard, offeredAmounts, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  actionWords,
+  actionWords, gameWords, capital,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { concededWords, describeSettlement } from "./settlement.js";
@@ -228,7 +228,7 @@ function announceShift(ev, names, state) {
   const player = myPlayer(state);
   $("shift-kind").textContent = ev.announcement; // the engine's one wording of it
   $("shift-mine").textContent = mine ? mine
-    : player && player.folded ? "You folded this hand: nothing to do."
+    : player && player.folded ? `You ${gameWords().folded} this hand: nothing to do.`
     : "You are not in this hand: nothing to do.";
   $("shift").hidden = false;
   const flash = $("flash");
@@ -254,8 +254,7 @@ const typed = new Map(); // amount form -> the text typed in it (kept across reb
 
 /** The button that drops out of the hand, in the game's word: "Fold", "Junk". */
 function foldWords(state) {
-  const word = state.rules.fold_words || "fold";
-  return word.charAt(0).toUpperCase() + word.slice(1);
+  return capital(gameWords().fold);
 }
 
 let discardRoot = null;
@@ -360,8 +359,8 @@ function renderActions(state) {
   const due = new Set(all.map((l) => l.type));
   const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
     : due.has("show") ? "Show your hand below, under “The reveal: your hand”, or keep it hidden."
-    : due.has("demise_card") && state.rules.tie === "blind_draw" ? "Enter the card you drew below, under “Blind draw”."
-    : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
+    : due.has("demise_card") && state.rules.tie === "blind_draw" ? `Enter the card you drew below, under “${capital(gameWords().tie)}”.`
+    : due.has("demise_card") ? `Enter your new card below, under “${capital(gameWords().tie)}”.`
     : "Nothing for you to do right now.";
   // Rebuilt only when the moves themselves change (or an armed button runs out).
   const key = JSON.stringify([legal, stack, mine, idle, Boolean(player && player.all_in)]);
@@ -553,13 +552,13 @@ function renderReveal(state, mine) {
   }
   $("demise-panel").hidden = !demise || !deck;
   const blind = state.rules.tie === "blind_draw";
-  $("demise-title").textContent = blind ? "Blind draw" : "Sudden demise";
+  $("demise-title").textContent = capital(gameWords().tie);
   if (demise && !clash) {
     $("demise-hint").textContent = blind ? "Draw a card from the draw pile. Enter it:" : "The dealer deals you one more card. Enter it:";
   }
   if (demise && clash) $("demise-hint").textContent = clash;
   if (demise && deck && !pickers.demise) {
-    pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: "Your sudden-demise card" });
+    pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: `Your ${gameWords().tie_card}` });
   }
   if (hand && hand.stage === "demise" && !demise && (hand.demise_players || []).includes(live.seat)) {
     $("demise-panel").hidden = true;
@@ -649,7 +648,7 @@ function renderWhyOut(state, me, mine) {
     if (me.sitting_out) words = "You are sitting out: the next hand is dealt without you.";
     else if (me.stack < ante) words = `Your stack (${me.stack}) cannot pay the ante of the next hand: buy in to play.`;
   } else if (mine && mine.folded && hand) {
-    words = "You folded this hand: you are out until the next one.";
+    words = `You ${gameWords().folded} this hand: you are out until the next one.`;
   }
   $("why-out").textContent = words;
   $("why-out").hidden = !words;
@@ -673,7 +672,7 @@ function renderSeats(state, names) {
     if (state.dealer === s.seat) tags.push("dealer");
     const moving = hand && (hand.to_act === s.seat || (!hand.to_act && (hand.do === "roll" ? hand.roller : hand.turn) === s.seat));
     if (moving) tags.push("to move");
-    if (p && p.folded) tags.push("folded");
+    if (p && p.folded) tags.push(gameWords().folded);
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
     const facts = [`stack ${s.stack}`];
