@@ -165,6 +165,7 @@ class Turns(Play):
         h, rules = self.hand, self.rules
         h["call_open"], h["passed"] = False, []
         merge_call = False  # a call step folded into the draw that follows it (weg/classic)
+        was = current_step(h)
         while h["stage"] == "play":
             h["step"] += 1
             if h["step"] >= len(h["steps"]):
@@ -181,6 +182,11 @@ class Turns(Play):
                 self.emit("round", round=h["round"])
                 continue
             st = h["steps"][h["step"]]
+            if st["do"] == "bet" and was is not None and was["phase"] != st["phase"] and not self.dealt_now:
+                # Betting begins after another phase, and this move gave the dealer no job: the
+                # last one was done meanwhile, its words must not stay up into the betting
+                # (issue 28: Spike's deal note lingered through the turn phase into the betting).
+                h["deal"] = []
             if h["finishing"] is not None and st["phase"] != h["finishing"]:
                 h["finishing"] = None
                 self.after_call_next()

@@ -220,7 +220,27 @@ function render(state, events) {
   renderFinal(state);
   renderSeats(state, names);
   renderSeatActions(state);
+  fitMoves();
 }
+
+/** Issue 28 item 14: on a small phone the moves panel sticks to the bottom of the screen
+ * (issue 18), but never over the turn line or the dealer's note: it is at most as tall as the
+ * room below what comes before it on the page, and scrolls inside itself; never less than 40 %
+ * of the screen, which a long note above may then give way to. */
+function fitMoves() {
+  const panel = $("actions-panel");
+  if (!panel.classList.contains("has-moves")) return;
+  let above = 0;
+  for (let e = panel.previousElementSibling; e; e = e.previousElementSibling) {
+    if (e.offsetParent !== null || getComputedStyle(e).position === "fixed") {
+      above = Math.max(above, e.getBoundingClientRect().bottom + window.scrollY);
+    }
+  }
+  const margin = parseFloat(getComputedStyle(panel).marginTop) || 0;
+  const room = Math.max(window.innerHeight * 0.4, window.innerHeight - above - margin);
+  panel.style.setProperty("--moves-room", `${Math.floor(room)}px`);
+}
+window.addEventListener("resize", fitMoves);
 
 
 function announceShift(ev, names, state) {
@@ -280,6 +300,7 @@ function withDiscard(entry) {
   const card = discardPicker && discardPicker.cards[0];
   if (!card) {
     $("actions-error").textContent = "Pick the card you discard first.";
+    if (discardRoot) discardRoot.scrollIntoView({ block: "nearest" }); // below the moves
     return null;
   }
   return { ...entry, card };
@@ -371,6 +392,9 @@ function renderActions(state) {
   const box = $("actions");
   const out = [];
   const quiet = [];
+  // The moves come first, then the amounts to bet or raise and the card a move discards: on a
+  // small phone "Call 3", "Fold" and the turn actions are in view without scrolling (issue 28).
+  const later = [];
   for (const l of legal) {
     switch (l.type) {
       case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
@@ -379,16 +403,16 @@ function renderActions(state) {
         const offer = offeredAmounts(l.min, l.max, state.rules.ante);
         const row = offer.buttons.map((n) =>
           actionButton(n === stack ? `Bet ${n} (all-in)` : `Bet ${n}`, { type: "bet", amount: n }, { key: `bet-${n}` }));
-        out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
-        if (offer.typed) out.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
+        later.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
+        if (offer.typed) later.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
         break;
       }
       case "raise": {
         const offer = offeredAmounts(l.min_to, l.max_to, state.rules.ante);
         const row = offer.buttons.map((n) =>
           actionButton(`Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
-        out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
-        if (offer.typed) out.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
+        later.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
+        if (offer.typed) later.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
         break;
       }
       case "all_in": out.push(actionButton(`All-in (${l.amount})`, { type: "all_in" }, { danger: true })); break;
@@ -404,7 +428,7 @@ function renderActions(state) {
       case "draw": {
         const words = actionWords(l.action);
         // A move that discards where the discard pile lies face up: the card is entered too.
-        if (l.card && deck && !out.includes(discardBlock())) out.unshift(discardBlock());
+        if (l.card && deck && !later.includes(discardBlock())) later.push(discardBlock());
         out.push(actionButton(words.button, { type: "draw", action: l.action },
           { key: `draw-${l.action}`, primary: words.primary, fill: l.card ? withDiscard : null,
             danger: Boolean(words.leaves), confirm: Boolean(words.leaves) })); // leaving cannot be taken back
@@ -415,6 +439,9 @@ function renderActions(state) {
     }
   }
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  // A turn's actions (Spike's six) two to a row, so that all of them fit a small phone's screen.
+  box.classList.toggle("turn-actions", out.filter((b) => b.dataset && b.dataset.action === "draw").length > 2);
+  out.push(...later);
   const children = out.length ? out : [h("p", { class: "muted nothing" }, idle)];
   if (quiet.length) {
     children.push(h("div", { class: "quiet-moves" }, h("span", { class: "muted" }, "Out of turn: "), quiet));
