@@ -182,10 +182,12 @@ class Turns(Play):
                 self.emit("round", round=h["round"])
                 continue
             st = h["steps"][h["step"]]
-            if st["do"] == "bet" and was is not None and was["phase"] != st["phase"] and not self.dealt_now:
-                # Betting begins after another phase, and this move gave the dealer no job: the
-                # last one was done meanwhile, its words must not stay up into the betting
-                # (issue 28: Spike's deal note lingered through the turn phase into the betting).
+            if (st["do"] == "bet" and was is not None and was["phase"] != st["phase"] and not self.dealt_now
+                    and rules.order_of_play is not OrderOfPlay.TURNS):
+                # A betting phase begins after a phase every player has played, and this move
+                # gave the dealer no job: the last one was done meanwhile, and its words must not
+                # stay up into the betting (issue 28: Spike's deal note lingered through the
+                # turn phase). In one player's turn (weg, classic) the job stays until the next.
                 h["deal"] = []
             if h["finishing"] is not None and st["phase"] != h["finishing"]:
                 h["finishing"] = None
