@@ -229,7 +229,7 @@ function render(state, events) {
  * of the screen, which a long note above may then give way to. */
 function fitMoves() {
   const panel = $("actions-panel");
-  if (!panel.classList.contains("has-moves")) return;
+  if (!panel || !panel.classList.contains("has-moves")) return; // the join page has none
   let above = 0;
   for (let e = panel.previousElementSibling; e; e = e.previousElementSibling) {
     if (e.offsetParent !== null || getComputedStyle(e).position === "fixed") {
