@@ -17,9 +17,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from test_evening_browser import evening  # noqa: F401 (the fixture)
 from test_phones_browser import console
-from test_play_browser import Table, api
-from test_spike_browser import pick
+from test_play_browser import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -48,131 +48,102 @@ def classic_words(text: str) -> list[str]:
 class Screens:
     """Every screen of the table, read at moments of the game."""
 
-    def __init__(self, t: Table, con):
-        self.t, self.con = t, con
+    def __init__(self, t, pages: dict):
+        self.t, self.pages = t, pages
         self.found: dict[str, list[str]] = {}
         self.read_count = 0
 
     def read(self, moment: str, extra=()) -> dict[str, str]:
-        t = self.t
-        t.wait_version(t.version)
-        self.t.synced(self.con)
-        pages = {**{f"phone {t.names[s]}": p for s, p in t.phones.items()},
-                 "console": self.con, "display": t.display, **dict(extra)}
         texts = {}
-        for label, page in pages.items():
+        for label, page in [*self.pages.items(), *extra]:
+            if label in self.pages:
+                self.t.synced(page)
             text = screen_text(page)
             texts[label] = text
             self.read_count += 1
             bad = classic_words(text)
             if bad:
-                self.found[f"{moment}, {label}"] = bad
+                self.found[f"{moment}, {label}"] = sorted(set(bad))
         return texts
 
 
-@pytest.fixture
-def spike_table(chromium, live_server):
-    t = Table(chromium, live_server, {"preset": "spike", "junk_penalty": 1})
-    yield t
-    t.close()
+def test_item5_a_spike_table_says_only_its_own_words_on_every_screen(evening):
+    """Lando, Han and Chewie on phones, Leia from the console; moves through the API (the
+    words are what is read): a junk in each phase (the junk penalty, 1, into the game pot), a
+    blind draw, a hand nobody contests; then the history, audit log, summary and rules."""
+    t = evening({"preset": "spike", "junk_penalty": 1}, names=("Lando", "Han", "Chewie", "Leia"), stack=30)
+    t.dice.default = (1, 2)
+    lando, han, chewie = (t.phone(s) for s in ("s1", "s2", "s3"))
+    display = t.display()
+    con = t.console({"viewport": {"width": 1280, "height": 900}})
+    screens = Screens(t, {"phone Lando": lando, "phone Han": han, "phone Chewie": chewie,
+                          "console": con, "display": display})
 
-
-def test_item5_a_spike_table_says_only_its_own_words_on_every_screen(spike_table, live_server):
-    t = spike_table
-    for seat, name in zip(("s1", "s2", "s3"), ("Lando", "Han", "Chewie")):
-        t.join(seat, name)
-    for seat in ("s1", "s2", "s3"):
-        t.buy_in(seat, 30)
-    status, body = api(live_server, f"/api/v1/tables/{t.code}/join", {"name": "Leia"})
-    assert status in (200, 201), body
-    t.host({"type": "buy_in", "seat": "s4", "amount": 8})
-    con = console(t)
-    con.get_by_label("Seat", exact=True).select_option("s4")
-    screens = Screens(t, con)
-    lando, han, chewie = (t.phones[s] for s in ("s1", "s2", "s3"))
-
-    def tap(page, label, box="#actions", dice=None, again=None):
-        if dice is not None:
-            t.dice.queue.append(dice)
-        t.synced(page)
-        before = t.version
-        page.wait_for_function("() => !document.querySelector('.settling')")
-        page.locator(box).get_by_role("button", name=label, exact=True).click()
-        if again:  # taps that cannot be taken back ask twice, in the game's word
-            page.wait_for_function("() => !document.querySelector('.settling')")
-            page.locator(box).get_by_role("button", name=again, exact=True).click()
-        t.wait_version(before + 1)
-
-    t.host({"type": "start_hand"})
-    t.host({"type": "discard_top", "card": "-3"})
+    t.host.do("start_hand")
+    t.host.do("discard_top", card="-3")
     # Hand 1, round 1, the turn phase: the console names the phase's step as Spike does.
     screens.read("the turn phase")
     expect(con.locator("#hand-turn")).to_have_text("Han: turn")
     expect(con.locator("#host-roll")).to_have_text("Roll the spike dice")
     expect(con.locator("#host-no-call")).to_be_hidden()
-    tap(han, "Stand")
-    tap(chewie, "Stand")
-    tap(con, "Junk for Leia", box="#seat-moves", again="Tap again: junk for leia")
-    tap(lando, "Stand")
-    # The betting phase: Chewie faces a bet and may junk it (the junk penalty, 1, into the game pot).
-    tap(han, "Bet 2")
+    expect(han.locator("#actions").get_by_role("button", name="Junk", exact=True)).to_be_visible()
+    t.host.do("draw", seat="s2", action="stand")
+    t.host.do("draw", seat="s3", action="stand")
+    con.get_by_label("Seat", exact=True).select_option("s4")
+    expect(con.locator("#seat-moves").get_by_role("button", name="Junk for Leia", exact=True)).to_be_visible()
+    screens.read("Leia's turn, from the console")
+    t.host.do("draw", seat="s4", action="junk")  # a junk in the turn phase
+    t.host.do("draw", seat="s1", action="stand")
+    # The betting phase: Chewie faces a bet and junks it.
+    t.host.do("bet", seat="s2", amount=2)
     screens.read("facing a bet")
     expect(chewie.locator("#turn")).to_contain_text("You: call 2, raise, go all-in or junk.")
     expect(chewie.locator("#actions").get_by_role("button", name="Junk", exact=True)).to_be_visible()
-    tap(chewie, "Junk", again="Tap again: junk")
-    expect(t.display.locator("#d-log li").first).to_have_text("Chewie junks (pays 1 to the game pot)")
-    expect(t.display.locator('#d-seats li[data-seat="s3"] .tag')).to_have_text("junked")
-    tap(lando, "Call 2")
-    tap(lando, "Roll the spike dice", dice=[1, 2])
-    for dice in ([2, 3], [5, 6]):
-        for page in (han, lando):
-            tap(page, "Stand")
-        for page in (han, lando):
-            tap(page, "Check")
-        tap(lando, "Roll the spike dice", dice=dice)
+    t.host.do("fold", seat="s3")
+    t.synced(display)
+    expect(display.locator("#d-log li").first).to_have_text("Chewie junks (pays 1 to the game pot)")
+    expect(display.locator('#d-seats li[data-seat="s3"] .tag')).to_have_text("junked")
+    t.host.do("call", seat="s1")
+    t.host.do("roll")
+    for _ in (2, 3):
+        for seat in ("s2", "s1"):
+            t.host.do("draw", seat=seat, action="stand")
+        for seat in ("s2", "s1"):
+            t.host.do("check", seat=seat)
+        t.host.do("roll")
     # The reveal: the same Sabacc with a pair of fours, a true tie: a blind draw.
-    for page, cards in ((han, ["+4", "-4"]), (lando, ["-4", "+4"])):
-        t.synced(page)
-        before = t.version
-        pick(page, "reveal-picker", cards)
-        page.get_by_role("button", name="Show my hand").click()
-        t.wait_version(before + 1)
+    t.host.do("reveal", seat="s2", cards=["+4", "-4"])
+    t.host.do("reveal", seat="s1", cards=["-4", "+4"])
     screens.read("the blind draw")
     expect(con.locator("#hand-stage")).to_have_text("blind draw")
     expect(han.locator("#demise-title")).to_have_text("Blind draw")
-    expect(t.display.locator("#d-turn")).to_contain_text("Blind draw: waiting for Han and Lando")
-    for page, card in ((han, "+2"), (lando, "-2")):
-        t.synced(page)
-        before = t.version
-        pick(page, "demise-picker", [card])
-        page.get_by_role("button", name="Enter my card").click()
-        t.wait_version(before + 1)
+    expect(display.locator("#d-turn")).to_contain_text("Blind draw: waiting for Han and Lando")
+    t.host.do("demise_card", seat="s2", card="+2")
+    t.host.do("demise_card", seat="s1", card="-2")
     texts = screens.read("the result")
-    expect(t.display.locator("#d-result-hands .sd-pots")).to_contain_text(re.compile(r"Game pot, \d+: Han\."))
+    expect(display.locator("#d-result-hands .sd-pots")).to_contain_text(re.compile(r"Game pot, \d+: Han\."))
     assert re.search(r"Han wins the game pot, \d+", texts["phone Han"])
 
-    # Hand 2: Han deals; everyone else junks in the turn phase, Han keeps his hand hidden.
-    t.host({"type": "start_hand"})
-    tap(chewie, "Junk", again="Tap again: junk")
-    tap(con, "Junk for Leia", box="#seat-moves", again="Tap again: junk for leia")
-    tap(lando, "Junk", again="Tap again: junk")
-    tap(han, "Keep my hand hidden")
+    # Hand 2: Han deals; everyone else junks, Han keeps his hand hidden.
+    t.host.do("start_hand")
+    for seat in ("s3", "s4", "s1"):
+        t.host.do("draw", seat=seat, action="junk")
+    t.host.do("no_show", seat="s2")
     texts = screens.read("the hand nobody contested")
     assert re.search(r"Han takes the game pot, \d+: everyone else junked", texts["display"])
 
     # The host's pages: history, audit log, summary, the table's rules.
-    pages = {}
+    pages = []
     for path in ("history", "audit", "summary", "rules"):
-        page = t.page({"viewport": {"width": 1280, "height": 900}})
-        page.goto(f"{live_server.url}/t/{t.code}/{path}")
-        pages[path] = page
-    texts = screens.read("the evening's pages", extra=pages.items())
+        page = t._page({"viewport": {"width": 1280, "height": 900}})
+        page.goto(f"{t.server.url}/t/{t.code}/{path}")
+        pages.append((path, page))
+    texts = screens.read("the evening's pages", extra=pages)
     assert re.search(r"Game pot, \d+: Han\.", texts["history"])
     assert "Chewie junks, paying 1 to the game pot" in texts["audit"]
     assert "Lando stands (hand size 2)" in texts["audit"]
-    assert screens.read_count >= 6 * 5 + 4
-    assert not screens.found, "\n".join(f"{k}: {sorted(set(v))}" for k, v in screens.found.items())
-    assert not t.errors, t.errors
+    assert screens.read_count == 7 * 5 + 4  # seven moments, five screens; four pages at the end
+    assert not screens.found, "\n".join(f"{k}: {v}" for k, v in screens.found.items())
 
 
 @pytest.fixture
