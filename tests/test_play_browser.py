@@ -209,13 +209,14 @@ class Table:
         self.wait_version(before + 1)
         self.shows(expected)
 
-    def shift_seen(self, instructions: dict[str, str], shot: str | None = None, folded=()):
-        """Each phone reads its own instruction; the display lists them all, in big letters."""
+    def shift_seen(self, instructions: dict[str, str], shot: str | None = None, folded=(), folded_words="folded"):
+        """Each phone reads its own instruction; the display lists them all, in big letters.
+        A seat in `folded` reads that it is out, in the game's words ("junked")."""
         for seat, page in self.phones.items():
             banner = page.locator("#shift")
             expect(banner).to_be_visible()
             expect(page.locator("#shift-mine")).to_have_text(
-                instructions.get(seat, "You folded this hand: nothing to do." if seat in folded
+                instructions.get(seat, f"You {folded_words} this hand: nothing to do." if seat in folded
                                  else "You are not in this hand: nothing to do."))
             expect(page.locator("#flash")).to_have_class("flash on")  # the screen flashes
         expect(self.display.locator("#d-shift")).to_be_visible()

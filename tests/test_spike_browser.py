@@ -203,7 +203,7 @@ def test_spike_with_a_console_seat_an_all_in_side_pot_and_the_sabacc_pot_carried
         tap(chewie, "Check")
         tap(lando, "Roll the spike dice", dice=dice)
     t.shift_seen({"s2": "Discard your 2 cards; the dealer deals you 2.",
-                  "s3": "Discard your 2 cards; the dealer deals you 2."}, folded=("s1",))
+                  "s3": "Discard your 2 cards; the dealer deals you 2."}, folded=("s1",), folded_words="junked")
     # The reveal: Leia's Pure Sabacc from the console, Han's and Chewie's Nulrheks.
     for page, cards in ((han, ["+3", "-1"]), (chewie, ["+5", "+4"])):
         t.synced(page)

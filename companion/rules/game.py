@@ -9,7 +9,9 @@ PokerKit's `State` holds its deck and hand types as values; a rule set here hold
   change, the cards dealt and discarded, its fee, its words;
 - `Ending`: how a hand ends (by a call, or after a fixed number of rounds);
 - `Dice`: how a roll of the scrambler is shown (each face's symbol) and what makes a shift
-  in words (which faces shift is the rule set's `scrambler_trigger`, judged by the scrambler).
+  in words (which faces shift is the rule set's `scrambler_trigger`, judged by the scrambler);
+- `GameWords`: every other word a screen says that is the game's own (the pot a hand is
+  played for, dropping out of a hand, its fee, the tie's exchange).
 
 The settlement, the table and the pages read these values; none of them names a game::
 
@@ -175,3 +177,31 @@ class Dice:
 
 #: The classic scrambler: numbered dice (which faces shift is the rule set's trigger).
 SCRAMBLER_DICE = Dice("the scrambler")
+
+
+@dataclass(frozen=True)
+class GameWords:
+    """The words a screen says that are the game's own, in one place: every page (phones,
+    console, display, history, audit, summary) says these, never a word of its own (a Spike
+    table junks and plays for the game pot; a classic one folds and plays for the hand pot).
+    Lower case, mid-sentence; a page capitalises where a sentence starts. An empty string: the
+    game has no such thing (Spike has no bomb-out penalty), and the pages leave it out.
+
+    >>> CLASSIC_WORDS.pot, CLASSIC_WORDS.fold, CLASSIC_WORDS.tie
+    ('hand pot', 'fold', 'sudden demise')
+    """
+
+    pot: str = "hand pot"  # the pot a hand is played for
+    fold: str = "fold"  # dropping out of a hand: the move ("Fold", "Tap again: fold")
+    folds: str = "folds"  # ... what a player does ("Han folds")
+    folded: str = "folded"  # ... what a player has done ("You folded this hand")
+    fold_fee: str = "fold fee"  # what dropping out costs (the option fold_fee)
+    tie: str = "sudden demise"  # how a tie is settled (the hand's stage, the result's column)
+    tie_card: str = "sudden-demise card"  # the card a tied player enters
+    tie_started: str = "one more card each for the tied players"  # the log, when one starts
+    draw_step: str = "draw"  # the step of a turn in which a player takes a turn action
+    bomb_out: str = "bomb-out penalty"  # what a bombed-out hand pays; "": none
+
+
+#: Classic Sabacc's words (RULES.md).
+CLASSIC_WORDS = GameWords()

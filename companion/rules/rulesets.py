@@ -22,13 +22,15 @@ from companion.rules.game import (
     BY_CALL,
     CLASSIC_ACTIONS,
     CLASSIC_HANDS,
+    CLASSIC_WORDS,
     SCRAMBLER_DICE,
     Dice,
     Ending,
+    GameWords,
     HandRanking,
     TurnAction,
 )
-from companion.rules.spike import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, THREE_ROUNDS
+from companion.rules.spike import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, SPIKE_WORDS, THREE_ROUNDS
 
 
 class Ranking(StrEnum):
@@ -272,8 +274,8 @@ class RuleSet:
     # The fold fee goes into the hand's pot (Spike's junk penalty, into the game pot) instead
     # of the sabacc pot.
     fold_fee_into_pot: bool = False
-    pot_words: str = "hand pot"  # what the pot a hand is played for is called ("game pot")
-    fold_words: str = "fold"  # what dropping out of a hand is called ("junk")
+    # Every word the screens say that is the game's own ("game pot", "junk", "blind draw").
+    words: GameWords = CLASSIC_WORDS
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
@@ -292,6 +294,16 @@ class RuleSet:
         return f"{PHASES[phase].words} {unit}"
 
     @property
+    def pot_words(self) -> str:
+        """What the pot a hand is played for is called ("hand pot", "game pot"): `words.pot`."""
+        return self.words.pot
+
+    @property
+    def fold_words(self) -> str:
+        """What dropping out of a hand is called ("fold", "junk"): `words.fold`."""
+        return self.words.fold
+
+    @property
     def pot_building_rounds(self) -> int:
         """Rounds that must be played before anyone may call (an option name of its own)."""
         return self.calling.rounds_before_call
@@ -305,6 +317,7 @@ class RuleSet:
         out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
         out["tie"] = self.hands.tie  # the pages name the tie's exchange (a sudden demise, a blind draw)
         out["pot_building_rounds"] = self.pot_building_rounds
+        out["pot_words"], out["fold_words"] = self.pot_words, self.fold_words  # = words.pot, words.fold
         out["overrides"] = list(self.overrides)
         return out
 
@@ -471,8 +484,7 @@ _SPIKE = RuleSet(
     dice=SPIKE_DICE,
     discard_pile_public=True,
     fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
-    pot_words="game pot",
-    fold_words="junk",
+    words=SPIKE_WORDS,
     ante_sabacc=2,
     fee_gain_discard=1,
     fee_swap=2,

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from companion.rules.cards import Card
 from companion.rules.decks import Deck, Group
-from companion.rules.game import BLIND_DRAW, Dice, Ending, HandRanking, TurnAction
+from companion.rules.game import BLIND_DRAW, Dice, Ending, GameWords, HandRanking, TurnAction
 
 #: The printed marks telling the three copies of a value apart (they never matter).
 STAVES = ("circle", "triangle", "square")
@@ -205,12 +205,20 @@ def blind_draw_key(code: str) -> tuple[int, int]:
 OPTIONS = frozenset({"ante_game", "ante_sabacc", "fee_gain_discard", "fee_swap", "prime_sabacc",
                      "phase_order", "junk_penalty", "dealer_rotates"})
 
+#: Corellian Spike's words (RULES-SPIKE.md): a player junks, a hand is played for the game
+#: pot, a junk penalty (the option junk_penalty), a tie is a blind draw, no bomb-out.
+SPIKE_WORDS = GameWords(
+    pot="game pot", fold="junk", folds="junks", folded="junked", fold_fee="junk penalty",
+    tie="blind draw", tie_card="blind-draw card",
+    tie_started="each tied player draws one card from the draw pile", draw_step="turn", bomb_out="",
+)
+
 #: Corellian Spike's hand ranking as a value: a tie is a blind draw; the sabacc pot goes only
 #: to a winning hand totalling 0; the sole survivor may show a hand to take it.
 SPIKE_HANDS = HandRanking(
     name="spike",
-    kinds=(*((k.kind, k.words) for k in KINDS), ("folded", "junked"),
-           ("conceded", "won, everyone else junked")),
+    kinds=(*((k.kind, k.words) for k in KINDS), ("folded", SPIKE_WORDS.folded),
+           ("conceded", f"won, everyone else {SPIKE_WORDS.folded}")),
     evaluator="companion.rules.spike:evaluate",
     sabacc_pot_kinds=frozenset(k.kind for k in KINDS if k.sabacc),
     tie=BLIND_DRAW,

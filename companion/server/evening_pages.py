@@ -28,8 +28,9 @@ CSV_COLUMNS = ("hand", "game", "dealer", "seat", "name", "committed", "payout", 
                "stack_after", "sabacc_pot_after", "status", "why")
 
 
-def hand_rows(session: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per player per settled hand (the CSV's rows; the summary groups them)."""
+def hand_rows(session: dict[str, Any], folded: str = "folded") -> list[dict[str, Any]]:
+    """One row per player per settled hand (the CSV's rows; the summary groups them); a player
+    who dropped out is `folded` in the words of the table's game ("junked")."""
     names = seat_names(session)
     after = {row["hand"]: row for row in session["stack_history"]}
     out = []
@@ -38,7 +39,7 @@ def hand_rows(session: dict[str, Any]) -> list[dict[str, Any]]:
         committed, net, payouts = s.get("committed") or {}, s.get("net") or {}, h.get("payouts") or {}
         why = {x["name"]: x.get("why", "") for x in s.get("hands") or []}
         if s.get("status") == "conceded":
-            why = {sid: "everyone else folded" if sid == s.get("winner") else "folded" for sid in h["players"]}
+            why = {sid: f"everyone else {folded}" if sid == s.get("winner") else folded for sid in h["players"]}
         stacks = after.get(h["hand"], {})
         for sid in h["players"]:
             out.append({
@@ -64,7 +65,7 @@ def export_csv(code: str):
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     w.writeheader()
-    for row in hand_rows(owner.table.session()):
+    for row in hand_rows(owner.table.session(), owner.table.rules.words.folded):
         w.writerow({k: _csv_cell(v) for k, v in row.items()})
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="sabacc-{owner.code}.csv"'})
@@ -75,7 +76,7 @@ def summary(code: str):
     """The session on one printable page: final standings, the games, every hand."""
     owner = owner_or_404(code)
     session = owner.table.session()
-    rows = hand_rows(session)
+    rows = hand_rows(session, owner.table.rules.words.folded)
     hands: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
         hands.setdefault(r["hand"], []).append(r)

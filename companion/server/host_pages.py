@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import qrcode
 import qrcode.image.svg
@@ -31,7 +31,6 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
-from companion.rules.game import BLIND_DRAW
 from companion.rules.option_fields import GROUPS, option_fields, presets_fields
 from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet
 from companion.scrambler.dice import DICE
@@ -104,25 +103,29 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def action_words(rules: Mapping[str, Any]) -> dict[str, str]:
+def action_words(rules: RuleSet | None = None) -> dict[str, str]:
     """What each turn action did, by the id a `drew` event logs ("gain_keep" -> "gains a card
     and keeps it"): the game's own words (`TurnAction.done`, which the phones' last actions
-    read too). The table's rules (`rules`, as its view holds them) come first; any rule set's
-    next, for a hand played before the table changed its rules."""
+    read too). The table's rules come first; any rule set's next, for a hand played before
+    the table changed its rules."""
     words = {a.action: a.done for rs in RULE_SETS.values() for a in rs.actions}
-    words.update({a["action"]: a["done"] for a in rules.get("actions") or ()})
+    if rules is not None:
+        words.update({a.action: a.done for a in rules.actions})
     return words
 
 
-def event_words(ev: dict[str, Any], names: dict[str, str],
-                actions: Mapping[str, str] | None = None) -> str | None:
-    """One event of the log in plain words (None for bookkeeping events nobody reads).
+def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None) -> str | None:
+    """One event of the log in plain words (None for bookkeeping events nobody reads), in the
+    words of the table's game (`rules`; classic when not given).
 
-    `actions` says each turn action in words (`action_words`; by default, every rule set's).
     Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
     only say that they were entered."""
     t = str(ev.get("type"))
     n = _who(ev.get("seat"), names)
+    rules = rules or PRESETS["classic"]
+    w = rules.words
+    done = action_words(rules)
+    fee_to = w.pot if rules.fold_fee_into_pot else "sabacc pot"
 
     def f(key: str) -> Any:
         """The event's field `key` (None when it has none): a logged event is plain JSON."""
@@ -151,22 +154,22 @@ def event_words(ev: dict[str, Any], names: dict[str, str],
         "called_bet": lambda: f"{n} calls {f('amount')}",
         "raised": lambda: f"{n} raises to {f('to')}",
         "all_in": lambda: f"{n} is all in with {f('amount')}",
-        "folded": lambda: f"{n} folds" + (f", paying {f('fee')} to the sabacc pot" if f("fee") else ""),
-        "rolled": lambda: _roll_words(ev, names),
+        "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {fee_to}" if f("fee") else ""),
+        "rolled": lambda: _roll_words(ev, names, rules.dice.name),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
-        "drew": lambda: f"{n} {_did(str(f('action')), actions)} (hand size {f('hand_size')})",
+        "drew": lambda: f"{n} {done.get(str(f('action'))) or 'draws (' + str(f('action')) + ')'} (hand size {f('hand_size')})",
         "static_added": lambda: f"{n} puts {f('card')} in the static field",
         "static_removed": lambda: f"{n} takes {f('card')} out of the static field",
         "reveal_started": lambda: "the reveal: everyone enters their hand",
         "cards_entered": lambda: f"{n} has entered their hand",
         "revealed": lambda: "hands shown: " + "; ".join(
             f"{_who(s, names)}: {' '.join(c)}" for s, c in (f("hands") or {}).items()),
-        "sudden_demise": lambda: str(f("message") or "sudden demise"),
-        "demise_card_entered": lambda: f"{n} has entered a sudden-demise card",
+        "sudden_demise": lambda: str(f("message") or w.tie),
+        "demise_card_entered": lambda: f"{n} has entered a {w.tie_card}",
         "conceded": lambda: f"{n} wins {f('amount')} uncontested",
-        "blind_draw": lambda: str(f("message") or "blind draw"),
+        "blind_draw": lambda: str(f("message") or w.tie),
         "shown": lambda: f"{n} shows {' '.join(f('cards') or [])} (total {f('total')})" + (
             f" and takes the sabacc pot, {f('sabacc_pot')}" if f("sabacc_pot") else ": the sabacc pot carries over"),
         "settled": lambda: "settled: " + ", ".join(
@@ -187,12 +190,6 @@ def event_words(ev: dict[str, Any], names: dict[str, str],
     return make() if make else str(t)
 
 
-def _did(action: str, actions: Mapping[str, str] | None) -> str:
-    """A turn action in words (`action_words`); an id no game knows is shown as it is."""
-    said = (action_words({}) if actions is None else actions).get(action)
-    return said or f"draws ({action})"
-
-
 def _blind_draw_words(settlement: dict[str, Any], names: dict[str, str]) -> str:
     """A settlement's blind-draw cards, as the audit log says them ("; blind draw: Han +5 +1,
     Lando +5 sylop"), or "" when nobody drew (the cards are face up once all are in)."""
@@ -201,26 +198,34 @@ def _blind_draw_words(settlement: dict[str, Any], names: dict[str, str]) -> str:
     return f"; blind draw: {', '.join(drawn)}" if drawn else ""
 
 
-def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
+def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the scrambler") -> str:
     roll = ev.get("roll") or {}
     dice = roll.get("dice") or []
-    who = _who(ev.get("seat"), names) if ev.get("seat") else "the scrambler"
+    who = _who(ev.get("seat"), names) if ev.get("seat") else dice_name
     what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
     faces = " and ".join(str(d) for d in dice) if dice else "the timer"
     hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
     return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
 
 
-def entry_words(entry: dict[str, Any], names: dict[str, str]) -> str:
-    """What was asked for, in words: the command and its fields (hidden cards stay hidden)."""
+def entry_words(entry: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None) -> str:
+    """What was asked for, in words: the command and its fields (hidden cards stay hidden); a
+    turn action by its button in the words of the table's game (`rules`: "stand", "gain and
+    keep"), a fold as the game says it ("junk")."""
     body = {k: v for k, v in entry["body"].items() if k != "type"}
+    rules = rules or PRESETS["classic"]
+    kind = entry["type"].replace("_", " ")
+    buttons = {a.action: a.button.lower() for a in rules.actions}
+    if entry["type"] == "draw" and body.get("action") in buttons:
+        kind = buttons[body.pop("action")]
+    elif entry["type"] == "fold":
+        kind = rules.words.fold
     if "seat" in body:
         body["seat"] = _who(body["seat"], names)
     if "order" in body and isinstance(body["order"], list):
         body["order"] = ", ".join(_who(x, names) for x in body["order"])
     fields = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ' '.join(map(str, v))}"
                        for k, v in body.items())
-    kind = entry["type"].replace("_", " ")
     return f"{kind} ({fields})" if fields else kind
 
 
@@ -430,19 +435,19 @@ def audit(code: str):
         undone = {e["undoes"] for e in entries if e["undoes"]}
         redraw = [owner.log_entry(x, None) for x in (owner.ledger.entry(owner.code, s) for s in undone) if x]
         return render_template("host/audit_rows.html", entries=redraw + entries, names=names,
-                               actions=action_words(state["rules"]))
+                               rules=owner.table.rules)
     # A page is tens of milliseconds of CPU: a few at once, the rest wait their turn, so that
     # guests reading it cannot crowd the phones' commands out of the CPU (issue 11).
     if not _audit_turn():
         return Response("The audit log is busy; reload in a few seconds.", 503,
                         {"Retry-After": "5", "Content-Type": "text/plain; charset=utf-8"})
     try:
-        return _audit_page(owner, version, names, action_words(state["rules"]))
+        return _audit_page(owner, version, names)
     finally:
         _AUDIT_RENDERS.release()
 
 
-def _audit_page(owner: TableOwner, version: int, names: dict, actions: dict[str, str]):
+def _audit_page(owner: TableOwner, version: int, names: dict):
     """One page of the audit log (`?before=N`: the page before entry N)."""
     before = _seq_arg("before")
     last = version if before is None else min(version, max(0, before - 1))
@@ -457,7 +462,7 @@ def _audit_page(owner: TableOwner, version: int, names: dict, actions: dict[str,
         hands = audit_hands(context)[:len(hands)]  # the next hand (and its entry) is not on it
     entries = [e for e in context if first <= e["seq"] <= last]
     return render_template(
-        "host/audit.html", code=owner.code, entries=entries, names=names, actions=actions,
+        "host/audit.html", code=owner.code, entries=entries, names=names, rules=owner.table.rules,
         hands=hands, version=version, dice_table=dice_table(),
         first=first, last=last, newest=last >= version,
     )
@@ -516,7 +521,6 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
 
     cards = dict(entry.get("cards") or {})
     payouts = s.get("payouts") or {}
-    blind = rules.hands.tie == BLIND_DRAW
     shown_words = ""  # the survivor's shown hand (Spike), for the history's line of the hand
     if s.get("status") == "conceded":
         # The survivor's shown hand (Spike) is a hand like any revealed one: cards, total, kind.
@@ -531,8 +535,8 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
                        f"{n(s['winner'])} shows {rules.hands.words(shown['kind'])} and takes the sabacc pot, "
                        f"{shown['sabacc_pot']}" if shown["sabacc_pot"] else
                        f"{n(s['winner'])} shows {rules.hands.words(shown['kind'])}: the sabacc pot carries over")
-        pots = [f"{n(s['winner'])} takes the {rules.pot_words}, {s['amount']}: everyone else "
-                f"{rules.hands.words('folded')}{'; ' + shown_words if shown else ''}."]
+        pots = [f"{n(s['winner'])} takes the {rules.words.pot}, {s['amount']}: everyone else "
+                f"{rules.words.folded}{'; ' + shown_words if shown else ''}."]
     else:
         hands = s.get("hands") or []
         contested = [p for p in s.get("pots") or [] if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
@@ -542,7 +546,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
                 pots.append(f"The rest, {p['amount']}: to {n(p['winners'][0])} (nobody else is left in it).")
                 continue
             i = contested.index(p)
-            label = "Hand pot" if len(contested) == 1 else "Main pot" if i == 0 else f"Side pot {i}"
+            label = rules.words.pot.capitalize() if len(contested) == 1 else "Main pot" if i == 0 else f"Side pot {i}"
             to = ("to the sabacc pot" if p.get("to_sabacc_pot") else
                   " and ".join(n(w) for w in p["winners"]))
             pots.append(f"{label}, {p['amount']}: {to}.")
@@ -568,7 +572,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             "why": x.get("why", ""),
         })
     return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots,
-            "tie": "Blind draw" if blind else "Sudden demise", "shown": shown_words}
+            "tie": rules.words.tie.capitalize(), "shown": shown_words}
 
 
 def _net_words(net: int | None) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
+from companion.rules.game import CLASSIC_WORDS
 from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
 from companion.table.play import Play, Refusal, need
@@ -79,11 +80,11 @@ def _option_value(v: Any) -> str:
 #: What an undone entry was, in words (`undone_words`); {who} is the seat's (or actor's) name.
 _UNDONE = {
     "bet": "{who}'s bet of {amount}", "raise": "{who}'s raise to {to}", "call": "{who}'s call",
-    "check": "{who}'s check", "fold": "{who}'s fold", "all_in": "{who}'s all-in",
+    "check": "{who}'s check", "fold": "{who}'s {fold}", "all_in": "{who}'s all-in",
     "roll": "{who}'s roll", "draw": "{who}'s draw ({action})", "call_hand": "{who}'s call of the hand",
     "no_call": "{who}'s “no call”", "static_add": "{who}'s static-field card",
     "static_remove": "{who}'s static-field change", "reveal": "{who}'s hand as entered",
-    "demise_card": "{who}'s sudden-demise card", "buy_in": "{who}'s buy-in",
+    "demise_card": "{who}'s {tie_card}", "buy_in": "{who}'s buy-in",
     "cash_out": "{who}'s cash-out", "adjust": "the adjustment of {who}'s stack ({amount})",
     "stake": "{who}'s stake", "start_hand": "the start of the hand", "sit_out": "{who} sitting out",
     "sit_in": "{who} sitting in", "set_dealer": "the choice of dealer", "reorder": "the seat order",
@@ -91,13 +92,17 @@ _UNDONE = {
 }
 
 
-def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any) -> str:
-    """An undone entry as the table says it ("Han's bet of 4", not "entry 47"). Hidden fields
-    (the cards of a reveal) are never named. `name`: seat id -> name."""
+def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any,
+                 rules: RuleSet | None = None) -> str:
+    """An undone entry as the table says it ("Han's bet of 4", not "entry 47"), in the words of
+    the table's game (`rules`: "Han's junk"). Hidden fields (the cards of a reveal) are never
+    named. `name`: seat id -> name."""
     seat = body.get("seat") or actor
     who = name(seat) if seat not in (None, "host", "scrambler") else "the host" if seat == "host" else "the scrambler"
     words = _UNDONE.get(typ, typ.replace("_", " "))
     fields = {k: v for k, v in body.items() if isinstance(v, (int, str)) and k not in ("cards", "card")}
+    game = (rules.words if rules else CLASSIC_WORDS)
+    fields.update(fold=game.fold, tie_card=game.tie_card)
     try:
         return words.format(who=who, **fields)
     except (KeyError, IndexError):

@@ -36,16 +36,17 @@ from companion.rules.rulesets import RuleSet
 _BY_TOTAL = {"ordinary", "bomb_out", "nulrhek"}
 
 
-def pot_labels(pots: list[dict[str, Any]]) -> list[str]:
-    """Each pot's name as the table says it: "hand pot" when one pot was contested, else
-    "main pot", "side pot 1", ...; "the rest" for what nobody else was left in."""
+def pot_labels(pots: list[dict[str, Any]], pot: str = "hand pot") -> list[str]:
+    """Each pot's name as the table says it: the game's pot (`pot`: "hand pot", "game pot")
+    when one pot was contested, else "main pot", "side pot 1", ...; "the rest" for what
+    nobody else was left in."""
     contested = [p for p in pots if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
     out = []
     for p in pots:
         if p not in contested:
             out.append("the rest")
         elif len(contested) == 1:
-            out.append("hand pot")
+            out.append(pot)
         else:
             i = contested.index(p)
             out.append("main pot" if i == 0 else f"side pot {i}")
@@ -70,7 +71,7 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
     if record.get("status") != "settled" or "hands" not in record:
         return out
     won: dict[str, list[str]] = {}
-    for label, pot in zip(pot_labels(record.get("pots") or []), record.get("pots") or []):
+    for label, pot in zip(pot_labels(record.get("pots") or [], rules.words.pot), record.get("pots") or []):
         if label == "the rest":
             continue
         for w in pot["winners"]:
@@ -97,7 +98,7 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
                        "the best after the demise" if sid in won else "not the best after the demise")
             if x["demise_kind"] not in _BY_TOTAL:
                 verdict = f"{rules.hands.words(x['demise_kind'])}, " + verdict
-            parts.append(f"sudden demise: with {rules.deck.display_name(p['demise'])} the total is "
+            parts.append(f"{rules.words.tie}: with {rules.deck.display_name(p['demise'])} the total is "
                          f"{after.total}, {verdict}")
         elif x["kind"] == "bomb_out":
             parts.append(f"bombed out with {x['total']}")
@@ -108,7 +109,7 @@ def explain(record: dict[str, Any], played: dict[str, dict[str, Any]], rules: Ru
         if sid in won:
             parts.append("wins " + " and ".join(won[sid]))
         elif x["kind"] == "folded":
-            parts.append("folded")
+            parts.append(rules.words.folded)
         elif drew:
             pass  # lost the blind draw: said above, with the cards that beat theirs
         elif not parts or x.get("demise_kind") not in ("bomb_out", None):

@@ -571,7 +571,7 @@ class TableOwner:
             events = [
                 {"type": "undone", "seq": target.seq, "entry_type": target.type, "actor": target.actor,
                  "words": undone_words(target.type, dict(target.body), target.actor,
-                                       lambda sid: names.get(sid, sid))}
+                                       lambda sid: names.get(sid, sid), getattr(self.table, "rules", None))}
             ]
             new_seq = self.version + 1
             entry = Entry(new_seq, UNDO, actor, {"undoes": target.seq}, time.time(),

@@ -73,6 +73,7 @@ class Play:
     def __init__(self, s: TableState, rules: RuleSet, chips: tuple[Any, ...]):
         self.s, self.rules, self.chips = s, rules, chips
         self.events: list[dict[str, Any]] = []
+        self.dealt_now = False  # whether this command gave the dealer a job (`deal_job`)
 
     def emit(self, type_: str, **fields: Any) -> None:
         self.events.append({"type": type_, **fields})
@@ -181,6 +182,7 @@ class Play:
 
     def deal_job(self, counts: dict[str, int]) -> None:
         """The dealer's latest job (view()["hand"]["deal"]): cards to deal to each seat."""
+        self.dealt_now = True  # made by this command: it stays up while the next step begins
         self.hand["deal"] = [{"seat": sid, "cards": n,
                               "words": f"Deal {self.name(sid)} {n} card{'' if n == 1 else 's'}"}
                              for sid, n in counts.items() if n > 0]

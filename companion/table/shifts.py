@@ -56,11 +56,14 @@ class Shifts(Play):
                           "announcement": words}
             if kind is ShiftKind.WILD:
                 h["junk"] = 0  # the junk pile is shuffled back in
-            self.emit("shift", kind=kind.value, instructions=instructions, announcement=words)
             self.deal_job({x: (1 if kind is ShiftKind.RIM else
                                h["p"][x]["hand_size"] - len(h["p"][x]["static"]))
                            for x in instructions
                            if h["p"][x]["hand_size"] > len(h["p"][x]["static"])})
+            # The dealer's job goes with the announcement: after the third round's roll the
+            # reveal follows at once and takes it off the hand (issue 28: the TV lacked it).
+            self.emit("shift", kind=kind.value, instructions=instructions, announcement=words,
+                      deal=[job["words"] for job in h["deal"]])
         if h["stage"] == "final_roll":
             h["stage"] = "play"  # only to hand over to the next after-call step
             self.after_call_next()

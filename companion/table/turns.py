@@ -173,6 +173,7 @@ class Turns(Play):
         h, rules = self.hand, self.rules
         h["call_open"], h["passed"] = False, []
         merge_call = False  # a call step folded into the draw that follows it (weg/classic)
+        was = current_step(h)
         while h["stage"] == "play":
             h["step"] += 1
             if h["step"] >= len(h["steps"]):
@@ -189,6 +190,13 @@ class Turns(Play):
                 self.emit("round", round=h["round"])
                 continue
             st = h["steps"][h["step"]]
+            if (st["do"] == "bet" and was is not None and was["phase"] != st["phase"] and not self.dealt_now
+                    and rules.order_of_play is not OrderOfPlay.TURNS):
+                # A betting phase begins after a phase every player has played, and this move
+                # gave the dealer no job: the last one was done meanwhile, and its words must not
+                # stay up into the betting (issue 28: Spike's deal note lingered through the
+                # turn phase). In one player's turn (weg, classic) the job stays until the next.
+                h["deal"] = []
             if h["finishing"] is not None and st["phase"] != h["finishing"]:
                 h["finishing"] = None
                 self.after_call_next()
@@ -635,22 +643,23 @@ class Turns(Play):
             if self.rules.hands.tie == BLIND_DRAW:
                 # Drawn cards stay with their drawers: a drawer who has some is tied again.
                 again = any(h["p"][x]["blind_draw"] for x in h["demise_players"])
-                return (f"Blind draw{', tied again' if again else ''}: waiting for {join_words(waiting)} "
+                return (f"{self.rules.words.tie.capitalize()}{', tied again' if again else ''}: waiting for {join_words(waiting)} "
                         f"to draw {'another' if again else 'a'} card and enter it.")
-            return f"Sudden demise: waiting for {join_words(waiting)} to enter one more card."
+            return f"{self.rules.words.tie.capitalize()}: waiting for {join_words(waiting)} to enter one more card."
         if h["stage"] == "show" and h["settlement"] is not None:
             # Everyone else dropped out: the table waits for the survivor to show or not.
             winner = h["settlement"]["winner"]
             whose = "your" if winner == viewer else "their"
-            return (f"{who(winner)}: everyone else {self.rules.hands.words('folded')}. Show {whose} hand "
+            return (f"{who(winner)}: everyone else {self.rules.words.folded}. Show {whose} hand "
                     f"for the sabacc pot, or keep it hidden.")
         if h["stage"] == "final_roll":
-            return f"{who(h['dealer'])}: roll the scrambler one last time."
+            return f"{who(h['dealer'])}: roll {self.rules.dice.name} one last time."
         b, st = h["betting"], current_step(h)
         if b is not None:
             owed = b["current"] - h["p"][b["to_act"]]["bet"]
-            what = (f"call {owed}, raise, go all-in or fold" if owed > 0 else
-                    "check, raise or fold" if b["current"] else "bet or check")
+            fold = self.rules.words.fold
+            what = (f"call {owed}, raise, go all-in or {fold}" if owed > 0 else
+                    f"check, raise or {fold}" if b["current"] else "bet or check")
             return f"{who(b['to_act'])}: {what}."
         if st is None:
             return ""

@@ -4,7 +4,7 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords } from "./live.js";
+import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
 import { concededWords, describeSettlement } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
@@ -97,6 +97,7 @@ function render(state, events) {
     $("d-result-title").textContent = `Hand ${hand.no}: result`;
     $("d-result-hands").replaceChildren(showdown(hand.settlement, hand.players, names, cardWords, { caption: `Hand ${hand.no}: the hands` }));
   }
+  fitResult();
 
   const seats = state.seats.map((s) => {
     const p = live ? live.players.find((q) => q.seat === s.seat) : null;
@@ -104,7 +105,7 @@ function render(state, events) {
     const tags = [];
     if (state.dealer === s.seat) tags.push("dealer");
     if (moving) tags.push("to move");
-    if (p && p.folded) tags.push("folded");
+    if (p && p.folded) tags.push(gameWords().folded);
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
     if (live && !p && !s.sitting_out) tags.push("not in this hand");
@@ -124,13 +125,34 @@ function render(state, events) {
   $("d-seats").replaceChildren(...seats);
 }
 
+/** Issue 28 item 15: the result is read from the chairs, so it takes the room the screen has:
+ * the largest size (`--result-size`, in rem, at most 3) at which the page still fits the
+ * screen; eight players' hands fit at the smallest. */
+function fitResult() {
+  const box = $("d-result");
+  if (box.hidden) { box.style.removeProperty("--result-size"); return; }
+  const fits = (size) => {
+    box.style.setProperty("--result-size", String(size));
+    return document.documentElement.scrollHeight <= window.innerHeight;
+  };
+  let lo = 1.05, hi = 3;
+  if (fits(hi)) return;
+  for (let i = 0; i < 7; i++) {
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid; else hi = mid;
+  }
+  fits(lo);
+}
+window.addEventListener("resize", fitResult);
+
 function announceShift(ev, names, state) {
   shiftShownAt = Date.now();
   $("d-shift-kind").textContent = KIND[ev.kind] || "Core shift";
   $("d-shift-list").replaceChildren(...Object.entries(ev.instructions || {}).map(([seat, words]) =>
     h("li", {}, h("strong", {}, names.get(seat) || seat), ": ", words)));
-  const jobs = (state.hand && state.hand.deal) || [];
-  $("d-shift-deal").textContent = jobs.length ? `Dealer: ${jobs.map((j) => j.words).join(" · ")}` : "";
+  // The shift's own deal (after the third round's roll the reveal has already taken it off the hand).
+  const jobs = ev.deal || ((state.hand && state.hand.deal) || []).map((j) => j.words);
+  $("d-shift-deal").textContent = jobs.length ? `Dealer: ${jobs.join(" · ")}` : "";
   $("d-shift").hidden = false;
   clearTimeout(shiftTimer);
   shiftTimer = setTimeout(() => { $("d-shift").hidden = true; }, SHIFT_SHOWN_MS);

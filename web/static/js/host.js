@@ -7,7 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames } from "./live.js";
+import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, capital } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { showdown } from "./showdown.js";
 
@@ -319,10 +319,12 @@ async function listMyTables() {
 
 // -- the host console ------------------------------------------------------------------------
 
+// The stages of a hand in words (a tie's: the game's own, `stageWords`).
 const STAGES = {
   play: "playing", final_roll: "the last roll", reveal: "the reveal: everyone enters their hand",
-  demise: "sudden demise", settled: "settled",
+  settled: "settled",
 };
+const stageWords = (stage) => (stage === "demise" ? gameWords().tie : STAGES[stage] || stage);
 
 function consolePage(root) {
   const code = root.dataset.code;
@@ -364,13 +366,12 @@ function consolePage(root) {
     const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
     $("hand-no").textContent = state.hand ? String(state.hand.no) : "—";
     // The survivor's choice (Spike), in the game's words: "everyone else junked: …".
-    const out = (state.rules.kind_words && state.rules.kind_words.folded) || "folded";
-    const stage = hand && hand.stage === "show" ? `everyone else ${out}: the last player shows their hand or keeps it hidden`
-      : hand ? STAGES[hand.stage] || hand.stage : null;
-    $("hand-stage").textContent = stage || (state.ended ? "the session has ended" : "between hands");
+    $("hand-stage").textContent = hand && hand.stage === "show"
+      ? `everyone else ${gameWords().folded}: the last player shows their hand or keeps it hidden`
+      : hand ? stageWords(hand.stage) : state.ended ? "the session has ended" : "between hands";
     let turn = "—";
     if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
-    else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do}` : ""}`;
+    else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do === "draw" ? gameWords().draw_step : hand.do}` : ""}`;
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
     else if (hand && hand.stage === "show" && hand.settlement) turn = `${who(hand.settlement.winner)}: show or keep the hand hidden`;
     else if (hand && hand.words) turn = hand.words; // the reveal, a blind draw (tied again): the engine's words
@@ -384,6 +385,9 @@ function consolePage(root) {
       const button = $(id);
       button.disabled = !legal.has(button.dataset.command);
     }
+    // In the game's words: what rolls; a game nobody calls in offers no "Nobody calls".
+    $("host-roll").textContent = `Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"}`;
+    $("host-no-call").hidden = Boolean(state.rules.ending && !state.rules.ending.by_call);
     renderSeats();
     renderSeatPlay();
     renderItems();
@@ -669,8 +673,7 @@ function consolePage(root) {
       else if (l.type === "bet" || l.type === "raise") amountMoves(sid, name, l, out);
       else if (l.type === "all_in") out.push(seatButton(sid, `All-in (${l.amount}) for ${name}`, { type: "all_in" }, "danger"));
       else if (l.type === "fold") {
-        const word = state.rules.fold_words || "fold";
-        out.push(seatButton(sid, `${word.charAt(0).toUpperCase()}${word.slice(1)} for ${name}`, { type: "fold" }, "danger"));
+        out.push(seatButton(sid, `${capital(gameWords().fold)} for ${name}`, { type: "fold" }, "danger"));
       }
       else if (l.type === "roll") out.push(seatButton(sid, `Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"} for ${name}`, { type: "roll" }, "primary"));
       else if (l.type === "call_hand") out.push(seatButton(sid, `Call the hand for ${name}`, { type: "call_hand" }, "primary"));
@@ -694,11 +697,10 @@ function consolePage(root) {
         if (cardsPicker) cardsPicker.destroy();
         const whole = cards.type === "reveal" || cards.type === "show";
         const max = whole ? cards.hand_size : 1;
-        const blind = state.rules.tie === "blind_draw";
         cardsPicker = new CardPicker($("seat-cards"), {
           deck, pool: new CardPool(deck), max, locked: cards.static || [], cards: cards.static || [],
           label: whole ? `${name}'s hand` : cards.type === "discard" ? `The card ${name} discards`
-            : blind ? `${name}'s blind-draw card${cards.draw > 1 ? ` (tied again: draw ${cards.draw})` : ""}` : `${name}'s sudden-demise card`,
+            : `${name}'s ${gameWords().tie_card}${cards.draw > 1 ? ` (tied again: draw ${cards.draw})` : ""}`,
         });
         cardsFor = job;
       }
@@ -773,8 +775,12 @@ function consolePage(root) {
     // A value of its own fields (change_rules' rules) is said field by field, not "[object Object]".
     const said = (v) => Array.isArray(v) ? v.join(" ")
       : v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${x}`).join(", ") : v;
+    // A turn action by its button ("stand", "gain and keep"), a fold in the game's word ("junk").
+    let kind = e.type.replace(/_/g, " ");
+    if (e.type === "draw" && body.action) { kind = actionWords(body.action).button.toLowerCase(); delete body.action; }
+    else if (e.type === "fold") kind = gameWords().fold;
     const fields = Object.entries(body).map(([k, v]) => `${k.replace(/_/g, " ")} ${said(v)}`);
-    return `${who(e.actor)}: ${e.type.replace(/_/g, " ")}${fields.length ? ` (${fields.join(", ")})` : ""}`;
+    return `${who(e.actor)}: ${kind}${fields.length ? ` (${fields.join(", ")})` : ""}`;
   }
 
   /** The entries of the current hand (only those can be undone), newest first. */

@@ -34,7 +34,7 @@
 //
 // Each change also sets document.body.dataset.version to the version shown (tests wait on it).
 
-import { describeSettlement, handWords, setKindWords } from "./settlement.js";
+import { describeSettlement, handWords, setKindWords, setGameWordsOf, gameWords, capital } from "./settlement.js";
 
 const STORE_PREFIX = "sabacc.seat.";
 const RETRY_MS = [1000, 2000, 4000, 8000];
@@ -131,17 +131,24 @@ export function actionWords(action) {
 }
 
 let diceFaces = []; // face n's symbol is diceFaces[n - 1] (none: the number is shown)
+let diceName = "the scrambler"; // what rolls ("the spike dice")
+let foldFeeTo = "sabacc pot"; // where a fold fee goes (Spike's junk penalty: the game pot)
 
 /** A roll in the table's words: "4 and 2", or the spike dice's symbols. */
 export function diceWords(dice) {
   return (dice || []).map((d) => diceFaces[d - 1] || String(d)).join(" and ");
 }
 
+export { gameWords, capital };
+
 /** Take the game's words from a view's rules: its kinds of hand, turn actions and dice. */
 function setGameWords(rules) {
   setKindWords(rules.kind_words, rules.pot_words);
   if (rules.actions) turnActions = new Map(rules.actions.map((a) => [a.action, a]));
   if (rules.dice) diceFaces = rules.dice.faces || [];
+  if (rules.dice && rules.dice.name) diceName = rules.dice.name;
+  setGameWordsOf(rules.words);
+  foldFeeTo = rules.fold_fee_into_pot ? gameWords().pot : "sabacc pot";
 }
 
 /** One event in words for the "last actions" list, or null for bookkeeping events. */
@@ -160,7 +167,8 @@ export function namedSettlement(settlement, names) {
 }
 
 export function eventWords(ev, names) {
-  const who = (seat) => (seat ? names.get(seat) || seat : "The scrambler");
+  const who = (seat) => (seat ? names.get(seat) || seat : capital(diceName));
+  const w = gameWords();
   switch (ev.type) {
     case "joined": return `${who(ev.seat)} sits down`;
     case "bought_in": return `${who(ev.seat)} buys in for ${ev.amount}`;
@@ -176,11 +184,11 @@ export function eventWords(ev, names) {
     case "called_bet": return `${who(ev.seat)} calls ${ev.amount}`;
     case "raised": return `${who(ev.seat)} raises to ${ev.to}`;
     case "all_in": return `${who(ev.seat)} goes all-in with ${ev.amount}`;
-    case "folded": return `${who(ev.seat)} folds${ev.fee ? ` (pays ${ev.fee} to the sabacc pot)` : ""}`;
+    case "folded": return `${who(ev.seat)} ${w.folds}${ev.fee ? ` (pays ${ev.fee} to the ${foldFeeTo})` : ""}`;
     case "rolled": {
       const r = ev.roll || {};
       const dice = diceWords(r.dice);
-      return `${ev.seat ? who(ev.seat) : "The scrambler"} rolls ${dice}${r.shift ? ": a shift!" : ": no shift"}`;
+      return `${ev.seat ? who(ev.seat) : capital(diceName)} ${diceName.endsWith("dice") ? "roll" : "rolls"} ${dice}${r.shift ? ": a shift!" : ": no shift"}`;
     }
     case "hand_called": return `${who(ev.seat)} calls the hand`;
     case "no_call": return "Nobody calls";
@@ -190,7 +198,7 @@ export function eventWords(ev, names) {
     case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
     case "reveal_started": return "The reveal: enter your cards";
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
-    case "sudden_demise": return "Sudden demise: one more card each for the tied players";
+    case "sudden_demise": return `${capital(w.tie)}: ${w.tie_started}`;
     case "blind_draw": return ev.message ? nameCards(ev.message) : null; // the engine's words: who draws, a tie again
     // A card on the table more often than the deck holds: the engine says which, and who enters again.
     case "reveal_conflict": case "demise_conflict": return ev.message ? nameCards(ev.message) : "Two hands hold the same card: enter again";
@@ -206,7 +214,7 @@ export function eventWords(ev, names) {
       } catch (err) {
         return null;
       }
-    case "conceded": return `${who(ev.seat)} takes ${ev.amount}: everyone else folded`;
+    case "conceded": return `${who(ev.seat)} takes ${ev.amount}: everyone else ${w.folded}`;
     case "hand_ended": return `Hand ${ev.hand} is over`;
     case "session_ended": return "The session is over: see the final standings";
     case "undone": return ev.words ? `The host undid ${nameCards(ev.words)}` : "The host undid the last entry";

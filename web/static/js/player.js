@@ -7,7 +7,7 @@
 import {
   LiveTable, TapGuard, offeredAmounts, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  actionWords,
+  actionWords, gameWords, capital,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { concededWords, describeSettlement } from "./settlement.js";
@@ -221,7 +221,27 @@ function render(state, events) {
   renderFinal(state);
   renderSeats(state, names);
   renderSeatActions(state);
+  fitMoves();
 }
+
+/** Issue 28 item 14: on a small phone the moves panel sticks to the bottom of the screen
+ * (issue 18), but never over the turn line or the dealer's note: it is at most as tall as the
+ * room below what comes before it on the page, and scrolls inside itself; never less than 40 %
+ * of the screen, which a long note above may then give way to. */
+function fitMoves() {
+  const panel = $("actions-panel");
+  if (!panel || !panel.classList.contains("has-moves")) return; // the join page has none
+  let above = 0;
+  for (let e = panel.previousElementSibling; e; e = e.previousElementSibling) {
+    if (e.offsetParent !== null || getComputedStyle(e).position === "fixed") {
+      above = Math.max(above, e.getBoundingClientRect().bottom + window.scrollY);
+    }
+  }
+  const margin = parseFloat(getComputedStyle(panel).marginTop) || 0;
+  const room = Math.max(window.innerHeight * 0.4, window.innerHeight - above - margin);
+  panel.style.setProperty("--moves-room", `${Math.floor(room)}px`);
+}
+window.addEventListener("resize", fitMoves);
 
 
 function announceShift(ev, names, state) {
@@ -229,7 +249,7 @@ function announceShift(ev, names, state) {
   const player = myPlayer(state);
   $("shift-kind").textContent = ev.announcement; // the engine's one wording of it
   $("shift-mine").textContent = mine ? mine
-    : player && player.folded ? "You folded this hand: nothing to do."
+    : player && player.folded ? `You ${gameWords().folded} this hand: nothing to do.`
     : "You are not in this hand: nothing to do.";
   $("shift").hidden = false;
   const flash = $("flash");
@@ -255,8 +275,7 @@ const typed = new Map(); // amount form -> the text typed in it (kept across reb
 
 /** The button that drops out of the hand, in the game's word: "Fold", "Junk". */
 function foldWords(state) {
-  const word = state.rules.fold_words || "fold";
-  return word.charAt(0).toUpperCase() + word.slice(1);
+  return capital(gameWords().fold);
 }
 
 let discardRoot = null;
@@ -282,6 +301,7 @@ function withDiscard(entry) {
   const card = discardPicker && discardPicker.cards[0];
   if (!card) {
     $("actions-error").textContent = "Pick the card you discard first.";
+    if (discardRoot) discardRoot.scrollIntoView({ block: "nearest" }); // below the moves
     return null;
   }
   return { ...entry, card };
@@ -362,9 +382,9 @@ function renderActions(state) {
   const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
     : due.has("show") ? "Show your hand below, under “The reveal: your hand”, or keep it hidden."
     : due.has("demise_card") && state.rules.tie === "blind_draw"
-      ? (legalOf(state, "demise_card")[0].draw > 1 ? "Tied again: draw another card and enter it below, under “Blind draw”."
-        : "Enter the card you drew below, under “Blind draw”.")
-    : due.has("demise_card") ? "Enter your new card below, under “Sudden demise”."
+      ? (legalOf(state, "demise_card")[0].draw > 1 ? `Tied again: draw another card and enter it below, under “${capital(gameWords().tie)}”.`
+        : `Enter the card you drew below, under “${capital(gameWords().tie)}”.`)
+    : due.has("demise_card") ? `Enter your new card below, under “${capital(gameWords().tie)}”.`
     : "Nothing for you to do right now.";
   // Rebuilt only when the moves themselves change (or an armed button runs out).
   const key = JSON.stringify([legal, stack, mine, idle, Boolean(player && player.all_in)]);
@@ -375,6 +395,9 @@ function renderActions(state) {
   const box = $("actions");
   const out = [];
   const quiet = [];
+  // The moves come first, then the amounts to bet or raise and the card a move discards: on a
+  // small phone "Call 3", "Fold" and the turn actions are in view without scrolling (issue 28).
+  const later = [];
   for (const l of legal) {
     switch (l.type) {
       case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
@@ -383,16 +406,16 @@ function renderActions(state) {
         const offer = offeredAmounts(l.min, l.max, state.rules.ante);
         const row = offer.buttons.map((n) =>
           actionButton(n === stack ? `Bet ${n} (all-in)` : `Bet ${n}`, { type: "bet", amount: n }, { key: `bet-${n}` }));
-        out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
-        if (offer.typed) out.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
+        later.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
+        if (offer.typed) later.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
         break;
       }
       case "raise": {
         const offer = offeredAmounts(l.min_to, l.max_to, state.rules.ante);
         const row = offer.buttons.map((n) =>
           actionButton(`Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
-        out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
-        if (offer.typed) out.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
+        later.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
+        if (offer.typed) later.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
         break;
       }
       case "all_in": out.push(actionButton(`All-in (${l.amount})`, { type: "all_in" }, { danger: true })); break;
@@ -408,7 +431,7 @@ function renderActions(state) {
       case "draw": {
         const words = actionWords(l.action);
         // A move that discards where the discard pile lies face up: the card is entered too.
-        if (l.card && deck && !out.includes(discardBlock())) out.unshift(discardBlock());
+        if (l.card && deck && !later.includes(discardBlock())) later.push(discardBlock());
         out.push(actionButton(words.button, { type: "draw", action: l.action },
           { key: `draw-${l.action}`, primary: words.primary, fill: l.card ? withDiscard : null,
             danger: Boolean(words.leaves), confirm: Boolean(words.leaves) })); // leaving cannot be taken back
@@ -419,6 +442,9 @@ function renderActions(state) {
     }
   }
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  // A turn's actions (Spike's six) two to a row, so that all of them fit a small phone's screen.
+  box.classList.toggle("turn-actions", out.filter((b) => b.dataset && b.dataset.action === "draw").length > 2);
+  out.push(...later);
   const children = out.length ? out : [h("p", { class: "muted nothing" }, idle)];
   if (quiet.length) {
     children.push(h("div", { class: "quiet-moves" }, h("span", { class: "muted" }, "Out of turn: "), quiet));
@@ -556,7 +582,7 @@ function renderReveal(state, mine) {
   }
   $("demise-panel").hidden = !demise || !deck;
   const blind = state.rules.tie === "blind_draw";
-  $("demise-title").textContent = blind ? "Blind draw" : "Sudden demise";
+  $("demise-title").textContent = capital(gameWords().tie);
   // A blind draw that tied again asks for the next draw: a new, empty entry for its card.
   const draw = demise && demise.draw ? demise.draw : 1;
   if (demise && pickers.demise && draw !== demiseDraw) { pickers.demise.destroy(); pickers.demise = null; }
@@ -568,7 +594,7 @@ function renderReveal(state, mine) {
   }
   if (demise && clash) $("demise-hint").textContent = clash;
   if (demise && deck && !pickers.demise) {
-    pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: "Your sudden-demise card" });
+    pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: `Your ${gameWords().tie_card}` });
   }
   if (hand && hand.stage === "demise" && !demise && (hand.demise_players || []).includes(live.seat)) {
     $("demise-panel").hidden = true;
@@ -659,7 +685,7 @@ function renderWhyOut(state, me, mine) {
     if (me.sitting_out) words = "You are sitting out: the next hand is dealt without you.";
     else if (me.stack < ante) words = `Your stack (${me.stack}) cannot pay the ante of the next hand: buy in to play.`;
   } else if (mine && mine.folded && hand) {
-    words = "You folded this hand: you are out until the next one.";
+    words = `You ${gameWords().folded} this hand: you are out until the next one.`;
   }
   $("why-out").textContent = words;
   $("why-out").hidden = !words;
@@ -683,7 +709,7 @@ function renderSeats(state, names) {
     if (state.dealer === s.seat) tags.push("dealer");
     const moving = hand && (hand.to_act === s.seat || (!hand.to_act && (hand.do === "roll" ? hand.roller : hand.turn) === s.seat));
     if (moving) tags.push("to move");
-    if (p && p.folded) tags.push("folded");
+    if (p && p.folded) tags.push(gameWords().folded);
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
     const facts = [`stack ${s.stack}`];

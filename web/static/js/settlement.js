@@ -10,12 +10,36 @@
 
 let kindWords = {};
 let potWords = "hand pot";
+// The game's own words (a rule set's `words`, from the server: "game pot", "junk", "blind
+// draw"); until a page sets them, classic Sabacc's.
+let gameWordsNow = {
+  pot: "hand pot", fold: "fold", folds: "folds", folded: "folded", fold_fee: "fold fee",
+  tie: "sudden demise", tie_card: "sudden-demise card", tie_started: "one more card each for the tied players",
+  draw_step: "draw", bomb_out: "bomb-out penalty",
+};
 
 /** The words of the game in play for each kind of hand ({kind: words}, from the server) and
  * for the pot a hand is played for ("hand pot", "game pot"). */
 export function setKindWords(words, pot = null) {
   if (words) kindWords = { ...words };
   if (pot) potWords = pot;
+}
+
+/** Take the game's own words (a rule set's `words`): every page says these, never its own. */
+export function setGameWordsOf(words) {
+  if (!words) return;
+  gameWordsNow = { ...gameWordsNow, ...words };
+  potWords = gameWordsNow.pot;
+}
+
+/** The game's own words now: {pot, fold, folds, folded, fold_fee, tie, tie_card, ...}. */
+export function gameWords() {
+  return gameWordsNow;
+}
+
+/** A sentence's first word: "junk" -> "Junk". */
+export function capital(words) {
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "";
 }
 
 /** A hand won by the last player left, in the game's words: "Han takes the game pot, 4:
@@ -27,7 +51,7 @@ export function concededWords(settlement, names) {
     ? shown.sabacc_pot ? `; ${n} shows ${kindWords[shown.kind] || shown.kind} and takes the sabacc pot, ${shown.sabacc_pot}`
       : `; ${n} shows ${kindWords[shown.kind] || shown.kind}: the sabacc pot carries over`
     : "";
-  return `${n} takes the ${potWords}, ${settlement.amount}: everyone else ${kindWords.folded || "folded"}${more}.`;
+  return `${n} takes the ${potWords}, ${settlement.amount}: everyone else ${kindWords.folded || gameWordsNow.folded}${more}.`;
 }
 
 /** How one hand was judged, in words. */
@@ -126,7 +150,7 @@ export function describeSettlement(result) {
     const verb = g.winners.length > 1 ? "split" : "wins";
     winClauses.push(`${joinWords(g.winners)} ${verb} ${g.items.join(", and ")}`);
   }
-  if (conceded && winClauses.length) winClauses[0] += ` (everyone else ${kindWords.folded || "folded"})`;
+  if (conceded && winClauses.length) winClauses[0] += ` (everyone else ${kindWords.folded || gameWordsNow.folded})`;
   if (toSabaccPot.length) {
     // A pot that no eligible player could win (all of them bombed out) builds the sabacc pot.
     const goes = `${joinWords(toSabaccPot)} ${toSabaccPot.length > 1 ? "go" : "goes"} to the sabacc pot`;

@@ -12,7 +12,7 @@
 // Every name goes on the page as text (h()): a player called <script> shows as typed.
 
 import { h } from "./live.js";
-import { concededWords, handWords } from "./settlement.js";
+import { concededWords, handWords, gameWords, capital } from "./settlement.js";
 
 /** {seat: [codes]|null} from state.hand.players (its demise card appended) or a history entry. */
 export function cardsBySeat(players) {
@@ -22,12 +22,12 @@ export function cardsBySeat(players) {
   return out;
 }
 
-/** "Hand pot" when one pot was contested, else "Main pot", "Side pot 1", ... (an unmatched
+/** The game's pot ("Hand pot", "Game pot") when one pot was contested, else "Main pot", "Side pot 1", ... (an unmatched
  * bet that goes back is no pot anyone won). */
 function potLabel(pots, pot) {
   const contested = pots.filter((p) => p.eligible.length > 1 || p.to_sabacc_pot);
   const i = contested.indexOf(pot);
-  return contested.length <= 1 ? "Hand pot" : i === 0 ? "Main pot" : `Side pot ${i}`;
+  return contested.length <= 1 ? capital(gameWords().pot) : i === 0 ? "Main pot" : `Side pot ${i}`;
 }
 
 /** Who took which pot and who paid what, one sentence each: ["Main pot, 9: Chewie", ...]. */
@@ -90,13 +90,13 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
       h("td", { class: "sd-cards", "data-label": "Cards" }, codes && codes.length ? codes.map(cardWords).join(", ") : "—"),
       h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)),
       h("td", { class: "sd-kind", "data-label": "Hand" }, handWords({ ...x, total: null })),
-      anyDemise ? h("td", { class: "sd-demise", "data-label": "Sudden demise" }, demise || "—") : null,
-      anyBlind ? h("td", { class: "sd-blind-draw", "data-label": "Blind draw" }, x.blind_draw ? x.blind_draw.map(cardWords).join(", then ") : "—") : null,
+      anyDemise ? h("td", { class: "sd-demise", "data-label": capital(gameWords().tie) }, demise || "—") : null,
+      anyBlind ? h("td", { class: "sd-blind-draw", "data-label": capital(gameWords().tie) }, x.blind_draw ? x.blind_draw.map(cardWords).join(", then ") : "—") : null,
       h("td", { class: "sd-result", "data-label": "Why" }, x.why || what.join("; ") || "—"),
       h("td", { class: "sd-payout num", "data-label": "Payout" }, pay === undefined ? "—" : String(pay)),
       h("td", { class: "sd-net num", "data-label": "Net" }, signed(nets[x.name])));
   });
-  const heads = ["Player", "Cards", "Total", "Hand", ...(anyDemise ? ["Sudden demise"] : []), ...(anyBlind ? ["Blind draw"] : []), "Why", "Payout", "Net"];
+  const heads = ["Player", "Cards", "Total", "Hand", ...(anyDemise ? [capital(gameWords().tie)] : []), ...(anyBlind ? [capital(gameWords().tie)] : []), "Why", "Payout", "Net"];
   const table = h("table", { class: "showdown-table" },
     h("caption", {}, caption),
     h("thead", {}, h("tr", {}, heads.map((t) =>
