@@ -138,7 +138,8 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
         "called_bet": lambda: f"{n} calls {f('amount')}",
         "raised": lambda: f"{n} raises to {f('to')}",
         "all_in": lambda: f"{n} is all in with {f('amount')}",
-        "folded": lambda: f"{n} folds" + (f", paying {f('fee')} to the sabacc pot" if f("fee") else ""),
+        # The fee's pot is named by the event where it is not the sabacc pot (Play.drop_out).
+        "folded": lambda: f"{n} folds" + (f", paying {f('fee')} to the {f('pot') or 'sabacc pot'}" if f("fee") else ""),
         "rolled": lambda: _roll_words(ev, names),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",

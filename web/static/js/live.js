@@ -176,7 +176,8 @@ export function eventWords(ev, names) {
     case "called_bet": return `${who(ev.seat)} calls ${ev.amount}`;
     case "raised": return `${who(ev.seat)} raises to ${ev.to}`;
     case "all_in": return `${who(ev.seat)} goes all-in with ${ev.amount}`;
-    case "folded": return `${who(ev.seat)} folds${ev.fee ? ` (pays ${ev.fee} to the sabacc pot)` : ""}`;
+    // The fee's pot: named by the event where it is not the sabacc pot (Spike's junk penalty).
+    case "folded": return `${who(ev.seat)} folds${ev.fee ? ` (pays ${ev.fee} to the ${ev.pot || "sabacc pot"})` : ""}`;
     case "rolled": {
       const r = ev.roll || {};
       const dice = diceWords(r.dice);
