@@ -534,6 +534,7 @@ class Turns(Play):
         record["shown"] = {"cards": codes, "kind": shown.kind, "total": shown.total, "sabacc_pot": amount}
         if amount:
             record["payouts"] = {**record["payouts"], sid: record["payouts"][sid] + amount}
+            record.update(self.told(record))  # the net with the sabacc pot taken
         self.emit("shown", seat=sid, cards=codes, kind=shown.kind, total=shown.total, sabacc_pot=amount)
         self.end_hand()
 
