@@ -115,6 +115,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
         """The event's field `key` (None when it has none): a logged event is plain JSON."""
         return ev.get(key)
 
+    all_in = ", all in" if ev.get("stack") == 0 else ""
     words = {
         "joined": lambda: f"{f('name')} takes seat {f('seat')}",
         "bought_in": lambda: f"{n} buys in for {f('amount')} (stack {f('stack')})",
@@ -134,9 +135,10 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
         "dealt_out": lambda: f"{n} is dealt out ({f('reason')})",
         "round": lambda: f"round {f('round')}",
         "checked": lambda: f"{n} checks",
-        "bet": lambda: f"{n} bets {f('amount')}",
-        "called_bet": lambda: f"{n} calls {f('amount')}",
-        "raised": lambda: f"{n} raises to {f('to')}",
+        # A bet, call or raise of the whole stack (the event's stack after it is 0) is all-in.
+        "bet": lambda: f"{n} bets {f('amount')}" + all_in,
+        "called_bet": lambda: f"{n} calls {f('amount')}" + all_in,
+        "raised": lambda: f"{n} raises to {f('to')}" + all_in,
         "all_in": lambda: f"{n} is all in with {f('amount')}",
         # The fee's pot is named by the event where it is not the sabacc pot (Play.drop_out).
         "folded": lambda: f"{n} folds" + (f", paying {f('fee')} to the {f('pot') or 'sabacc pot'}" if f("fee") else ""),

@@ -172,9 +172,10 @@ export function eventWords(ev, names) {
     case "staked": return `${who(ev.seat)} stakes ${ev.item} for ${ev.value}`;
     case "hand_started": return `Hand ${ev.hand} starts; ${who(ev.dealer)} deals`;
     case "checked": return `${who(ev.seat)} checks`;
-    case "bet": return `${who(ev.seat)} bets ${ev.amount}`;
-    case "called_bet": return `${who(ev.seat)} calls ${ev.amount}`;
-    case "raised": return `${who(ev.seat)} raises to ${ev.to}`;
+    // A bet, call or raise of the whole stack (nothing left after it) is an all-in.
+    case "bet": return `${who(ev.seat)} bets ${ev.amount}${ev.stack === 0 ? " (all-in)" : ""}`;
+    case "called_bet": return `${who(ev.seat)} calls ${ev.amount}${ev.stack === 0 ? " (all-in)" : ""}`;
+    case "raised": return `${who(ev.seat)} raises to ${ev.to}${ev.stack === 0 ? " (all-in)" : ""}`;
     case "all_in": return `${who(ev.seat)} goes all-in with ${ev.amount}`;
     // The fee's pot: named by the event where it is not the sabacc pot (Spike's junk penalty).
     case "folded": return `${who(ev.seat)} folds${ev.fee ? ` (pays ${ev.fee} to the ${ev.pot || "sabacc pot"})` : ""}`;
