@@ -155,3 +155,14 @@ def test_the_summary_put_in_and_took_out_reconcile_with_the_net_at_a_classic_tab
     rows = _reconciles(client, host, 50)
     bombed = [r for r in rows if r[0] == 1 and r[3] == 0 and r[2] > 2]
     assert bombed, rows  # the bombed-out caller put in the antes and the penalty
+
+
+def test_the_rules_page_says_why_the_next_player_is_offered_their_move_in_a_folded_turn_players_call_window(client):
+    """Issue 28 item 16: the offer of the next turn's moves while a folded turn player's call
+    window is open is right (the third-round ruling); the rules page says why."""
+    import html
+
+    for preset in ("weg", "classic"):
+        page = html.unescape(client.get(f"/rules?preset={preset}").get_data(as_text=True))
+        assert "the next player is already offered the moves of their own turn" in page, preset
+        assert "making one closes the window first" in page, preset
