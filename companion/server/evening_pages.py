@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template
 
-from companion.server.host_pages import owner_or_404, seat_names, standings
+from companion.server.host_pages import owner_or_404, seat_names, standings_and_note
 from companion.table.outcome import game_runs, money
 
 bp = Blueprint("evening_pages", __name__)
@@ -82,6 +82,7 @@ def summary(code: str):
     hands: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
         hands.setdefault(r["hand"], []).append(r)
+    rows, note = standings_and_note(session)
     return render_template("host/summary.html", code=owner.code, session=session,
-                           standings=standings(session),
+                           standings=rows, odd_credits=note,
                            runs=game_runs(session), hands=hands)
