@@ -1,6 +1,6 @@
 """Issue 28 item 13: a raise (or a call, or a bet) of a player's whole stack is an all-in, and
-every screen says so: the phone's buttons before it, the phones' last actions and the host's log
-after it, and the display's seat tag."""
+every screen says so: the phone's and the console's buttons before it, the phones' last actions
+and the host's log after it, and the display's seat tag."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import screenshot
-from test_phones_browser import host, make_table, phone, server, settle_ui  # noqa: F401 (fixtures)
+from test_phones_browser import console, host, make_table, phone, server, settle_ui  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.browser]
 
@@ -24,6 +24,10 @@ def test_a_raise_and_a_call_of_the_whole_stack_are_marked_all_in_on_every_screen
     host(t, {"type": "bet", "seat": "s2", "amount": 1})  # Han: 17 behind
     raise_all = lando.locator("#actions").get_by_role("button", name="Raise to 18 (all-in)")
     expect(raise_all).to_be_visible()
+    con = console(t)  # the host console's buttons for a seat say it too
+    con.get_by_label("Seat", exact=True).select_option("s1")
+    expect(con.get_by_role("button", name="Raise to 18 (all-in) for Lando")).to_be_visible()
+    expect(con.get_by_role("button", name="Raise to 2 for Lando", exact=True)).to_be_visible()
     expect(lando.locator("#actions").get_by_role("button", name="Raise to 2", exact=True)).to_be_visible()
     before = t.version
     settle_ui(lando)
@@ -31,6 +35,8 @@ def test_a_raise_and_a_call_of_the_whole_stack_are_marked_all_in_on_every_screen
     t.wait_version(before + 1)
     call_all = han.locator("#actions").get_by_role("button", name="Call 17 (all-in)")
     expect(call_all).to_be_visible()
+    con.get_by_label("Seat", exact=True).select_option("s2")
+    expect(con.get_by_role("button", name="Call 17 (all-in) for Han")).to_be_visible()
     for page in (lando, han):
         expect(page.locator("#log")).to_contain_text("Lando raises to 18 (all-in)")
     expect(t.display.locator('#d-seats li[data-seat="s1"]')).to_contain_text("all-in")
