@@ -65,7 +65,13 @@ def test_holodex_final_standings_say_how_credits_no_chip_can_pay_are_settled(liv
         expect(page.locator('table.standings tr[data-seat="s3"] .chips-words')).to_have_text(
             "5 aurodium, 1 bronzium")
         screenshot(page, "odd-credits-summary-1280")
+        # Leia cashes out after the end: the banker hands back what the standings say, and
+        # the standings of what is left say that Lando's 1 credit makes no chip.
+        out = _api(live_server, f"/api/v1/tables/{code}/commands", {"type": "cash_out", "seat": "s2"}, token)
+        cashed = next(ev for ev in out["events"] if ev["type"] == "cashed_out")
+        assert cashed["amount"] == 4 and cashed["words"] == final["s2"]["chips"]["words"]
         page.goto(f"{live_server.url}/t/{code}/history")
-        expect(page.locator("#odd-credits")).to_contain_text("which goes to Leia")
+        expect(page.locator("#odd-credits")).to_contain_text("Credits no chip can pay: Lando 1 ")
+        expect(page.locator("#odd-credits")).to_contain_text("make no whole bronzium")
     finally:
         context.close()
