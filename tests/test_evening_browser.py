@@ -376,7 +376,8 @@ def test_item11_holodex_standings_say_how_to_settle_credits_smaller_than_a_chip(
     expect(standings).to_be_visible()
     text = standings.inner_text()
     assert "without a chip" not in text
-    assert "below the smallest chip (5): the banker pays" in text
+    # Issue 28 item 17: the table's rule rounds the odd credits to whole chips (chips.hand_back).
+    assert "below the smallest chip, rounded" in text and "IOU" not in text
 
 
 def test_item12_dealers_choice_from_the_console_keeps_seats_stacks_and_history(evening):

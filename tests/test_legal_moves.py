@@ -34,6 +34,7 @@ from companion.scrambler.dice import DICE
 from companion.table.commands import CHECKED, parse
 from companion.table.engine import HOST, SCRAMBLER, Game, Refused, Table
 from companion.table.state import copy_json, current_step, roller_of, static_allowance, working_copy
+from test_table_fuzz import offered_in_turn
 
 PRESETS = ["weg", "classic", "holodex", "pagat", "pagat-d6"]
 OPTIONS: list[dict[str, Any]] = [
@@ -440,6 +441,36 @@ def test_a_folded_turn_players_call_window_offers_the_next_turns_moves_as_the_tr
     assert "fold" not in {m["type"] for m in moves[third]}  # not the next turn's move
     assert "call_hand" in {m["type"] for m in moves[third]}
     assert "no_call" in {m["type"] for m in moves[turn]}  # the folded turn player may close it
+
+
+class InTurnDriver(Driver):
+    """The random player, checking before each move that no seat is offered a move out of its
+    turn (`test_table_fuzz.offered_in_turn`)."""
+
+    def step(self) -> None:
+        h = self.t.view(None)["hand"]
+        if h is not None and h["stage"] == "play":
+            for sid in self.t.seat_ids():
+                if offered_in_turn(h, sid, self.t.legal(sid)):
+                    self.seen["the next turn's move offered in a folded turn player's call window"] += 1
+        super().step()
+
+
+def test_no_seat_is_offered_a_move_out_of_its_turn_at_a_house_dealers_table():
+    """Issue 28: a `weg` table with a house dealer offered a seat "bet" while a folded turn
+    player's call window was open (`do` call, `to_act` None). It was the next turn's player:
+    their move closes the window first (the third-round ruling; the rules page says so). No
+    other seat is ever offered a betting move, a draw or a roll out of its turn."""
+    seen: Counter = Counter()
+    for preset in ("weg", "classic", "holodex", "pagat", "spike"):
+        for n in range(3):
+            driver = InTurnDriver(preset, {"house_dealer": True}, random.Random(f"in turn {preset} {n}"),
+                                  fold_turns=0.5 if preset in ("weg", "classic") else 0.0)
+            driver.play(hands=3, limit=400)
+            seen[preset] += driver.seen["event hand_ended"]
+            seen += driver.seen
+    assert all(seen[preset] for preset in ("weg", "classic", "holodex", "pagat", "spike")), seen
+    assert seen["the next turn's move offered in a folded turn player's call window"]
 
 
 def to_round_2(rules: Any) -> Table:

@@ -465,7 +465,7 @@ def test_holodex_hand_all_in_call_in_the_trade_phase_negative_hand_wins(table):
     t.tap("s2", "Bet 20", (490, 470, 490, 35, 15))
     t.tap("s3", "All-in (490)", (490, 470, 0, 525, 15))
     t.tap("s1", "Fold", (489, 470, 0, 525, 16))
-    t.tap("s2", "Call 470", (489, 0, 0, 995, 16))
+    t.tap("s2", "Call 470 (all-in)", (489, 0, 0, 995, 16))  # his whole stack (issue 28 item 13)
     # Trade phase: one static-field change a turn.
     t.static_add("s2", "fl1", (489, 0, 0, 995, 16))
     expect(t.phones["s2"].locator("#static-add-wrap")).to_be_hidden()

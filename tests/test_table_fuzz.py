@@ -3,14 +3,16 @@ every variant, played by random legal moves of the players, with the host's stak
 and undos mixed in, on a real ledger with the scrambler's committed seeds.
 
 After every command: no hand is stuck (while a hand is played some player can move it on, or
-the scrambler's button rolls), the credits add up (stacks, the hand pot and the sabacc pot
+the scrambler's button rolls), no seat is offered a move out of its turn (`offered_in_turn`),
+the credits add up (stacks, the hand pot and the sabacc pot
 change only by buy-ins, cash-outs, adjustments and stakes, undos included), no stack is
 negative, a refused command or undo changes nothing, and no view shows a seat's hidden cards
 to another seat (the host's console included). After each table: every finished hand's seed is
 revealed and `verify` passes on it (`verify_chain`), and the ledger loads back to the same
 table.
 
-The default run plays a few hands over every variant (each preset in turn). The full run:
+The default run plays a few hands over every variant (each preset in turn), and every preset
+with a house dealer (issue 28: a `weg` table with a house dealer). The full run:
 `SABACC_FUZZ_HANDS=1000 .venv/bin/pytest tests/test_table_fuzz.py -s` prints its figures.
 """
 
@@ -45,6 +47,11 @@ EXTERNAL = {"bought_in": "amount", "cashed_out": "amount", "adjusted": "amount",
 #: Events counted in the figures (what the run reached).
 SEEN = {"staked", "sudden_demise", "demise_conflict", "reveal_conflict", "conceded", "settled",
         "shift", "hand_called", "all_in"}
+#: Every preset with a house dealer: the pairing of PRESETS and OPTIONS above gives the house
+#: dealer to one preset only.
+HOUSE_DEALER: list[tuple[str, dict[str, Any]]] = [(p, {"house_dealer": True}) for p in PRESETS]
+#: The moves a seat makes only when the table waits for it: its betting move, its draw, its roll.
+TURN_MOVES = {"check", "bet", "raise", "call", "all_in", "draw", "roll"}
 #: The full run's size (hands over all tables); the default run's is small for the suite.
 HANDS = int(os.environ.get("SABACC_FUZZ_HANDS", "0"))
 STEP_LIMIT = 400  # commands for one hand: far more than a hand needs
@@ -122,7 +129,10 @@ class Fuzz:
         if h is None or h["stage"] == "settled":
             return
         self.no_hidden_cards_shown()
-        moves = [m for sid in t.seat_ids() for m in t.legal(sid) if m["type"] in HAND_MOVES]
+        offers = {sid: t.legal(sid) for sid in t.seat_ids()}
+        for sid, legal in offers.items():
+            offered_in_turn(h, sid, legal)
+        moves = [m for legal in offers.values() for m in legal if m["type"] in HAND_MOVES]
         scrambler = h["roller"] is None and (h["do"] == "roll" or h["stage"] == "final_roll")
         assert moves or scrambler, f"a stuck hand: {h['stage']} {h['phase']} {h['do']}"
 
@@ -236,14 +246,55 @@ class Fuzz:
         assert again.table == self.table
 
 
+def offered_in_turn(h: dict, sid: str, legal: list[dict]) -> int:
+    """No state offers a seat a move out of its turn (issue 28): a betting move only to the
+    seat the betting waits for, a draw only to the seat whose draw it is, a roll only to the
+    roller. The one exception is the third-round ruling's: while a turn player who folded in
+    their own turn has their call window open (`do` "call", `to_act` None), the next turn's
+    player (the next one still in, from the hand's order) is offered the moves of their turn,
+    as making one closes the window first (RULES.md; the rules page says so). Returns how many
+    moves were offered by that exception."""
+    turn_player = next((p for p in h["players"] if p["seat"] == h["turn"]), None)
+    next_turn = None
+    if h["stage"] == "play" and h["do"] == "call" and turn_player is not None and turn_player["folded"]:
+        order = [p["seat"] for p in h["players"]]
+        i = order.index(h["turn"])
+        next_turn = next((order[(i + k) % len(order)] for k in range(1, len(order))
+                          if not h["players"][(i + k) % len(order)]["folded"]), None)
+    excepted = 0
+    for m in legal:
+        typ = m["type"]
+        if typ not in TURN_MOVES:
+            continue
+        if sid == next_turn:
+            excepted += 1
+            continue
+        if typ == "draw":
+            assert h["do"] == "draw" and h["turn"] == sid, (sid, m, h["do"], h["turn"])
+        elif typ == "roll":
+            assert h["roller"] == sid, (sid, m, h["roller"])
+        else:
+            assert h["to_act"] == sid, (f"{sid} is offered {m} out of its turn", h["do"], h["to_act"], h["turn"])
+    return excepted
+
+
+def game_of(n: int) -> tuple[str, dict[str, Any]]:
+    """The preset and variant of the n-th table: each variant once (the presets in turn), then
+    every preset with a house dealer, then the variants again."""
+    first = len(OPTIONS)
+    if first <= n < first + len(HOUSE_DEALER):
+        return HOUSE_DEALER[n - first]
+    return PRESETS[n % len(PRESETS)], OPTIONS[n % len(OPTIONS)]
+
+
 def run(tmp_path, hands: int, per_table: int) -> Counter:
     """Play `hands` hands over tables of every preset and variant, `per_table` hands each."""
     figures: Counter = Counter()
     ledger = Ledger(tmp_path / "fuzz.sqlite3")
     try:
         n = 0
-        while figures["hands"] < hands:
-            preset, option = PRESETS[n % len(PRESETS)], OPTIONS[n % len(OPTIONS)]
+        while figures["hands"] < hands or n < len(OPTIONS) + len(HOUSE_DEALER):
+            preset, option = game_of(n)
             rng = random.Random(f"fuzz {n} {preset} {sorted(option.items())}")
             fuzz = Fuzz(ledger, f"F{n}", preset, option, rng)
             for _ in range(per_table):
@@ -258,9 +309,9 @@ def run(tmp_path, hands: int, per_table: int) -> Counter:
 
 
 def test_random_play_through_the_owner_no_stuck_hand_no_credit_error_no_leak_and_every_hand_verifies(tmp_path):
-    """Every variant once (the presets in turn), a few hands each; with SABACC_FUZZ_HANDS set,
-    that many hands in all."""
+    """Every variant once (the presets in turn) and every preset with a house dealer, a few
+    hands each; with SABACC_FUZZ_HANDS set, that many hands in all."""
     figures = run(tmp_path, HANDS or 2 * len(OPTIONS), per_table=2 if not HANDS else 5)
     print("\nfuzz:", dict(figures))
-    assert figures["tables"] >= len(OPTIONS)
+    assert figures["tables"] >= len(OPTIONS) + len(HOUSE_DEALER)
     assert figures["undone"] and figures["verified"] == figures["hands"]

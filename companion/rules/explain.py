@@ -441,8 +441,10 @@ def _calling(rs: RuleSet) -> Section:
                   "itself closes it, with no separate \"nobody calls\" tap. A turn player who "
                   "folded in their own turn still rolls; their call window then closes as soon "
                   "as the next player acts (or on a tap from them or the host): it never holds "
-                  "up the next turn. Any other player still in the hand may call while it is "
-                  "open.")
+                  "up the next turn. So while it is open, the next player is already offered the "
+                  "moves of their own turn (their bet or check, or their roll): making one closes "
+                  "the window first, as a \"nobody calls\" would. Any other player still in the "
+                  "hand may call while it is open.")
     elif phase.by is Who.TABLE:
         window = (f"When fewer than two players can still bet, the {phase.words} round of a "
                   "round where a call is allowed is a call window open to every player still "

@@ -2,8 +2,9 @@
 page with the final standings, the chips each player hands back and which game each hand was).
 
 - `GET /t/<code>/export.csv`: one row per player per settled hand: the game, the dealer, what
-  the player committed, the payout, the net, the stack after the hand, and why the hand won or
-  lost. The sums of `net` per player and the `stack_after` of the last hand agree with the
+  the player committed to the hand pot, the payout, what they put in and took out (antes to
+  both pots, bets, fees and penalties: `outcome.money`, so took_out − put_in = net), the net,
+  the stack after the hand, and why the hand won or lost. The sums of `net` per player and the `stack_after` of the last hand agree with the
   ledger (the whole-evening test reads it back).
 - `GET /t/<code>/summary`: the printable summary page.
 
@@ -18,14 +19,14 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template
 
-from companion.server.host_pages import owner_or_404, seat_names, standings
-from companion.table.outcome import game_runs
+from companion.server.host_pages import owner_or_404, seat_names, standings_and_note
+from companion.table.outcome import game_runs, money
 
 bp = Blueprint("evening_pages", __name__)
 
 #: The export's columns, in order.
-CSV_COLUMNS = ("hand", "game", "dealer", "seat", "name", "committed", "payout", "net",
-               "stack_after", "sabacc_pot_after", "status", "why")
+CSV_COLUMNS = ("hand", "game", "dealer", "seat", "name", "committed", "payout", "put_in", "took_out",
+               "net", "stack_after", "sabacc_pot_after", "status", "why")
 
 
 def hand_rows(session: dict[str, Any], folded: str = "folded") -> list[dict[str, Any]]:
@@ -36,17 +37,19 @@ def hand_rows(session: dict[str, Any], folded: str = "folded") -> list[dict[str,
     out = []
     for h in session["hands"]:
         s = h.get("settlement") or {}
-        committed, net, payouts = s.get("committed") or {}, s.get("net") or {}, h.get("payouts") or {}
+        committed, payouts = s.get("committed") or {}, h.get("payouts") or {}
         why = {x["name"]: x.get("why", "") for x in s.get("hands") or []}
         if s.get("status") == "conceded":
             why = {sid: f"everyone else {folded}" if sid == s.get("winner") else folded for sid in h["players"]}
         stacks = after.get(h["hand"], {})
         for sid in h["players"]:
+            # Put in, took out and the net: one reckoning (outcome.money), so they reconcile.
+            cash = money({**s, "payouts": payouts}, sid) if s else {"put_in": "", "took_out": "", "net": ""}
             out.append({
                 "hand": h["hand"], "game": h.get("game", ""), "dealer": names.get(h["dealer"], "the house"),
                 "seat": sid, "name": names.get(sid, sid),
                 "committed": committed.get(sid, ""), "payout": payouts.get(sid, ""),
-                "net": net.get(sid, ""), "stack_after": stacks.get("stacks", {}).get(sid, ""),
+                "put_in": cash["put_in"], "took_out": cash["took_out"], "net": cash["net"], "stack_after": stacks.get("stacks", {}).get(sid, ""),
                 "sabacc_pot_after": stacks.get("sabacc_pot", ""), "status": h.get("status") or "",
                 "why": why.get(sid, ""),
             })
@@ -80,6 +83,7 @@ def summary(code: str):
     hands: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
         hands.setdefault(r["hand"], []).append(r)
+    rows, note = standings_and_note(session)
     return render_template("host/summary.html", code=owner.code, session=session,
-                           standings=standings(session),
+                           standings=rows, odd_credits=note,
                            runs=game_runs(session), hands=hands)

@@ -36,7 +36,7 @@ from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, Rule
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
-from companion.table.chips import breakdown, chip_set_from
+from companion.table.chips import chip_set_from, from_dealers_left, hand_back
 from companion.table.outcome import game_runs
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
@@ -125,12 +125,12 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
     rules = rules or PRESETS["classic"]
     w = rules.words
     done = action_words(rules)
-    fee_to = w.pot if rules.fold_fee_into_pot else "sabacc pot"
 
     def f(key: str) -> Any:
         """The event's field `key` (None when it has none): a logged event is plain JSON."""
         return ev.get(key)
 
+    all_in = ", all in" if ev.get("stack") == 0 else ""
     words = {
         "joined": lambda: f"{f('name')} takes seat {f('seat')}",
         "bought_in": lambda: f"{n} buys in for {f('amount')} (stack {f('stack')})",
@@ -150,11 +150,13 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
         "dealt_out": lambda: f"{n} is dealt out ({f('reason')})",
         "round": lambda: f"round {f('round')}",
         "checked": lambda: f"{n} checks",
-        "bet": lambda: f"{n} bets {f('amount')}",
-        "called_bet": lambda: f"{n} calls {f('amount')}",
-        "raised": lambda: f"{n} raises to {f('to')}",
+        # A bet, call or raise of the whole stack (the event's stack after it is 0) is all-in.
+        "bet": lambda: f"{n} bets {f('amount')}" + all_in,
+        "called_bet": lambda: f"{n} calls {f('amount')}" + all_in,
+        "raised": lambda: f"{n} raises to {f('to')}" + all_in,
         "all_in": lambda: f"{n} is all in with {f('amount')}",
-        "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {fee_to}" if f("fee") else ""),
+        # The fee's pot is named by the event where it is not the sabacc pot (Play.drop_out).
+        "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {f('pot') or 'sabacc pot'}" if f("fee") else ""),
         "rolled": lambda: _roll_words(ev, names, rules.dice.name),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
@@ -487,7 +489,8 @@ def history(code: str):
     return render_template(
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
-        standings=standings(state), runs=game_runs(owner.table.session()), showdowns=showdowns,
+        standings=standings(state), odd_credits=standings_and_note(state)[1],
+        runs=game_runs(owner.table.session()), showdowns=showdowns,
         shown={sd["hand"]: sd["shown"] for sd in showdowns if sd["shown"]},
     )
 
@@ -589,8 +592,18 @@ def chart(code: str):
 
 
 def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each player's money over the session, with the chip breakdown of the stack still on
-    the table: net = stack + cashed out − bought in − items staked − adjustments.
+    """Each player's money over the session, with the chips to hand back for the stack still
+    on the table: net = stack + cashed out − bought in − items staked − adjustments
+    (`standings_and_note`, without the note)."""
+    return standings_and_note(state)[0]
+
+
+def standings_and_note(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+    """Each player's money over the session, with the chips to hand back for the stack still
+    on the table (`chips.hand_back`: the odd credits rounded by the table's rule, the most
+    first, ties from the dealer's left), and that rule in words for this table's stacks (empty
+    when every credit is a chip): net = stack + cashed out − bought in − items staked −
+    adjustments.
 
     The columns are read from the seats now, so cash-outs after the end of the session show;
     the order is the engine's final standings once the session has ended (net is unchanged
@@ -598,10 +611,14 @@ def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
     chips = chip_set_from(state["settings"]["chip_set"])
     people = {d["seat"]: d for d in state.get("departed", [])} | {s["seat"]: s for s in state["seats"]}
     rows = []
+    house = state.get("house_dealer", (state.get("rules") or {}).get("house_dealer"))
+    ring = from_dealers_left([s["seat"] for s in state["seats"]], state.get("token") if house else state.get("dealer"))
+    ring += [sid for sid in people if sid not in ring]
+    back = hand_back([(sid, people[sid].get("stack", 0)) for sid in ring], chips)
     for sid, s in people.items():
         row = {"seat": sid, **{k: s.get(k, 0) for k in ("name", "stack", "bought_in", "cashed_out", "items", "adjusted")}}
         row["net"] = row["stack"] + row["cashed_out"] - row["bought_in"] - row["items"] - row["adjusted"]
-        row["chips"] = breakdown(row["stack"], chips).to_json()
+        row["chips"] = back.rows[sid]
         rows.append(row)
     shares = {r["seat"]: r.get("sabacc_share", 0) for r in state.get("standings") or []}
     for row in rows:
@@ -611,7 +628,7 @@ def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
         rows.sort(key=lambda r: final.index(r["seat"]) if r["seat"] in final else len(final))
     else:
         rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
-    return rows
+    return rows, back.words(lambda sid: people[sid].get("name") if sid in people else None)
 
 
 @bp.get("/t/<code>/standings.json")
@@ -619,7 +636,8 @@ def standings_json(code: str):
     """The standings with each remaining stack's chip breakdown (final once `ended`)."""
     owner = owner_or_404(code)
     _, state = owner.view(None)
-    return jsonify({"code": owner.code, "ended": state["ended"], "standings": standings(state)})
+    rows, note = standings_and_note(state)
+    return jsonify({"code": owner.code, "ended": state["ended"], "standings": rows, "odd_credits": note})
 
 
 @bp.get("/t/<code>/seat-qr.svg")

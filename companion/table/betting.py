@@ -199,17 +199,9 @@ class Betting(Play):
         return sid, h, p
 
     def cmd_fold(self, f: dict[str, Any], actor: str | None) -> None:
-        sid, h, p = sure(self.check_fold(f, actor))
+        sid, h, _ = sure(self.check_fold(f, actor))
         b = h["betting"]
-        fee = min(self.rules.fold_fee, self.stack(sid))
-        if self.rules.fold_fee_into_pot:
-            self.pay_fee(sid, fee)  # Spike's junk penalty: into the game pot
-        else:
-            self.s["seats"][sid]["stack"] -= fee
-            self.s["sabacc_pot"] += fee
-        p["folded"], p["folded_turn"] = True, h["turn_no"]
-        h["junk"] += p["hand_size"]
-        self.emit("folded", seat=sid, fee=fee, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"])
+        self.drop_out(sid)
         live = self.live()
         if len(live) == 1:
             self.concede(live[0])

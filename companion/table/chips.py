@@ -9,12 +9,22 @@ The cash-out tells the banker which chips to hand over, largest first::
     >>> b = breakdown(518, HOLODEX_LAY_CHIPS)
     >>> b.words, b.remainder
     ('5 aurodium, 3 bronzium; 3 credits below the smallest chip (5): the banker pays them in cash or writes an IOU', 3)
+
+At the end of the session the credits no chip can pay are settled by the table's rule, the
+odd-chip rule (`hand_back`): the chips on the table pay everyone, so the odd credits are rounded
+to whole chips, one smallest chip each to those who have the most of them::
+
+    >>> back = hand_back([("s1", 1), ("s2", 4), ("s3", 500)], HOLODEX_LAY_CHIPS)
+    >>> back.rows["s1"]["words"], back.rows["s2"]["words"]
+    ('nothing (1 credit below the smallest chip, rounded down)', '1 bronzium (4 credits below the smallest chip, rounded up)')
+    >>> print(back.words({"s1": "Lando", "s2": "Leia"}.get))
+    Credits no chip can pay: Lando 1, Leia 4 (the smallest chip is 1 bronzium, 5 credits). The table rounds them to whole chips, so that the chips on the table pay everyone: together they make 1 bronzium, which goes to Leia, who has the most of them (one chip each, the most first, ties from the dealer's left); the others are rounded down. Net is counted in credits, before this rounding.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from companion.rules.rulesets import Chip
 
@@ -80,6 +90,89 @@ def breakdown(amount: int, chips: tuple[Chip, ...]) -> Breakdown:
         n, left = divmod(left, chip.value)
         counts.append((chip, n))
     return Breakdown(amount, tuple(counts), left)
+
+
+@dataclass(frozen=True)
+class HandBack:
+    """The chips each player is handed back at the end of the session: `rows` (seat -> the
+    breakdown's JSON, its words saying how the seat's odd credits were rounded), and how the
+    odd credits (each stack's credits below the smallest chip) were settled: `up`, the seats
+    given one smallest chip for theirs; `unpaid`, odd credits that make no whole chip together
+    (no chip on the table stands for them: only a buy-in, adjustment or carried pot of odd
+    credits leaves any)."""
+
+    rows: dict[str, dict[str, Any]]
+    odd: dict[str, int]
+    up: tuple[str, ...]
+    unpaid: int
+    smallest: Chip | None
+
+    def words(self, name: Callable[[str], str | None]) -> str:
+        """How the table settled the odd credits, in words for the standings (empty when there
+        were none). `name` gives a seat's name."""
+        odd = {sid: n for sid, n in self.odd.items() if n}
+        if not odd or self.smallest is None:
+            return ""
+        chip = self.smallest
+        who = ", ".join(f"{name(sid) or sid} {n}" for sid, n in odd.items())
+        out = (f"Credits no chip can pay: {who} (the smallest chip is 1 {chip.name}, {chip.value} credits). "
+               "The table rounds them to whole chips, so that the chips on the table pay everyone: ")
+        if self.up:
+            given = len(self.up)
+            takers = [name(sid) or sid for sid in self.up]
+            names = takers[0] if given == 1 else ", ".join(takers[:-1]) + " and " + takers[-1]
+            out += (f"together they make {given} {chip.name}, which go{'es' if given == 1 else ''} to {names}, "
+                    f"who {'has' if given == 1 else 'have'} the most of them (one chip each, the most first, "
+                    "ties from the dealer's left)")
+            out += "; the others are rounded down." if len(odd) > given else "."
+        else:
+            out += (f"together they make no whole {chip.name}: no chip on the table stands for them, "
+                    "so they are not handed back.")
+        if self.unpaid and self.up:
+            out += (f" {self.unpaid} credit{'' if self.unpaid == 1 else 's'} of them make{'s' if self.unpaid == 1 else ''} "
+                    "no whole chip: no chip on the table stands for them, so they are not handed back.")
+        return out + " Net is counted in credits, before this rounding."
+
+
+def from_dealers_left(order: list[str], dealer: str | None) -> list[str]:
+    """`order` (the seats in seat order) starting from the dealer's left: who gets odd credits
+    first (RULES.md, the end of a session). The dealer's own seat comes last.
+
+    >>> from_dealers_left(["s1", "s2", "s3"], "s2")
+    ['s3', 's1', 's2']
+    """
+    start = (order.index(dealer) + 1) % len(order) if dealer in order else 0
+    return order[start:] + order[:start]
+
+
+def hand_back(stacks: list[tuple[str, int]], chips: tuple[Chip, ...]) -> HandBack:
+    """The table's rule for credits no chip can pay (issue 28), in this one place: each stack
+    is handed back in the fewest chips (`breakdown`); the credits below the smallest chip are
+    pooled, and the pool's whole smallest chips go one each to the players with the most odd
+    credits (ties: the order of `stacks`, which the caller gives from the dealer's left); the
+    others' odd credits are rounded down. Every chip on the table is handed back and none is
+    made up: the largest-remainder rounding of the poker table's odd-chip rule, with no cash
+    and no IOU between players."""
+    smallest = min(chips, key=lambda c: c.value) if chips else None
+    parts = {sid: breakdown(stack, chips) for sid, stack in stacks}
+    odd = {sid: b.remainder for sid, b in parts.items()}
+    pool = sum(odd.values())
+    whole = pool // smallest.value if smallest else 0
+    ranked = sorted((sid for sid, n in odd.items() if n), key=lambda sid: -odd[sid])  # stable: ties in order
+    up = tuple(ranked[:whole])
+    rows: dict[str, dict[str, Any]] = {}
+    for sid, stack in stacks:
+        n = odd[sid]
+        if not n or smallest is None:
+            rows[sid] = parts[sid].to_json()
+            continue
+        rounded = breakdown(stack - n + (smallest.value if sid in up else 0), chips)
+        how = "up" if sid in up else "down"
+        row = rounded.to_json()
+        row.update(amount=stack, odd=n, rounded=how,
+                   words=f"{rounded.words} ({n} credit{'' if n == 1 else 's'} below the smallest chip, rounded {how})")
+        rows[sid] = row
+    return HandBack(rows, odd, up, pool - whole * (smallest.value if smallest else 0), smallest)
 
 
 def chip_set_from(spec: Any, field: str = "chip_set") -> tuple[Chip, ...]:

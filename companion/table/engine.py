@@ -345,7 +345,9 @@ class Table:
                 "seats": [self._seat_view(sid) for sid in s["order"]],
                 "departed": [{"seat": sid, **d} for sid, d in s["departed"].items()],
                 "sabacc_pot": s["sabacc_pot"], "ended": s["ended"], "standings": s["standings"],
-                "carried_sabacc_pot": s["carried_sabacc_pot"]}
+                "carried_sabacc_pot": s["carried_sabacc_pot"],
+                # Who the odd credits are paid after (the standings' chips: chips.hand_back).
+                "dealer": s["dealer"], "token": s["token"], "house_dealer": self._rules.house_dealer}
 
     def legal(self, seat: str) -> list[dict[str, Any]]:
         """The commands `seat` may send now (what its phone offers; the host console asks for

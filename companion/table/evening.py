@@ -23,7 +23,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.rules.game import CLASSIC_WORDS
 from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
-from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
+from companion.table.chips import InvalidChips, chip_set_from, chip_set_to_json, from_dealers_left, hand_back
 from companion.table.play import Play, Refusal, need
 
 
@@ -152,8 +152,8 @@ class Evening(Play):
         what = f.get("sabacc_pot", "split")
         shares: dict[str, int] = {}
         carried = 0
+        dealer = s["token"] if self.rules.house_dealer else s["dealer"]
         if pot and what == "split":
-            dealer = s["token"] if self.rules.house_dealer else s["dealer"]
             shares = split_sabacc_pot(pot, list(s["order"]), dealer)
             for sid, n in shares.items():
                 s["seats"][sid]["stack"] += n
@@ -163,14 +163,18 @@ class Evening(Play):
         rows: list[dict[str, Any]] = []
         every = [(sid, s["seats"][sid], True) for sid in s["order"]]
         every += [(sid, seat, False) for sid, seat in s["departed"].items()]
+        # The chips each hands back, the odd credits rounded by the table's rule (chips.hand_back),
+        # the most first, ties from the dealer's left.
+        stack_of = {sid: seat["stack"] for sid, seat, _ in every}
+        ring = from_dealers_left(list(s["order"]), dealer) + list(s["departed"])
+        back = hand_back([(sid, stack_of[sid]) for sid in ring], self.chips)
         for sid, seat, seated in every:
             net = seat["stack"] + seat["cashed_out"] - seat["bought_in"] - seat["items"] - seat["adjusted"]
-            chips = breakdown(seat["stack"], self.chips)
             rows.append({"seat": sid, "name": seat["name"], "stack": seat["stack"],
                          "bought_in": seat["bought_in"], "cashed_out": seat["cashed_out"],
                          "items": seat["items"], "adjusted": seat["adjusted"], "net": net,
                          "sabacc_share": shares.get(sid, 0), "seated": seated,
-                         "chips": chips.to_json()})
+                         "chips": back.rows[sid]})
         rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
         s["ended"] = True
         s["standings"] = rows

@@ -153,6 +153,26 @@ def _blind_draw_words(sid: str, played: dict[str, dict[str, Any]], rules: RuleSe
     return f"tied with {' and '.join(who)}; {verdict} the blind draw: {cards(sid)} against {against}"
 
 
+def money(record: dict[str, Any], sid: str) -> dict[str, int]:
+    """What `sid` put into a settled hand and took out of it, as the evening's summary shows
+    them: `put_in` is every credit that left the stack for the hand (the antes to both pots,
+    bets, fees, a fold fee or junk penalty, and a penalty paid at the settlement); `took_out`
+    every credit that came back (the pots and the sabacc pot won); `net` = took_out − put_in,
+    the change of the stack over the hand. A penalty is a payout below 0 in the record: here
+    it is counted as put in, so that neither figure is ever below 0.
+
+    >>> record = {"payouts": {"s1": 110, "s2": -70}, "paid": {"s1": 35, "s2": 35},
+    ...           "penalties": [{"name": "s2", "reason": "bomb_out", "amount": 70, "shortfall": 0}]}
+    >>> money(record, "s1"), money(record, "s2")
+    ({'put_in': 35, 'took_out': 110, 'net': 75}, {'put_in': 105, 'took_out': 0, 'net': -105})
+    """
+    penalty = sum(int(x.get("amount", 0)) for x in record.get("penalties") or [] if x.get("name") == sid)
+    payout = int((record.get("payouts") or {}).get(sid, 0))
+    paid = int((record.get("paid") or {}).get(sid, (record.get("committed") or {}).get(sid, 0)))
+    put_in, took_out = paid + penalty, payout + penalty
+    return {"put_in": put_in, "took_out": took_out, "net": took_out - put_in}
+
+
 def _beaten_by(record: dict[str, Any], sid: str, name: Callable[[str], str | None],
                rules: RuleSet) -> str | None:
     """Who took the pots `sid` played for, in words ("Han's Pure Sabacc")."""

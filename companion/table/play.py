@@ -122,6 +122,26 @@ class Play:
         p = self.hand["p"][sid]
         p["fees"] += amount
 
+    def drop_out(self, sid: str) -> None:
+        """`sid` leaves the hand: a fold, or Spike's junk in the turn phase or the betting
+        phase alike (RULES-SPIKE.md: the penalty is paid whenever a player junks). Pays the
+        rule set's fold fee, capped at the stack: into the sabacc pot, or, where the rule set
+        says so (Spike's junk penalty), into the game pot as a fee. The `folded` event names
+        the pot the fee went to (`pot`) where it is not the sabacc pot, so the log's words
+        follow the money. The cards go to the junk (the discard pile)."""
+        h, rules = self.hand, self.rules
+        p = h["p"][sid]
+        fee = min(rules.fold_fee, self.stack(sid))
+        if rules.fold_fee_into_pot:
+            self.pay_fee(sid, fee)
+        else:
+            self.s["seats"][sid]["stack"] -= fee
+            self.s["sabacc_pot"] += fee
+        p["folded"], p["folded_turn"] = True, h["turn_no"]
+        h["junk"] += p["hand_size"]
+        self.emit("folded", seat=sid, fee=fee, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"],
+                  **({"pot": rules.words.pot} if fee and rules.fold_fee_into_pot else {}))
+
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""
         seat = fields.get("seat")

@@ -64,11 +64,18 @@ class Seats(Play):
         self.emit("bought_in", seat=sid, amount=amount, stack=seat["stack"])
 
     def cash_out(self, sid: str, amount: int) -> None:
+        """Hand `amount` of the seat's stack back in chips. After the session's end, a whole
+        stack the final standings hand back is paid as they say (its odd credits rounded by
+        the table's rule, chips.hand_back); otherwise in the fewest chips."""
         seat = self.s["seats"][sid]
+        chips = breakdown(amount, self.chips).to_json()
+        final = next((r for r in self.s["standings"] or [] if r["seat"] == sid), None) if self.s["ended"] else None
+        if final is not None and final["stack"] == amount == seat["stack"]:
+            chips = final["chips"]
         seat["stack"] -= amount
         seat["cashed_out"] += amount
         self.emit("cashed_out", seat=sid, amount=amount, stack=seat["stack"],
-                  **{k: v for k, v in breakdown(amount, self.chips).to_json().items() if k != "amount"},
+                  **{k: v for k, v in chips.items() if k != "amount"},
                   items=list(self.s["items"]))
 
     def check_cash_out(self, f: dict[str, Any], actor: str | None) -> tuple[str, int] | Refusal:

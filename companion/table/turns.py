@@ -566,12 +566,9 @@ class Turns(Play):
 
     def leave_hand(self, sid: str) -> None:
         """A turn action that leaves the hand (Spike's junk): the whole hand goes onto the
-        discard pile, as a fold without a fee; the last player left takes the pots."""
-        h = self.hand
-        p = h["p"][sid]
-        p["folded"], p["folded_turn"] = True, h["turn_no"]
-        h["junk"] += p["hand_size"]
-        self.emit("folded", seat=sid, fee=0, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"])
+        discard pile, as a fold does, with its fee (the junk penalty); the last player left
+        takes the pots."""
+        self.drop_out(sid)
         live = self.live()
         if len(live) == 1:
             self.concede(live[0])

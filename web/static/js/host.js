@@ -631,7 +631,13 @@ function consolePage(root) {
     const [type, lo, hi, field, verb] = l.type === "bet"
       ? ["bet", l.min, l.max, "amount", "Bet"] : ["raise", l.min_to, l.max_to, "to", "Raise to"];
     const offer = offeredAmounts(lo, hi, state.rules.ante);
-    for (const n of offer.buttons) out.push(seatButton(sid, `${verb} ${n} for ${name}`, { type, [field]: n }));
+    // The amount that puts the seat's whole stack in is marked all-in.
+    const seat = state.seats.find((s) => s.seat === sid);
+    const playing = state.hand && state.hand.players.find((p) => p.seat === sid);
+    const whole = seat ? seat.stack + (type === "raise" && playing ? playing.bet : 0) : null;
+    for (const n of offer.buttons) {
+      out.push(seatButton(sid, `${verb} ${n}${n === whole ? " (all-in)" : ""} for ${name}`, { type, [field]: n }));
+    }
     if (offer.typed) {
       out.push(amountField({
         id: `seat-amount-${type}`, label: `${verb} another amount for ${name}`, lo, hi, verb,
@@ -669,7 +675,10 @@ function consolePage(root) {
     let cards = null;
     for (const l of legal) {
       if (l.type === "check") out.push(seatButton(sid, `Check for ${name}`, { type: "check" }, "primary"));
-      else if (l.type === "call") out.push(seatButton(sid, `Call ${l.amount} for ${name}`, { type: "call" }, "primary"));
+      else if (l.type === "call") {
+        const all = seat && l.amount === seat.stack ? " (all-in)" : "";
+        out.push(seatButton(sid, `Call ${l.amount}${all} for ${name}`, { type: "call" }, "primary"));
+      }
       else if (l.type === "bet" || l.type === "raise") amountMoves(sid, name, l, out);
       else if (l.type === "all_in") out.push(seatButton(sid, `All-in (${l.amount}) for ${name}`, { type: "all_in" }, "danger"));
       else if (l.type === "fold") {

@@ -132,7 +132,6 @@ export function actionWords(action) {
 
 let diceFaces = []; // face n's symbol is diceFaces[n - 1] (none: the number is shown)
 let diceName = "the scrambler"; // what rolls ("the spike dice")
-let foldFeeTo = "sabacc pot"; // where a fold fee goes (Spike's junk penalty: the game pot)
 
 /** A roll in the table's words: "4 and 2", or the spike dice's symbols. */
 export function diceWords(dice) {
@@ -148,7 +147,6 @@ function setGameWords(rules) {
   if (rules.dice) diceFaces = rules.dice.faces || [];
   if (rules.dice && rules.dice.name) diceName = rules.dice.name;
   setGameWordsOf(rules.words);
-  foldFeeTo = rules.fold_fee_into_pot ? gameWords().pot : "sabacc pot";
 }
 
 /** One event in words for the "last actions" list, or null for bookkeeping events. */
@@ -180,11 +178,13 @@ export function eventWords(ev, names) {
     case "staked": return `${who(ev.seat)} stakes ${ev.item} for ${ev.value}`;
     case "hand_started": return `Hand ${ev.hand} starts; ${who(ev.dealer)} deals`;
     case "checked": return `${who(ev.seat)} checks`;
-    case "bet": return `${who(ev.seat)} bets ${ev.amount}`;
-    case "called_bet": return `${who(ev.seat)} calls ${ev.amount}`;
-    case "raised": return `${who(ev.seat)} raises to ${ev.to}`;
+    // A bet, call or raise of the whole stack (nothing left after it) is an all-in.
+    case "bet": return `${who(ev.seat)} bets ${ev.amount}${ev.stack === 0 ? " (all-in)" : ""}`;
+    case "called_bet": return `${who(ev.seat)} calls ${ev.amount}${ev.stack === 0 ? " (all-in)" : ""}`;
+    case "raised": return `${who(ev.seat)} raises to ${ev.to}${ev.stack === 0 ? " (all-in)" : ""}`;
     case "all_in": return `${who(ev.seat)} goes all-in with ${ev.amount}`;
-    case "folded": return `${who(ev.seat)} ${w.folds}${ev.fee ? ` (pays ${ev.fee} to the ${foldFeeTo})` : ""}`;
+    // The fee's pot: named by the event where it is not the sabacc pot (Spike's junk penalty).
+    case "folded": return `${who(ev.seat)} ${w.folds}${ev.fee ? ` (pays ${ev.fee} to the ${ev.pot || "sabacc pot"})` : ""}`;
     case "rolled": {
       const r = ev.roll || {};
       const dice = diceWords(r.dice);

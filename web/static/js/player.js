@@ -401,7 +401,7 @@ function renderActions(state) {
   for (const l of legal) {
     switch (l.type) {
       case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
-      case "call": out.push(actionButton(`Call ${l.amount}`, { type: "call" }, { primary: true })); break;
+      case "call": out.push(actionButton(l.amount === stack ? `Call ${l.amount} (all-in)` : `Call ${l.amount}`, { type: "call" }, { primary: true })); break;
       case "bet": {
         const offer = offeredAmounts(l.min, l.max, state.rules.ante);
         const row = offer.buttons.map((n) =>
@@ -412,8 +412,9 @@ function renderActions(state) {
       }
       case "raise": {
         const offer = offeredAmounts(l.min_to, l.max_to, state.rules.ante);
+        const whole = player ? player.bet + stack : null; // raising to it puts the whole stack in
         const row = offer.buttons.map((n) =>
-          actionButton(`Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
+          actionButton(n === whole ? `Raise to ${n} (all-in)` : `Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
         later.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
         if (offer.typed) later.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
         break;
