@@ -13,6 +13,8 @@ table's owner. Seats in join order: s1 Lando (the first dealer), s2 Han, s3 Chew
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -45,9 +47,16 @@ def in_view_and_uncovered(page, locator) -> dict:
     }""")
 
 
-def assert_in_view(page, locator, what: str) -> None:
+def assert_in_view(page, locator, what: str, settle_s: float = 5.0) -> None:
+    """`locator` lies inside the screen with nothing over it, once the page has settled: the
+    moves panel fits itself to the screen after a render (fitMoves), so a slow machine may see
+    it mid-layout for a moment; what still covers a move after `settle_s` covers it for good."""
     expect(locator).to_be_visible()
+    deadline = time.monotonic() + settle_s
     where = in_view_and_uncovered(page, locator)
+    while (where["covered"] or where["top"] < 0 or where["bottom"] > where["height"]) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        where = in_view_and_uncovered(page, locator)
     assert where["top"] >= 0 and where["bottom"] <= where["height"], (what, where)
     assert where["covered"] == 0, (what, where)
 
