@@ -20,6 +20,7 @@ reaches these pages; the console's private parts arrive through the API with the
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -32,11 +33,12 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
 from companion.rules.option_fields import GROUPS, option_fields, presets_fields
-from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet
+from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, InvalidRules, RuleSet, ruleset_from
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
 from companion.table.chips import breakdown, chip_set_from
+from companion.table.evening import rules_spec
 from companion.table.outcome import game_runs
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
@@ -243,7 +245,7 @@ def console(code: str):
         f["value"] = now.get(f["name"], f["default"])
     return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
                            presets=RULE_SETS, fields=fields, groups=GROUPS, hand_pot=HAND_POT,
-                           deck_name=rules.deck.name)
+                           deck_name=rules.deck.name, game_name=state["game"])
 
 
 def scrambler_devices_words(hub: Any) -> str:
@@ -443,7 +445,9 @@ def history(code: str):
     owner = owner_or_404(code)
     _, state = owner.view(None)
     names = seat_names(state)
-    showdowns = [showdown_rows(h, names, owner.table.rules) for h in reversed(state["hands"]) if h.get("settlement")]
+    played = hand_rules(owner)
+    showdowns = [showdown_rows(h, names, played.get(h["hand"], owner.table.rules))
+                 for h in reversed(state["hands"]) if h.get("settlement")]
     by_hand = dice_by_hand(owner)
     for sd in showdowns:
         sd["by_hand"] = by_hand.get(sd["hand"], 0)
@@ -452,6 +456,34 @@ def history(code: str):
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
         standings=standings(state), runs=game_runs(owner.table.session()), showdowns=showdowns,
     )
+
+
+def hand_rules(owner: TableOwner) -> dict[int, RuleSet]:
+    """Per hand number, the rule set it was played with, from the ledger: the table's own at its
+    start, then each dealer's choice that stands (issue 28: a table that went from classic to
+    Spike holds hands of two decks, and each is named with its own deck and ranking)."""
+    row = owner.ledger.table(owner.code)
+    if row is None:
+        return {}
+    settings = row.settings
+    spec: Any = rules_spec(settings["rules"], {k: v for k, v in settings.items() if k in OPTIONS})
+    made: dict[str, RuleSet] = {}
+    out: dict[int, RuleSet] = {}
+    for e in owner.ledger.entries_of_type(owner.code, ("change_rules", "start_hand")):
+        if not e.applies:
+            continue
+        for ev in e.events:
+            if ev.get("type") == "rules_changed":
+                spec = ev.get("rules", spec)
+            elif ev.get("type") == "hand_started" and isinstance(ev.get("hand"), int):
+                key = json.dumps(spec, sort_keys=True)
+                if key not in made:
+                    try:
+                        made[key] = ruleset_from(spec)
+                    except InvalidRules:  # a spec an older version accepted: the table's own
+                        made[key] = owner.table.rules
+                out[ev["hand"]] = made[key]
+    return out
 
 
 def dice_by_hand(owner: TableOwner) -> dict[int, int]:
