@@ -39,3 +39,39 @@ def test_item1_the_history_names_each_hand_with_its_own_deck(client):
     # Hand 2, Spike: Spike's card names ("−4", "Sylop") and its named hands.
     assert "+4, \u22124" in page and "Sylop, \u22122" in page
     assert "Sabacc with a pair" in page and "Nulrhek" in page
+
+
+def test_item10_the_audit_page_names_each_roll_with_its_own_games_dice(client):
+    """Classic's scrambler rolls are numbers; Spike's dice are named by their symbols
+    (RULES-SPIKE.md: Spike, Flask, Crown, Compass, Eye, Sun for faces 1-6), in the seeds
+    section and in the log, also on a table that played both."""
+    host = Host(client_post(client), "classic")
+    host.classic_demise_hand()  # three rolls of 1 and 2
+    host.do("change_rules", rules="spike")
+    host.do("start_hand")
+    h = host.state()["hand"]
+    for sid in [p["seat"] for p in h["players"]]:
+        host.do("draw", seat=sid, action="stand")
+    for sid in [p["seat"] for p in h["players"]]:
+        host.do("check", seat=sid)
+    host.do("roll", dice=[3, 5])
+    page = client.get(f"/t/{host.code}/audit").get_data(as_text=True)
+    assert "dice Crown and Eye" in page  # the seeds section's list of the hand's rolls
+    assert "rolls Crown and Eye (2d6-doubles): no shift" in page  # the log
+    assert "dice 3 and 5" not in page and "rolls 3 and 5" not in page
+    assert "dice 1 and 2" in page and "rolls 1 and 2" in page  # the classic hand's scrambler
+    assert "Symbol" not in page
+    # The live rows name it the same way.
+    rows = client.get(f"/t/{host.code}/audit?after=1&rows=1").get_data(as_text=True)
+    assert "rolls Crown and Eye" in rows and "rolls 1 and 2" in rows
+
+
+def test_item10_a_spike_book_table_with_a_junk_penalty_says_it_everywhere(client):
+    host = Host(client_post(client), {"preset": "spike-book", "junk_penalty": 1})
+    game = "Corellian Spike (the printed rule book) (junk penalty 1)"
+    assert host.state()["game"] == game
+    for path in ("rules", "display", "host", "history"):
+        page = client.get(f"/t/{host.code}/{path}").get_data(as_text=True)
+        assert "junk penalty none" not in page, path
+    assert "junk penalty 1 credit" in client.get(f"/t/{host.code}/rules").get_data(as_text=True)
+    assert game in client.get(f"/t/{host.code}/display").get_data(as_text=True)

@@ -20,6 +20,7 @@ reaches these pages; the console's private parts arrive through the API with the
 
 from __future__ import annotations
 
+import bisect
 import json
 import threading
 import time
@@ -105,11 +106,12 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
+def event_words(ev: dict[str, Any], names: dict[str, str], faces: str | None = None) -> str | None:
     """One event of the log in plain words (None for bookkeeping events nobody reads).
 
     Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
-    only say that they were entered."""
+    only say that they were entered. `faces`: a roll's dice in its game's words ("Crown and
+    Eye", `roll_faces`); without it, their numbers."""
     t = str(ev.get("type"))
     n = _who(ev.get("seat"), names)
 
@@ -141,7 +143,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
         "raised": lambda: f"{n} raises to {f('to')}",
         "all_in": lambda: f"{n} is all in with {f('amount')}",
         "folded": lambda: f"{n} folds" + (f", paying {f('fee')} to the sabacc pot" if f("fee") else ""),
-        "rolled": lambda: _roll_words(ev, names),
+        "rolled": lambda: _roll_words(ev, names, faces),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
@@ -172,12 +174,12 @@ def event_words(ev: dict[str, Any], names: dict[str, str]) -> str | None:
     return make() if make else str(t)
 
 
-def _roll_words(ev: dict[str, Any], names: dict[str, str]) -> str:
+def _roll_words(ev: dict[str, Any], names: dict[str, str], faces: str | None = None) -> str:
     roll = ev.get("roll") or {}
     dice = roll.get("dice") or []
     who = _who(ev.get("seat"), names) if ev.get("seat") else "the scrambler"
     what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
-    faces = " and ".join(str(d) for d in dice) if dice else "the timer"
+    faces = (faces or " and ".join(str(d) for d in dice)) if dice else "the timer"
     hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
     return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
 
@@ -311,10 +313,12 @@ def _verify_command(hand: dict[str, Any]) -> str | None:
     return " ".join(parts)
 
 
-def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def audit_hands(entries: list[dict[str, Any]], faces: dict[int, str] | None = None) -> list[dict[str, Any]]:
     """Per hand: its seed commitment, its revealed seed, and every roll that stands in the order
     the table made it (an undone roll is taken back: rolled again, it gives the same dice), with
-    a `verify` command line."""
+    a `verify` command line. `faces`: each roll entry's dice in its game's words (`roll_faces`;
+    else their numbers), as `faces` of the roll."""
+    faces = faces or {}
     hands: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for e in entries:
@@ -325,7 +329,7 @@ def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 hands.append(current)
             elif ev.get("type") == "rolled" and current is not None and e["undone_by"] is None:
                 roll = dict(ev.get("roll") or {})
-                roll.update(seq=e["seq"])
+                roll.update(seq=e["seq"], faces=faces.get(e["seq"]) or " and ".join(map(str, roll.get("dice") or [])))
                 current["rolls"].append(roll)
             elif ev.get("type") == "seed_revealed":
                 for h in hands:
@@ -400,7 +404,8 @@ def audit(code: str):
         entries = _entries(owner, start, min(version, start + AUDIT_PAGE - 1))
         undone = {e["undoes"] for e in entries if e["undoes"]}
         redraw = [owner.log_entry(x, None) for x in (owner.ledger.entry(owner.code, s) for s in undone) if x]
-        return render_template("host/audit_rows.html", entries=redraw + entries, names=names)
+        return render_template("host/audit_rows.html", entries=redraw + entries, names=names,
+                               faces=roll_faces(owner, redraw + entries))
     # A page is tens of milliseconds of CPU: a few at once, the rest wait their turn, so that
     # guests reading it cannot crowd the phones' commands out of the CPU (issue 11).
     if not _audit_turn():
@@ -421,13 +426,15 @@ def _audit_page(owner: TableOwner, version: int, names: dict):
     # page ends inside a hand whose seed is still to come) on to its last one.
     start = _hand_start(owner, first) if last else first
     context = _entries(owner, start, last) if last else []
-    hands = audit_hands(context)
+    faces = roll_faces(owner, context)
+    hands = audit_hands(context, faces)
     if last < version and hands and hands[-1]["commitment"] and not hands[-1]["seed"]:
         context += _entries(owner, last + 1, _hand_end(owner, last, version))
-        hands = audit_hands(context)[:len(hands)]  # the next hand (and its entry) is not on it
+        faces = roll_faces(owner, context)
+        hands = audit_hands(context, faces)[:len(hands)]  # the next hand (and its entry) is not on it
     entries = [e for e in context if first <= e["seq"] <= last]
     return render_template(
-        "host/audit.html", code=owner.code, entries=entries, names=names,
+        "host/audit.html", code=owner.code, entries=entries, names=names, faces=faces,
         hands=hands, version=version, dice_table=dice_table(),
         first=first, last=last, newest=last >= version,
     )
@@ -458,17 +465,18 @@ def history(code: str):
     )
 
 
-def hand_rules(owner: TableOwner) -> dict[int, RuleSet]:
-    """Per hand number, the rule set it was played with, from the ledger: the table's own at its
-    start, then each dealer's choice that stands (issue 28: a table that went from classic to
-    Spike holds hands of two decks, and each is named with its own deck and ranking)."""
+def games_played(owner: TableOwner) -> list[tuple[int, int, RuleSet]]:
+    """Each hand's (entry that started it, hand number, rule set it was played with), in order,
+    from the ledger: the table's own rules at its start, then each dealer's choice that stands
+    (issue 28: a table that went from classic to Spike holds hands of two decks and two kinds
+    of dice, and each is read with its own)."""
     row = owner.ledger.table(owner.code)
     if row is None:
-        return {}
+        return []
     settings = row.settings
     spec: Any = rules_spec(settings["rules"], {k: v for k, v in settings.items() if k in OPTIONS})
     made: dict[str, RuleSet] = {}
-    out: dict[int, RuleSet] = {}
+    out: list[tuple[int, int, RuleSet]] = []
     for e in owner.ledger.entries_of_type(owner.code, ("change_rules", "start_hand")):
         if not e.applies:
             continue
@@ -482,7 +490,28 @@ def hand_rules(owner: TableOwner) -> dict[int, RuleSet]:
                         made[key] = ruleset_from(spec)
                     except InvalidRules:  # a spec an older version accepted: the table's own
                         made[key] = owner.table.rules
-                out[ev["hand"]] = made[key]
+                out.append((e.seq, ev["hand"], made[key]))
+    return out
+
+
+def hand_rules(owner: TableOwner) -> dict[int, RuleSet]:
+    """Per hand number, the rule set it was played with (`games_played`)."""
+    return {hand: rules for _, hand, rules in games_played(owner)}
+
+
+def roll_faces(owner: TableOwner, entries: list[dict[str, Any]]) -> dict[int, str]:
+    """Per entry of `entries` that rolls, its dice in the words of the game its hand played
+    ("Crown and Eye" at a Spike table, "4 and 2" with the classic scrambler)."""
+    rolls = [(e["seq"], ev["roll"]["dice"]) for e in entries for ev in e["events"]
+             if ev.get("type") == "rolled" and (ev.get("roll") or {}).get("dice")]
+    if not rolls:
+        return {}
+    games = games_played(owner)
+    starts = [seq for seq, _, _ in games]
+    out: dict[int, str] = {}
+    for seq, dice in rolls:
+        i = bisect.bisect_right(starts, seq) - 1
+        out[seq] = (games[i][2] if i >= 0 else owner.table.rules).dice.show(dice)
     return out
 
 
