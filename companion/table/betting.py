@@ -209,6 +209,7 @@ class Betting(Play):
             self.s["sabacc_pot"] += fee
         p["folded"], p["folded_turn"] = True, h["turn_no"]
         h["junk"] += p["hand_size"]
+        self.hand_on_discard_pile()
         self.emit("folded", seat=sid, fee=fee, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"])
         live = self.live()
         if len(live) == 1:
