@@ -247,7 +247,7 @@ def console(code: str):
         f["value"] = now.get(f["name"], f["default"])
     return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
                            presets=RULE_SETS, fields=fields, groups=GROUPS, hand_pot=HAND_POT,
-                           deck_name=rules.deck.name, game_name=state["game"])
+                           deck_name=rules.deck.name, game_name=state["game"], dice_table=dice_table())
 
 
 def scrambler_devices_words(hub: Any) -> str:
