@@ -78,3 +78,18 @@ def test_item11_after_the_third_rounds_shift_the_new_top_card_is_entered_at_the_
     with pytest.raises(Refused) as exc:
         do(t, "host", "discard_top", card="+1")  # the hand is over: no top card to enter
     assert exc.value.status == 409
+
+
+def test_item11_the_audit_log_says_what_lies_on_top_of_the_discard_pile(client):
+    from evening_script import Host
+    from test_evening import client_post
+
+    host = Host(client_post(client), "spike")
+    host.do("start_hand")
+    host.do("discard_top", card="-3")
+    first = host.state()["hand"]["players"][0]["seat"]
+    host.do("draw", seat=first, action="junk")
+    page = client.get(f"/t/{host.code}/audit").get_data(as_text=True)
+    assert "the discard pile&#39;s top card is -3" in page
+    assert "a junked hand lies on the discard pile: its top card is to be entered" in page
+    assert "<li>discard_top</li>" not in page

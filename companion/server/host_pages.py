@@ -167,6 +167,8 @@ def event_words(ev: dict[str, Any], names: dict[str, str], faces: str | None = N
             if f("sabacc_shares") else ""),
         "undone": lambda: f"counter-entry: {f('words') or f('entry_type')} (entry {f('seq')}) is undone",
         "rules_changed": lambda: f"from the next hand the table plays {f('game')}",
+        "discard_top": lambda: f"the discard pile's top card is {f('card')}" if f("card")
+        else "a junked hand lies on the discard pile: its top card is to be entered",
     }
     if t in ("step", "betting_done"):
         return None
