@@ -524,14 +524,13 @@ function followGame(code, state) {
   if (drawn === undefined || !state || !state.game) return false;
   const key = GAME_RELOAD_PREFIX + code;
   let tried = null;
-  try { tried = sessionStorage.getItem(key); } catch (err) { /* no storage: one reload a view */ }
+  try { tried = sessionStorage.getItem(key); } catch (err) { /* no storage: the page loads again, unguarded */ }
   if (state.game === drawn) {
     if (tried !== null) try { sessionStorage.removeItem(key); } catch (err) { /* nothing kept */ }
     return false;
   }
   if (tried !== state.game) {
     try { sessionStorage.setItem(key, state.game); } catch (err) { /* reload all the same */ }
-    document.body.dataset.following = state.game;
     window.location.reload();
     return true;
   }
