@@ -400,7 +400,10 @@ def test_scrambler_simulate_rolls_the_spike_dice_matching_symbols_one_in_six(cap
 
 def test_spike_dice_show_their_symbols():
     assert SPIKE.dice.show([1, 1]) == "Spike and Spike"
-    assert SPIKE.dice.show([3, 5]) == "Symbol 3 and Symbol 5"
+    # RULES-SPIKE.md names the faces 1-6: Spike, Flask, Crown, Compass, Eye, Sun.
+    assert SPIKE.dice.show([3, 5]) == "Crown and Eye"
+    assert SPIKE.dice.show([2, 4]) == "Flask and Compass"
+    assert SPIKE.dice.show([6, 6]) == "Sun and Sun"
     assert RULE_SETS["classic"].dice.show([3, 5]) == "3 and 5"
     assert SPIKE.to_json()["dice"]["shift_words"] == "matching symbols"
 

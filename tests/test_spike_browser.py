@@ -71,7 +71,7 @@ def test_a_whole_spike_game_on_three_phones_and_the_display(table):
         t.tap(seat, "Check", (27, 25, 27, 5, 6))
     # The spike dice: matching symbols, a Sabacc Shift.
     t.tap("s1", "Roll the spike dice", (27, 25, 27, 5, 6), dice=[3, 3])
-    expect(t.display.locator("#d-roll")).to_contain_text("Symbol 3 and Symbol 3 — a shift")
+    expect(t.display.locator("#d-roll")).to_contain_text("Crown and Crown — a shift")
     t.shift_seen({"s1": "Discard your 2 cards; the dealer deals you 2.",
                   "s2": "Discard your 2 cards; the dealer deals you 2.",
                   "s3": "Discard your 3 cards; the dealer deals you 3."})

@@ -247,6 +247,8 @@ SPIKE_ACTIONS: tuple[TurnAction, ...] = (
 
 
 #: The two spike dice: six symbols each, the spike on face 1 (the scrambler's trigger is any
-#: double: matching symbols, 1 roll in 6). The other symbols are named by their place.
-SPIKE_DICE = Dice("the spike dice", ("Spike", "Symbol 2", "Symbol 3", "Symbol 4", "Symbol 5", "Symbol 6"),
+#: double: matching symbols, 1 roll in 6). The printed rule book names no symbol; players use
+#: the names of the gamesofthegalaxy.com page, faces 1 to 6 (RULES-SPIKE.md "The deck and the
+#: dice"): every screen, the audit page and the log name a roll with these words.
+SPIKE_DICE = Dice("the spike dice", ("Spike", "Flask", "Crown", "Compass", "Eye", "Sun"),
                   "matching symbols")

@@ -82,7 +82,8 @@ def _turn(rs: RuleSet) -> Section:
     penalty = (f" Junking costs {credits(rs.fold_fee)} into the game pot." if rs.fold_fee else "")
     return Section("turn", "Turn phase: one action each", (
         "Every discard puts a new card face up on top of the discard pile (its value is entered: "
-        "it is public). A hand of 5 cannot keep a gained card, and no action shrinks a hand below "
+        "it is public; a junk lays the whole hand on it, and whichever card lies on top is entered "
+        "too). A hand of 5 cannot keep a gained card, and no action shrinks a hand below "
         "2. A player who cannot pay a fee has only the free actions. When the draw pile runs out, "
         "the discard pile but its top card is shuffled into a new draw pile." + penalty,
     ), tuple(points), varies=True)

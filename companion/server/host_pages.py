@@ -20,6 +20,8 @@ reaches these pages; the console's private parts arrive through the API with the
 
 from __future__ import annotations
 
+import bisect
+import json
 import threading
 import time
 from pathlib import Path
@@ -32,11 +34,12 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
 from companion.rules.option_fields import GROUPS, option_fields, presets_fields
-from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, RuleSet
+from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, InvalidRules, RuleSet, ruleset_from
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
-from companion.table.chips import chip_set_from, from_dealers_left, hand_back
+from companion.table.chips import breakdown, chip_set_from, from_dealers_left, hand_back
+from companion.table.evening import rules_spec
 from companion.table.outcome import game_runs
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
@@ -114,12 +117,14 @@ def action_words(rules: RuleSet | None = None) -> dict[str, str]:
     return words
 
 
-def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None) -> str | None:
+def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None,
+                faces: str | None = None) -> str | None:
     """One event of the log in plain words (None for bookkeeping events nobody reads), in the
-    words of the table's game (`rules`; classic when not given).
+    words of the game its hand played (`rules`; classic when not given).
 
     Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
-    only say that they were entered."""
+    only say that they were entered. `faces`: a roll's dice in its game's words ("Crown and
+    Eye", `roll_faces`); without it, their numbers."""
     t = str(ev.get("type"))
     n = _who(ev.get("seat"), names)
     rules = rules or PRESETS["classic"]
@@ -157,7 +162,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
         "all_in": lambda: f"{n} is all in with {f('amount')}",
         # The fee's pot is named by the event where it is not the sabacc pot (Play.drop_out).
         "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {f('pot') or 'sabacc pot'}" if f("fee") else ""),
-        "rolled": lambda: _roll_words(ev, names, rules.dice.name),
+        "rolled": lambda: _roll_words(ev, names, rules.dice.name, faces),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
@@ -185,6 +190,8 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
             if f("sabacc_shares") else ""),
         "undone": lambda: f"counter-entry: {f('words') or f('entry_type')} (entry {f('seq')}) is undone",
         "rules_changed": lambda: f"from the next hand the table plays {f('game')}",
+        "discard_top": lambda: f"the discard pile's top card is {f('card')}" if f("card")
+        else "a junked hand lies on the discard pile: its top card is to be entered",
     }
     if t in ("step", "betting_done"):
         return None
@@ -200,12 +207,13 @@ def _blind_draw_words(settlement: dict[str, Any], names: dict[str, str]) -> str:
     return f"; blind draw: {', '.join(drawn)}" if drawn else ""
 
 
-def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the scrambler") -> str:
+def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the scrambler",
+                faces: str | None = None) -> str:
     roll = ev.get("roll") or {}
     dice = roll.get("dice") or []
     who = _who(ev.get("seat"), names) if ev.get("seat") else dice_name
     what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
-    faces = " and ".join(str(d) for d in dice) if dice else "the timer"
+    faces = (faces or " and ".join(str(d) for d in dice)) if dice else "the timer"
     hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
     return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
 
@@ -281,7 +289,7 @@ def console(code: str):
         f["value"] = now.get(f["name"], f["default"])
     return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
                            presets=RULE_SETS, fields=fields, groups=GROUPS, hand_pot=HAND_POT,
-                           deck_name=rules.deck.name)
+                           deck_name=rules.deck.name, game_name=state["game"], dice_table=dice_table())
 
 
 def scrambler_devices_words(hub: Any) -> str:
@@ -347,10 +355,12 @@ def _verify_command(hand: dict[str, Any]) -> str | None:
     return " ".join(parts)
 
 
-def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def audit_hands(entries: list[dict[str, Any]], faces: dict[int, str] | None = None) -> list[dict[str, Any]]:
     """Per hand: its seed commitment, its revealed seed, and every roll that stands in the order
     the table made it (an undone roll is taken back: rolled again, it gives the same dice), with
-    a `verify` command line."""
+    a `verify` command line. `faces`: each roll entry's dice in its game's words (`roll_faces`;
+    else their numbers), as `faces` of the roll."""
+    faces = faces or {}
     hands: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for e in entries:
@@ -361,7 +371,7 @@ def audit_hands(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 hands.append(current)
             elif ev.get("type") == "rolled" and current is not None and e["undone_by"] is None:
                 roll = dict(ev.get("roll") or {})
-                roll.update(seq=e["seq"])
+                roll.update(seq=e["seq"], faces=faces.get(e["seq"]) or " and ".join(map(str, roll.get("dice") or [])))
                 current["rolls"].append(roll)
             elif ev.get("type") == "seed_revealed":
                 for h in hands:
@@ -437,7 +447,8 @@ def audit(code: str):
         undone = {e["undoes"] for e in entries if e["undoes"]}
         redraw = [owner.log_entry(x, None) for x in (owner.ledger.entry(owner.code, s) for s in undone) if x]
         return render_template("host/audit_rows.html", entries=redraw + entries, names=names,
-                               rules=owner.table.rules)
+                               games=entry_games(owner, redraw + entries),
+                               faces=roll_faces(owner, redraw + entries))
     # A page is tens of milliseconds of CPU: a few at once, the rest wait their turn, so that
     # guests reading it cannot crowd the phones' commands out of the CPU (issue 11).
     if not _audit_turn():
@@ -458,13 +469,16 @@ def _audit_page(owner: TableOwner, version: int, names: dict):
     # page ends inside a hand whose seed is still to come) on to its last one.
     start = _hand_start(owner, first) if last else first
     context = _entries(owner, start, last) if last else []
-    hands = audit_hands(context)
+    faces = roll_faces(owner, context)
+    hands = audit_hands(context, faces)
     if last < version and hands and hands[-1]["commitment"] and not hands[-1]["seed"]:
         context += _entries(owner, last + 1, _hand_end(owner, last, version))
-        hands = audit_hands(context)[:len(hands)]  # the next hand (and its entry) is not on it
+        faces = roll_faces(owner, context)
+        hands = audit_hands(context, faces)[:len(hands)]  # the next hand (and its entry) is not on it
     entries = [e for e in context if first <= e["seq"] <= last]
     return render_template(
-        "host/audit.html", code=owner.code, entries=entries, names=names, rules=owner.table.rules,
+        "host/audit.html", code=owner.code, entries=entries, names=names, faces=faces,
+        games=entry_games(owner, entries),
         hands=hands, version=version, dice_table=dice_table(),
         first=first, last=last, newest=last >= version,
     )
@@ -482,7 +496,9 @@ def history(code: str):
     owner = owner_or_404(code)
     _, state = owner.view(None)
     names = seat_names(state)
-    showdowns = [showdown_rows(h, names, owner.table.rules) for h in reversed(state["hands"]) if h.get("settlement")]
+    played = hand_rules(owner)
+    showdowns = [showdown_rows(h, names, played.get(h["hand"], owner.table.rules))
+                 for h in reversed(state["hands"]) if h.get("settlement")]
     by_hand = dice_by_hand(owner)
     for sd in showdowns:
         sd["by_hand"] = by_hand.get(sd["hand"], 0)
@@ -493,6 +509,64 @@ def history(code: str):
         runs=game_runs(owner.table.session()), showdowns=showdowns,
         shown={sd["hand"]: sd["shown"] for sd in showdowns if sd["shown"]},
     )
+
+
+def games_played(owner: TableOwner) -> list[tuple[int, int, RuleSet]]:
+    """Each hand's (entry that started it, hand number, rule set it was played with), in order,
+    from the ledger: the table's own rules at its start, then each dealer's choice that stands
+    (issue 28: a table that went from classic to Spike holds hands of two decks and two kinds
+    of dice, and each is read with its own)."""
+    row = owner.ledger.table(owner.code)
+    if row is None:
+        return []
+    settings = row.settings
+    spec: Any = rules_spec(settings["rules"], {k: v for k, v in settings.items() if k in OPTIONS})
+    made: dict[str, RuleSet] = {}
+    out: list[tuple[int, int, RuleSet]] = []
+    for e in owner.ledger.entries_of_type(owner.code, ("change_rules", "start_hand")):
+        if not e.applies:
+            continue
+        for ev in e.events:
+            if ev.get("type") == "rules_changed":
+                spec = ev.get("rules", spec)
+            elif ev.get("type") == "hand_started" and isinstance(ev.get("hand"), int):
+                key = json.dumps(spec, sort_keys=True)
+                if key not in made:
+                    try:
+                        made[key] = ruleset_from(spec)
+                    except InvalidRules:  # a spec an older version accepted: the table's own
+                        made[key] = owner.table.rules
+                out.append((e.seq, ev["hand"], made[key]))
+    return out
+
+
+def hand_rules(owner: TableOwner) -> dict[int, RuleSet]:
+    """Per hand number, the rule set it was played with (`games_played`)."""
+    return {hand: rules for _, hand, rules in games_played(owner)}
+
+
+def entry_games(owner: TableOwner, entries: list[dict[str, Any]]) -> dict[int, RuleSet]:
+    """Per entry of `entries`, the rule set of the game its hand played (`games_played`; the
+    table's own before its first hand): the audit log says each entry in that game's words,
+    so a classic hand before a dealer's choice still reads as classic."""
+    games = games_played(owner)
+    starts = [seq for seq, _, _ in games]
+    out: dict[int, RuleSet] = {}
+    for e in entries:
+        i = bisect.bisect_right(starts, e["seq"]) - 1
+        out[e["seq"]] = games[i][2] if i >= 0 else owner.table.rules
+    return out
+
+
+def roll_faces(owner: TableOwner, entries: list[dict[str, Any]]) -> dict[int, str]:
+    """Per entry of `entries` that rolls, its dice in the words of the game its hand played
+    ("Crown and Eye" at a Spike table, "4 and 2" with the classic scrambler)."""
+    rolls = [(e, ev["roll"]["dice"]) for e in entries for ev in e["events"]
+             if ev.get("type") == "rolled" and (ev.get("roll") or {}).get("dice")]
+    if not rolls:
+        return {}
+    games = entry_games(owner, [e for e, _ in rolls])
+    return {e["seq"]: games[e["seq"]].dice.show(dice) for e, dice in rolls}
 
 
 def dice_by_hand(owner: TableOwner) -> dict[int, int]:

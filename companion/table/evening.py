@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.rules.game import CLASSIC_WORDS
+from companion.rules.option_fields import option_value
 from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.table.chips import InvalidChips, chip_set_from, chip_set_to_json, from_dealers_left, hand_back
 from companion.table.play import Play, Refusal, need
@@ -59,10 +60,17 @@ def checked_rules(spec: dict[str, Any], chip_set: Any = None) -> tuple[RuleSet, 
 
 def game_words(rules: RuleSet) -> str:
     """Which game a hand was, as the history and standings name it: the rule set's title and,
-    when the host changed options, which ones ("Classic Sabacc v1.01 (bet limit 5)")."""
+    when the host changed options, which ones with the values played.
+
+    >>> game_words(ruleset_from({"preset": "classic", "bet_limit": 5}))
+    'Classic Sabacc v1.01 (bet limit 5)'
+    >>> game_words(ruleset_from({"preset": "spike-book", "junk_penalty": 1, "ante_game": 2}))
+    'Corellian Spike (the printed rule book) (ante game 2; junk penalty 1)'
+    """
     if not rules.overrides:
         return rules.title
-    changed = "; ".join(f"{k.replace('_', ' ')} {_option_value(getattr(rules, k, None))}"
+    # An option's value is read where the rule set keeps it (junk_penalty is its fold_fee).
+    changed = "; ".join(f"{k.replace('_', ' ')} {_option_value(option_value(rules, k))}"
                         for k in rules.overrides if k != "pot_building_rounds")
     if "pot_building_rounds" in rules.overrides:
         changed = "; ".join(x for x in (changed, f"pot-building rounds {rules.pot_building_rounds}") if x)

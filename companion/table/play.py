@@ -139,8 +139,18 @@ class Play:
             self.s["sabacc_pot"] += fee
         p["folded"], p["folded_turn"] = True, h["turn_no"]
         h["junk"] += p["hand_size"]
+        self.hand_on_discard_pile()
         self.emit("folded", seat=sid, fee=fee, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"],
                   **({"pot": rules.words.pot} if fee and rules.fold_fee_into_pot else {}))
+
+    def hand_on_discard_pile(self) -> None:
+        """A whole hand went face up onto the discard pile (a junk, in either phase): its top
+        card is one of that hand's, which only the table sees, so the card shown before is no
+        longer the top (issue 28, item 11). It stays unknown until someone enters it (a junk
+        in the turn phase may name it)."""
+        if self.rules.discard_pile_public and self.hand["discard_top"] is not None:
+            self.hand["discard_top"] = None
+            self.emit("discard_top", card=None)
 
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""

@@ -496,14 +496,18 @@ class Turns(Play):
         except deck.UnknownCard as exc:
             raise Refused(422, str(exc), "card") from None
 
-    def put_on_discard_pile(self, code: str) -> None:
-        """A card is now the discard pile's top card: every screen shows it."""
+    def put_on_discard_pile(self, code: str | None) -> None:
+        """A card is now the discard pile's top card: every screen shows it (None: a card is on
+        top that nobody has entered yet, see `Play.hand_on_discard_pile`)."""
         self.hand["discard_top"] = code
         self.emit("discard_top", card=code)
 
     def cmd_discard_top(self, f: dict[str, Any], actor: str | None) -> None:
-        """Whoever turns up a card on the discard pile (after the deal, after a shift) enters it."""
-        h = self.need_play()
+        """Whoever turns up a card on the discard pile (after the deal, a junk or a shift, the
+        third round's included) enters it, at any stage of a hand still being played."""
+        h = self.need_hand()
+        if h["stage"] == "settled":
+            raise Refused(409, "not now: the hand is settled", None)
         if not self.rules.discard_pile_public:
             raise Refused(409, "the discard pile is face down in these rules", None)
         if actor != HOST:

@@ -379,6 +379,7 @@ function consolePage(root) {
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
     renderDiscardPile(hand);
     renderResult();
+    renderDiceEntry(hand);
     $("sabacc-pot").textContent = String(state.sabacc_pot);
     const legal = new Set(state.host_legal || []);
     for (const id of ["start-hand", "host-roll", "host-no-call"]) {
@@ -580,13 +581,55 @@ function consolePage(root) {
   function renderDiscardPile(hand) {
     if (!$("discard-panel")) return;
     $("discard-top").textContent = hand && hand.discard_top ? cardWords(hand.discard_top) : "none entered yet";
-    $("discard-top-send").disabled = !(hand && hand.stage === "play");
+    $("discard-top-send").disabled = !hand; // at any stage of a running hand: after the last round's shift too
     if (!topPicker && deck) topPicker = new CardPicker($("discard-top-picker"), { deck, max: 1, label: "The card turned up" });
   }
 
   function cardWords(code) {
     const c = deck && deck.byCode.get(code);
     return c ? c.name : code;
+  }
+
+  // -- dice rolled at the table, entered by hand (the API takes the host's dice) --
+
+  const diceTable = JSON.parse(root.dataset.diceTable || "{}"); // trigger -> [dice, sides]
+  let diceKey = null;
+
+  /** The roll's entry when a roll is due: one choice per die, each face in the game's words
+   * (the spike dice's symbols, the scrambler's numbers). */
+  function renderDiceEntry(hand) {
+    const wrap = $("dice-entry");
+    if (!wrap) return;
+    const [count, sides] = diceTable[state.rules.scrambler_trigger] || [0, 0];
+    const due = Boolean(hand && count && (hand.stage === "final_roll" || (hand.stage === "play" && hand.do === "roll")));
+    wrap.hidden = !due;
+    const key = JSON.stringify([state.rules.scrambler_trigger, count, sides, state.rules.dice]);
+    if (!due || key === diceKey) return;
+    diceKey = key;
+    const faces = (state.rules.dice && state.rules.dice.faces) || [];
+    const name = (state.rules.dice && state.rules.dice.name) || "the dice";
+    $("dice-entry-h").textContent = `Rolled at the table: enter ${name}`;
+    const selects = [];
+    for (let i = 0; i < count; i++) {
+      const id = `dice-entry-${i + 1}`;
+      const options = Array.from({ length: sides }, (_, k) => el("option", { value: String(k + 1), text: faces[k] || String(k + 1) }));
+      const select = el("select", { id, class: "die-select", dataset: { die: String(i + 1) } }, el("option", { value: "", text: "—" }), ...options);
+      selects.push(el("div", { class: "control" }, el("label", { for: id, text: count > 1 ? `Die ${i + 1}` : "The die" }), select));
+    }
+    $("dice-entry-dice").replaceChildren(...selects);
+  }
+
+  if ($("dice-entry-send")) {
+    $("dice-entry-send").addEventListener("click", async () => {
+      const chosen = Array.from($("dice-entry-dice").querySelectorAll("select"), (x) => x.value);
+      if (!chosen.length || chosen.some((v) => !v)) {
+        $("dice-entry").querySelector(".field-error").textContent = "Choose every die's face first.";
+        return;
+      }
+      if (await send({ type: "roll", dice: chosen.map(Number) }, $("dice-entry"))) {
+        for (const x of $("dice-entry-dice").querySelectorAll("select")) x.value = "";
+      }
+    });
   }
 
   if ($("discard-top-send")) {
@@ -617,9 +660,11 @@ function consolePage(root) {
         body = fill(body); // a move that discards names its card (the face-up discard pile)
         if (!body) { sending = false; return; }
       }
-      const done = await send(body, $("seat-play"));
+      const done = await send(body, $("seat-play-error"));
       sending = false;
       tapGuard.arm();
+      // The card a move discarded lies on the pile now: the next move starts from an empty picker.
+      if (done && fill && cardsPicker) cardsPicker.setCards([]);
       if (done) seatPlayKey = null;
       else if (b.isConnected) { b.textContent = label; b.classList.remove("armed"); } // refused: one tap arms it again
     });
@@ -644,7 +689,7 @@ function consolePage(root) {
         guard: (e) => tapGuard.ignores(e, sending),
         onSend: async (n) => {
           sending = true;
-          const done = await send({ type, [field]: n, seat: sid }, $("seat-play"));
+          const done = await send({ type, [field]: n, seat: sid }, $("seat-play-error"));
           sending = false;
           if (done) seatPlayKey = null;
           return Boolean(done);
@@ -700,8 +745,10 @@ function consolePage(root) {
     // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
     $("seat-cards-wrap").hidden = !(cards && deck);
     if (cards && deck) {
-      // A blind draw that tied again is a new entry: its picker starts empty.
-      const job = `${sid}:${cards.type}:${state.hand && state.hand.no}:${cards.draw || 1}`;
+      // A blind draw that tied again is a new entry: its picker starts empty; a discard
+      // belongs to one turn phase: another one (the next round's) starts empty.
+      const hand = state.hand || {};
+      const job = `${sid}:${cards.type}:${hand.no}:${cards.draw || 1}${cards.type === "discard" ? `:${hand.round}:${hand.phase}` : ""}`;
       if (cardsFor !== job) {
         if (cardsPicker) cardsPicker.destroy();
         const whole = cards.type === "reveal" || cards.type === "show";
@@ -759,7 +806,8 @@ function consolePage(root) {
   /** A discarding move played for a seat, with the card picked for it (or null: pick one). */
   function withDiscard(entry) {
     const card = cardsPicker && cardsPicker.cards[0];
-    if (!card) { $("seat-play").querySelector(".field-error").textContent = "Pick the card the seat discards first."; return null; }
+    // Said under the seat's moves (the first error slot of the panel is the static field's).
+    if (!card) { $("seat-play-error").textContent = "Pick the card the seat discards first."; return null; }
     return { ...entry, card };
   }
 
@@ -769,7 +817,7 @@ function consolePage(root) {
     const sid = $("play-seat").value;
     const type = $("seat-cards-send").dataset.type;
     const entry = type === "reveal" || type === "show" ? { type, cards: cardsPicker.cards, seat: sid } : { type, card: cardsPicker.cards[0], seat: sid };
-    if (await send(entry, $("seat-play"))) { seatPlayKey = null; }
+    if (await send(entry, $("seat-play-error"))) { seatPlayKey = null; }
   });
   keepScreenOn();
 

@@ -518,6 +518,38 @@ function whatHappened(events, state, mySeat) {
   return `${words.slice(0, 2).join("; ")} before your tap arrived: look again and tap once more.`;
 }
 
+const GAME_RELOAD_PREFIX = "sabacc.game-reload.";
+
+/**
+ * Follow a change of game (dealer's choice) at once: a page is drawn for its table's game (its
+ * deck's card pickers, the pot's name, the console's options: <body data-game>), so when the
+ * stream brings a view of another game the page loads itself again — the phone keeps its seat,
+ * the console its token, the display its key. True when the page is being drawn again. Should
+ * the page still come back for the old game (a copy kept while offline), it says so once
+ * instead of loading again and again.
+ */
+function followGame(code, state) {
+  const drawn = document.body.dataset.game;
+  if (drawn === undefined || !state || !state.game) return false;
+  const key = GAME_RELOAD_PREFIX + code;
+  let tried = null;
+  try { tried = sessionStorage.getItem(key); } catch (err) { /* no storage: the page loads again, unguarded */ }
+  if (state.game === drawn) {
+    if (tried !== null) try { sessionStorage.removeItem(key); } catch (err) { /* nothing kept */ }
+    return false;
+  }
+  if (tried !== state.game) {
+    try { sessionStorage.setItem(key, state.game); } catch (err) { /* reload all the same */ }
+    window.location.reload();
+    return true;
+  }
+  if (!document.getElementById("game-changed")) {
+    document.body.prepend(h("p", { id: "game-changed", class: "game-changed", role: "alert" },
+      `The table now plays ${state.game}: reload this page to get its cards.`));
+  }
+  return false;
+}
+
 /** One table, live: see the top of this file. */
 export class LiveTable {
   constructor(code, { token = null, displayKey = null, onState = null, onStatus = null } = {}) {
@@ -644,6 +676,7 @@ export class LiveTable {
 
   _take(version, state, events, force = false) {
     if (!force && version < this.version) return;
+    if (followGame(this.code, state)) return; // drawn again for the table's new game
     // Our own command's answer can arrive after the stream already showed that entry: its
     // events (a line in the last actions, a shift's flash and sound) are shown once only.
     if (!force && version === this.version) events = [];
