@@ -113,8 +113,9 @@ CLASSIC_ONLY: dict[str, str] = {
 }
 #: A junk's penalty said to go to the sabacc pot (it goes to the game pot: item 4).
 PENALTY_TO_SABACC = re.compile(r"(?:junks|folds)[^\n]*?\bto the sabacc pot", re.I)
-#: Where "draw" is Spike's own word: the draw pile, a draw card, the blind draw.
-SPIKE_DRAW = re.compile(r"\bblind[- ]draw(?:s|n)?\b|\bdraw again\b", re.I)
+#: Where "draw" is Spike's own word: the draw pile, a draw card, the blind draw, and the tied
+#: players who "draw again" (RULES-SPIKE.md), which the screens say as "draw another card".
+SPIKE_DRAW = re.compile(r"\bblind[- ]draw(?:s|n)?\b|\bdraw again\b|\bdraws? another card\b", re.I)
 
 
 def words_in(text: str) -> dict[str, str]:
