@@ -127,16 +127,14 @@ class StreamGate:
 
     def _victim(self, pool: Pool, party: str | None, own: bool, spared: list[Place]) -> Place | None:
         """The place a token's first stream of `party` may take in the full `pool`, or None."""
-        places = [p for p in pool.places if p not in spared]
-        extra = [p for p in places if p.token is not None and len(self._by_token.get(p.token, ())) > 1
+        # The owner's tables' places are never taken for another's stream.
+        others = [p for p in pool.places if p not in spared and not p.own]
+        extra = [p for p in others if p.token is not None and len(self._by_token.get(p.token, ())) > 1
                  and self._by_token[p.token][-1] is not p]
         if extra:
             return extra[0]
-        others = [p for p in places if not p.own]
-        if own and others:
-            return others[0]
         if own:
-            return None
+            return others[0] if others else None
         count: dict[str | None, int] = {}
         for p in others:
             count[p.party] = count.get(p.party, 0) + 1
@@ -164,11 +162,20 @@ class StreamGate:
                 raise Refused(429, f"this device already has {held} {'live' if token else 'spectator'} "
                               "streams open; close a page and try again", None, retry_after=5)
             if pool.open - freed >= pool.limit:
-                victim = self._victim(pool, party, own, evict) if token is not None and not mine else None
-                if victim is None:
+                victim = None
+                if token is not None and (own or not mine):
+                    # A token's first stream; or any of the owner's tables' (a reload or a
+                    # second tab while the first still streams: issue 28) before its own.
+                    victim = self._victim(pool, party, own, evict)
+                if victim is not None:
+                    self.shed += 1
+                elif mine and not evict:
+                    # A reload with the pool full: it takes its own oldest stream's place
+                    # (that page is most likely gone) rather than a 503.
+                    victim = mine[0]
+                else:
                     raise Refused(503, "too many open event streams; try again shortly", None, retry_after=5)
                 evict.append(victim)
-                self.shed += 1
             for old in evict:
                 self._forget(old)
             held = pool.by_address.get(address, 0)
