@@ -85,6 +85,17 @@ CHECK_INTERVAL_S = 1
 #: waitress's own cap on connections sits this far above `CONNECTION_LIMIT`, so that it never
 #: stops accepting while a guest's connections can still be shed for a known client's.
 ACCEPT_SLACK = 16
+#: Connections accepted in one pass of the loop, at most (all waiting, in practice).
+ACCEPTS_PER_PASS = 64
+#: With the server full, a newcomer from an address holding fewer connections than this (a
+#: phone: a browser opens at most 6 to one server) takes a guest connection's place; one from
+#: an address holding more is parked (`TableServer.admit`).
+SHED_FOR_BELOW = 8
+#: Connections parked at most (more: `503`), and for how long (then closed). Parked ones cost
+#: a file descriptor and the kernel's buffers, nothing in the loop: 400 served + 400 parked
+#: stay under the 1024 descriptors a process may open by default.
+PARKED_LIMIT = 400
+PARKED_TIMEOUT_S = 60.0
 
 #: What the server knows of a connection's client (`TableChannel.rank`), best first:
 #: the seats, host or display of one of the owner's tables (bound to the scrambler, or made
@@ -284,6 +295,21 @@ class TableChannel(HTTPChannel):
         self.received_any = False
         self.rank = ANONYMOUS
         self.streaming = False
+        self.host = addr[0] if isinstance(addr, tuple) else str(addr)
+        self.counted = isinstance(server, TableServer)
+        if self.counted:
+            server.count(self, 1)
+
+    def uncount(self) -> None:
+        """This connection holds its place no more (dropped, or closed)."""
+        if self.counted:
+            self.counted = False
+            self.server.count(self, -1)
+
+    def del_channel(self, map=None) -> None:
+        """waitress's, and the place is free."""
+        super().del_channel(map)
+        self.uncount()
 
     def received(self, data: bytes) -> bool:
         """Note when a new request starts, then let waitress parse it; a connection with more
@@ -537,6 +563,21 @@ class TableServer(TcpWSGIServer):
         super().__init__(*args, **kw)
         self._known: dict[str, int] = {}
         self._known_lock = threading.Lock()
+        #: Connections being served (not dropped), in all and per address (`count`).
+        self.live = 0
+        self.live_by_address: dict[str, int] = {}
+        #: Parked connections: (socket, address, host, since), the oldest first (`admit`).
+        self.parked: deque[tuple[socket.socket, Any, str, float]] = deque()
+        self.parked_by_address: dict[str, int] = {}
+
+    def count(self, channel: "TableChannel", step: int) -> None:
+        """A connection starts (`step` 1) or stops (-1) holding a place (main loop only)."""
+        self.live += step
+        n = self.live_by_address.get(channel.host, 0) + step
+        if n > 0:
+            self.live_by_address[channel.host] = n
+        else:
+            self.live_by_address.pop(channel.host, None)
 
     #: Tokens remembered for scheduling with their rank (not for access: the application checks
     #: every token itself); the oldest are forgotten past this many.
@@ -580,21 +621,33 @@ class TableServer(TcpWSGIServer):
         super().add_task(channel)
 
     def handle_accept(self) -> None:
-        """Accept a connection unless its address already holds its share. With the server at
-        `CONNECTION_LIMIT`, the longest-idle connection not of the owner's tables is closed to
-        make room; only when every place is the owner's tables' is the newcomer refused."""
-        try:
-            pair = self.accept()
-            if pair is None:
-                return
-            conn, addr = pair
-            self.set_socket_options(conn)
-        except OSError:
-            return
-        addr = self.fix_addr(addr)
-        host = addr[0] if isinstance(addr, tuple) else addr
-        channels = [ch for ch in list(self.active_channels.values()) if ch.drop_reason is None]
-        held = sum(1 for ch in channels if isinstance(ch.addr, tuple) and ch.addr[0] == host)
+        """Accept every connection waiting (up to `ACCEPTS_PER_PASS`): one accept per pass of
+        the loop would leave a phone's new connection queued behind a guest's reconnecting
+        ones, a pass (every connection's readable/writable) each. Then give parked connections
+        the places that are free."""
+        for _ in range(ACCEPTS_PER_PASS):
+            try:
+                pair = self.accept()
+                if pair is None:
+                    break
+                conn, addr = pair
+                self.set_socket_options(conn)
+            except OSError:
+                break
+            self.admit(conn, self.fix_addr(addr))
+        self.unpark()
+
+    def admit(self, conn: socket.socket, addr) -> None:
+        """Place a new connection (issue 28). Over its address's share it is refused (`429`).
+        With a place free it is served. With the server at `CONNECTION_LIMIT`, a newcomer
+        from an address holding fewer than `SHED_FOR_BELOW` connections (a phone) takes the
+        place of a connection not of the owner's tables (`victim`); one from an address that
+        holds more is *parked*: held, unread and unwatched, until a place is free. Closing
+        it instead would only bring it straight back (a guest's script reconnects at once:
+        11,000 to 16,000 connections closed and reopened in 30 s, each costing the table more
+        than holding it does)."""
+        host = addr[0] if isinstance(addr, tuple) else str(addr)
+        held = self.live_by_address.get(host, 0) + self.parked_by_address.get(host, 0)
         if held >= PER_ADDRESS_CONNECTIONS:
             self.refused_over_share += 1
             if self.refused_over_share in (1, 10, 100, 1000) or self.refused_over_share % 10000 == 0:
@@ -602,16 +655,52 @@ class TableServer(TcpWSGIServer):
                             host, held, self.refused_over_share)
             self._refuse(conn, OVER_SHARE_ANSWER)
             return
-        if len(channels) >= CONNECTION_LIMIT:
-            idle = [ch for ch in channels if isinstance(ch, TableChannel) and ch.sheddable()]
-            if not idle:
+        if self.live >= CONNECTION_LIMIT:
+            victim = self.victim() if self.live_by_address.get(host, 0) < SHED_FOR_BELOW else None
+            if victim is not None:
+                self.shed += 1
+                self.drop(victim, "its place was needed (the server was full)")
+            elif len(self.parked) < PARKED_LIMIT:
+                self.parked.append((conn, addr, host, time.monotonic()))
+                self.parked_by_address[host] = self.parked_by_address.get(host, 0) + 1
+                self.parked_total += 1
+                return
+            else:
                 self._refuse(conn, SERVER_FULL_ANSWER)
                 return
-            # The anonymous first, then other tables' clients; the longest idle of them.
-            victim = min(idle, key=lambda ch: (-ch.rank, ch.last_served))
-            self.shed += 1
-            self.drop(victim, "its place was needed (the server was full)")
         self.channel_class(self, conn, addr, self.adj, map=self._map)
+
+    def victim(self) -> "TableChannel | None":
+        """The connection whose place a newcomer takes: one not of the owner's tables, idle or
+        still sending its request (`sheddable`); of the address holding the most, then the
+        anonymous before other tables' clients, the longest idle first. None: every place
+        is the owner's tables'."""
+        idle = [ch for ch in list(self.active_channels.values())
+                if isinstance(ch, TableChannel) and ch.sheddable()]
+        if not idle:
+            return None
+        by = self.live_by_address
+        return min(idle, key=lambda ch: (-by.get(ch.host, 0), -ch.rank, ch.last_served))
+
+    def unpark(self, now: float | None = None) -> None:
+        """Serve parked connections in the places now free, the longest parked first; close
+        those parked longer than `PARKED_TIMEOUT_S` (their client comes back, if it is still
+        there, at that slow pace)."""
+        now = time.monotonic() if now is None else now
+        while self.parked and (self.live < CONNECTION_LIMIT or now - self.parked[0][3] > PARKED_TIMEOUT_S):
+            conn, addr, host, since = self.parked.popleft()
+            left = self.parked_by_address.get(host, 1) - 1
+            if left:
+                self.parked_by_address[host] = left
+            else:
+                self.parked_by_address.pop(host, None)
+            if self.live >= CONNECTION_LIMIT:
+                conn.close()
+                continue
+            try:
+                self.channel_class(self, conn, addr, self.adj, map=self._map)
+            except OSError:  # the client has gone meanwhile
+                conn.close()
 
     @staticmethod
     def _refuse(conn: socket.socket, answer: bytes) -> None:
@@ -625,6 +714,13 @@ class TableServer(TcpWSGIServer):
     refused_over_share = 0
     dropped = 0
     shed = 0
+    parked_total = 0
+
+    def close(self) -> None:
+        """waitress's close, and the parked connections'."""
+        while self.parked:
+            self.parked.popleft()[0].close()
+        super().close()
 
     def over_budget(self, adding: int, writer: TableChannel) -> bool:
         """Whether `writer` (not of the owner's tables) may not add `adding` unsent bytes: past
@@ -655,13 +751,15 @@ class TableServer(TcpWSGIServer):
         # of the next pass (`TableChannel.readable`), at once. A thread waiting to write to it
         # is woken and told the client is gone.
         channel.drop_reason = why
+        channel.uncount()
         with channel.outbuf_lock:
             channel.connected = False
             channel.outbuf_lock.notify_all()
         self.pull_trigger()
 
     def maintenance(self, now: float) -> None:
-        """waitress's idle timeout, then the companion's deadlines."""
+        """waitress's idle timeout, then the companion's deadlines; parked connections get the
+        places freed."""
         super().maintenance(now)
         for channel in list(self.active_channels.values()):
             if channel.deferred:
@@ -669,6 +767,7 @@ class TableServer(TcpWSGIServer):
             why = channel.overdue(now) if channel.drop_reason is None else None
             if why is not None:
                 self.drop(channel, why)
+        self.unpark()
 
 
 def server_settings(threads: int) -> dict[str, Any]:
