@@ -106,6 +106,13 @@ OWN_TABLE, OTHER_TABLE, ANONYMOUS = 0, 1, 2
 #: up another table's phones); the rest wait their turn. The owner's tables' requests never
 #: wait for a lane.
 GUEST_LANES = {OTHER_TABLE: 2, ANONYMOUS: 2}
+#: The share of the interpreter (one core's time) the guests' requests use at most, all lanes
+#: together, past a burst of `GUEST_CPU_BURST_S`: a guest lane rests after a request while the
+#: guests are over it (`LaneDispatcher.charge`), so that the owner's tables always find the
+#: interpreter free often. A busy real table of another party (eight phones, a display) uses a
+#: few percent.
+GUEST_CPU_SHARE = 0.35
+GUEST_CPU_BURST_S = 0.1
 #: Bytes answered but not yet taken by their clients, over every connection not of the owner's
 #: tables: past this, the connection holding the most is dropped. (Kept in memory: nothing a
 #: client has not read is written to disk, see `OUTBUF_OVERFLOW`.)
@@ -114,8 +121,9 @@ GUEST_UNSENT_BYTES = 12 * 1024 * 1024
 #: of the owner's tables waiting for the interpreter behind the guests' lanes gets it sooner.
 SWITCH_INTERVAL_S = 0.002
 #: Requests one connection may have waiting (pipelined, sent before their answers were read):
-#: browsers send one at a time; a client with more waiting is dropped, so a burst of pipelined
-#: requests costs the server at most this many parsed requests per connection.
+#: browsers send one at a time; a client's further requests wait unparsed (and nothing more is
+#: read) until these are answered, so a burst of pipelined requests costs the server at most
+#: this many parsed requests and one read's bytes per connection.
 PIPELINE_MAX = 8
 #: waitress blocks a response's thread once this many bytes wait on its connection. Above any
 #: response the companion makes (the largest, a 500-entry log page, is about 1 MB); an event
@@ -311,17 +319,44 @@ class TableChannel(HTTPChannel):
         super().del_channel(map)
         self.uncount()
 
+    #: Bytes received but not parsed yet: requests pipelined past `PIPELINE_MAX` (at most one
+    #: read, `recv_bytes`, since nothing more is read while requests wait).
+    unparsed = b""
+
     def received(self, data: bytes) -> bool:
-        """Note when a new request starts, then let waitress parse it; a connection with more
-        than `PIPELINE_MAX` requests waiting is dropped."""
-        if data and self.request is None:
-            self.request_started = time.time()
-        if data:
-            self.received_any = True
-        taken = super().received(data)
-        if len(self.requests) > PIPELINE_MAX:
-            self.server.drop(self, f"it pipelined more than {PIPELINE_MAX} requests")
-        return taken
+        """waitress's `received` (3.0: parse requests off `data`, queue each complete one),
+        noting when a request starts, and parsing no more while `PIPELINE_MAX` requests wait:
+        the rest of the bytes wait unparsed (`unparsed`) until those are answered (`readable`).
+        Dropping such a connection instead only brought it straight back, pipelining again
+        (issue 28: 4,000 connections in 15 s, the owner's commands at a 340 ms median)."""
+        if not data:
+            return False
+        self.received_any = True
+        with self.requests_lock:
+            if self.will_close or self.close_when_flushed:
+                return False
+            while data:
+                if self.request is None:
+                    if len(self.requests) >= PIPELINE_MAX:
+                        self.unparsed = data
+                        break
+                    self.request_started = time.time()
+                    self.request = self.parser_class(self.adj)
+                n = self.request.received(data)
+                if (self.request.expect_continue and self.request.headers_finished
+                        and not self.requests and not self.sent_continue):
+                    self.send_continue()
+                if self.request.completed:
+                    self.sent_continue = False
+                    if not self.request.empty:
+                        self.requests.append(self.request)
+                        if len(self.requests) == 1:
+                            self.server.add_task(self)
+                    self.request = None
+                if n >= len(data):
+                    break
+                data = data[n:]
+        return True
 
     #: A request is waiting for this connection's client to take the answer before it.
     deferred = False
@@ -416,6 +451,12 @@ class TableChannel(HTTPChannel):
             return False
         if self.requests and not self.streaming:
             return False
+        if self.unparsed and not self.requests:
+            # The requests pipelined past `PIPELINE_MAX`: parsed now that the ones before are
+            # answered; the socket is read once they are too.
+            data, self.unparsed = self.unparsed, b""
+            self.received(data)
+            return False
         return super().readable()
 
     def writable(self) -> bool:
@@ -494,8 +535,15 @@ class LaneDispatcher(ThreadedTaskDispatcher):
             (self.guest_queues[rank] if rank in self.guest_queues else self.queue).append(task)
             self.queue_cv.notify()
 
+    #: The owner's tables' requests running now (not their streams, once streaming).
+    owner_running = 0
+
     def _lane(self) -> int | None:
-        """A class of guests with a request waiting and a free lane, or None."""
+        """A class of guests with a request waiting and a free lane, or None. None while a
+        request of the owner's tables runs: a guest's request starting then would take the
+        interpreter from it (issue 28)."""
+        if self.owner_running:
+            return None
         for rank, waiting in self.guest_queues.items():
             if waiting and self.guests_running[rank] < self.guest_lanes[rank]:
                 return rank
@@ -523,20 +571,53 @@ class LaneDispatcher(ThreadedTaskDispatcher):
                 if rank is None:
                     task = self.queue.popleft()
                     self._held.lane = None
+                    self._held.owner = True
+                    self.owner_running += 1
                 else:
                     task = self.guest_queues[rank].popleft()
                     self.guests_running[rank] += 1
                     self._held.lane = rank
+            cpu = time.thread_time()
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
+                if getattr(self._held, "lane", None) is not None:
+                    # A guest's request (not a stream: a stream gives its lane back): its lane
+                    # rests while the guests are over their share of the interpreter.
+                    rest = self.charge(time.thread_time() - cpu)
+                    if rest > 0:
+                        time.sleep(rest)
                 self.release()
 
+    _guest_debt = 0.0
+    _guest_debt_at = 0.0
+
+    def charge(self, used: float) -> float:
+        """Count `used` seconds of the interpreter spent on a guest's request; how long its
+        lane must rest so that the guests, all together, use at most `GUEST_CPU_SHARE` of it
+        beyond a `GUEST_CPU_BURST_S` burst (issue 28: 48 connections pipelining for large
+        answers kept two lanes busy without pause, and the owner's commands waited behind them
+        for the interpreter)."""
+        with self.lock:
+            now = time.monotonic()
+            debt = max(0.0, self._guest_debt - (now - self._guest_debt_at) * GUEST_CPU_SHARE) + used
+            self._guest_debt, self._guest_debt_at = debt, now
+        return max(0.0, (debt - GUEST_CPU_BURST_S) / GUEST_CPU_SHARE)
+
     def release(self) -> None:
-        """Give back the guest lane the current thread holds, if it holds one."""
+        """Give back the guest lane the current thread holds, if it holds one; or count its
+        request of the owner's tables done (the guests' requests may start again)."""
         rank = getattr(self._held, "lane", None)
+        if getattr(self._held, "owner", False):
+            with self.lock:
+                self._held.owner = False
+                self.owner_running -= 1
+                if not self.owner_running:
+                    waiting = sum(len(q) for q in self.guest_queues.values())
+                    if waiting:
+                        self.queue_cv.notify(min(waiting, sum(self.guest_lanes.values())))
         if rank is None:
             return
         with self.lock:
