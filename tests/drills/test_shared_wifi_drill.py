@@ -18,10 +18,11 @@ Each time the phone's commands answer within a median of 50 ms and a 99th percen
 250 ms, its streams' snapshots too, nothing is refused and nothing times out
 (`attack_kit.PhoneLog.check`).
 
-Bounded: at most 440 sockets of the guest, about 15 s of attack each, loopback only."""
+Bounded: at most 440 sockets of the guest, about 28 s of attack each (over 100 commands: the 99th percentile is not just the slowest one), loopback only."""
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import selectors
 import socket
@@ -34,7 +35,7 @@ from attack_kit import GUEST_ADDRESSES, MEMORY_MB, Memory, Phone, guest_table, r
 from companion.bench.clients import Listener
 from served_table import server  # noqa: F401  (fixture)
 
-ATTACK_S = 15.0
+ATTACK_S = 28.0
 #: The guest's connections per address (issue 28: 10 × 44 = 440, over the server's 400 places).
 PER_ADDRESS = 44
 #: How often a slow connection sends its next piece, and an idle keep-alive its ping.
@@ -262,6 +263,46 @@ class Pipeliner(threading.Thread):
         self._sel.close()
 
 
+def _guest_main(kind: str, args: tuple, ready, halt, out) -> None:
+    """The guest's own process: run `kind` (`Flood` or `Pipeliner`) until `halt`, then put its
+    counts on `out`."""
+    guest = {"Flood": Flood, "Pipeliner": Pipeliner}[kind](*args)
+    guest.start()
+    ready.set()
+    halt.wait(120)
+    guest.stop()
+    out.put({k: getattr(guest, k, 0) for k in ("opened", "closed_by_server", "answers")})
+
+
+class Guest:
+    """The guest on a device of its own: its script runs in another process, so that its
+    work does not slow the phone's clock in this one (the server is a third)."""
+
+    def __init__(self, kind: str, *args):
+        ctx = multiprocessing.get_context("spawn")
+        self._ready, self._halt, self._out = ctx.Event(), ctx.Event(), ctx.Queue()
+        self._proc = ctx.Process(target=_guest_main, args=(kind, args, self._ready, self._halt, self._out),
+                                 daemon=True)
+        self.opened = self.closed_by_server = self.answers = 0
+
+    def start(self) -> None:
+        """Start attacking (once the guest's process runs)."""
+        self._proc.start()
+        assert self._ready.wait(60), "the guest's process did not start"
+
+    def stop(self) -> None:
+        """Stop; the counts are read back."""
+        self._halt.set()
+        try:
+            counts = self._out.get(timeout=30)
+            self.opened, self.closed_by_server, self.answers = (
+                counts["opened"], counts["closed_by_server"], counts["answers"])
+        finally:
+            self._proc.join(10)
+            if self._proc.is_alive():
+                self._proc.kill()
+
+
 def _attack(server, guest, warmup: float = 2.0):
     """The owner's table and phone during `guest`'s attack: what the phone felt, the memory
     the server grew by."""
@@ -281,7 +322,7 @@ def _attack(server, guest, warmup: float = 2.0):
 
 @pytest.mark.slow
 def test_440_slow_connections_from_ten_addresses_owner_on_fresh_connections(server):
-    guest = Flood(server.port, GUEST_ADDRESSES, PER_ADDRESS, ("headers", "silent", "body", "chunked"))
+    guest = Guest("Flood", server.port, GUEST_ADDRESSES, PER_ADDRESS, ("headers", "silent", "body", "chunked"))
     felt, grew = _attack(server, guest)
     print(f"\n440 slow connections from 10 addresses: phone {felt.words()}; memory +{grew:.1f} MB; "
           f"guest opened {guest.opened} connections, {guest.closed_by_server} closed by the server")
@@ -291,7 +332,7 @@ def test_440_slow_connections_from_ten_addresses_owner_on_fresh_connections(serv
 
 @pytest.mark.slow
 def test_440_idle_keepalives_pinging_every_20s_owner_on_fresh_connections(server):
-    guest = Flood(server.port, GUEST_ADDRESSES, PER_ADDRESS, ("keepalive",))
+    guest = Guest("Flood", server.port, GUEST_ADDRESSES, PER_ADDRESS, ("keepalive",))
     felt, grew = _attack(server, guest)
     print(f"\n440 idle keep-alives from 10 addresses: phone {felt.words()}; memory +{grew:.1f} MB; "
           f"guest opened {guest.opened} connections, {guest.closed_by_server} closed by the server")
@@ -339,7 +380,7 @@ def test_96_guest_seat_streams_then_the_owners_seat_host_and_display_streams(ser
 
 @pytest.mark.slow
 def test_48_connections_pipelining_50_deep_and_reading(server):
-    guest = Pipeliner(server.port, GUEST_ADDRESSES[0], 48, 50)
+    guest = Guest("Pipeliner", server.port, GUEST_ADDRESSES[0], 48, 50)
     felt, grew = _attack(server, guest, warmup=1.0)
     print(f"\n48 connections pipelining 50 deep: phone {felt.words()}; memory +{grew:.1f} MB; "
           f"guest opened {guest.opened} connections, {guest.closed_by_server} closed by the server, "
