@@ -11,9 +11,10 @@ Each open stream holds one waitress thread, so streams are counted in two pools 
 - the **seats' pool** (`MAX_STREAMS`): streams with a seat's, the host's or the display's token.
   One token holds at most `STREAMS_PER_TOKEN` streams: one more (a reloaded page) takes the
   place of its oldest, which is told goodbye, so a seat's own phone always gets through; one
-  address holds at most `TOKEN_STREAMS_PER_ADDRESS` of the pool. With the pool full, the owner's
-  tables' first stream per token still gets in, and other tables share by party (issue 15; see
-  `StreamGate`).
+  address holds at most `TOKEN_STREAMS_PER_ADDRESS` of the pool. With the pool full, every
+  stream of the owner's tables still gets in (a reload or a second tab included, issue 28), a
+  token's reload takes its own oldest stream's place, and other tables share by party (issue
+  15; see `StreamGate`).
 - the **spectators' pool** (`MAX_SPECTATOR_STREAMS`): token-less streams (guests watching, the
   table display, the audit page). One address holds at most `SPECTATOR_STREAMS_PER_ADDRESS`.
 A stream over its address's share is answered `429`, one beyond a full pool `503`, both with
@@ -101,12 +102,15 @@ class StreamGate:
     `enter(address, token, party, own)` returns a `Place` or raises `Refused` (429 over the
     address's share, 503 with the pool full). A token's stream beyond `per_token` takes the
     place of that token's oldest stream, which is told goodbye. With the seats' pool full, a
-    token's first stream still gets in, in the place of (in this order): another token's extra
-    stream (its second or third), a stream of another party's tables when the newcomer is of
-    the owner's tables, or a stream of the party holding the most places when it holds more
-    than the newcomer's party would. So the owner's tables' seats, host and display always
-    get their streams, and one client's tables (however many addresses made them) hold no more
-    of the pool than another table's party needs.
+    token's first stream (any stream of the owner's tables' tokens) still gets in, in the place
+    of (in this order): another token's extra stream (its second or third), a stream of
+    another party's tables when the newcomer is of the owner's tables, or a stream of the
+    party holding the most places when it holds more than the newcomer's party would; failing
+    those, a token's further stream takes its own oldest's place (a reload: that page is most
+    likely gone). The owner's tables' places are never taken for another's stream. So the
+    owner's tables' seats, host and display always get their streams, and one client's tables
+    (however many addresses made them) hold no more of the pool than another table's party
+    needs.
     """
 
     def __init__(self, seats: int, spectators: int, per_token: int = STREAMS_PER_TOKEN,

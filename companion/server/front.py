@@ -18,12 +18,18 @@ command):
   `CONNECTION_LIMIT` can only be reached by many addresses together.
 - **the owner's tables first** (issue 15, 22): the application marks who each connection's
   client is (`mark`: a seat, host or display of one of the owner's tables, of another table, or
-  anonymous). At `CONNECTION_LIMIT` the longest-idle connection not of the owner's tables is
-  shed for a newcomer; requests not of the owner's tables run in a few guest lanes
-  (`LaneDispatcher`); one request at a time per connection, the next once the client has taken
-  the answer before it; the guests' unsent answers are bounded in memory
-  (`GUEST_UNSENT_BYTES`) and nothing unsent ever goes to a temporary file. docs/SECURITY.md
-  says how each resource is shared.
+  anonymous). Requests not of the owner's tables run in a few guest lanes (`LaneDispatcher`),
+  none starting while a request of the owner's tables runs, and all together within a share of
+  the interpreter (`GUEST_CPU_SHARE`); one request at a time per connection, the next once the
+  client has taken the answer before it, and requests pipelined past `PIPELINE_MAX` wait
+  unparsed; the guests' unsent answers are bounded in memory (`GUEST_UNSENT_BYTES`) and nothing
+  unsent ever goes to a temporary file. docs/SECURITY.md says how each resource is shared.
+- **hold, don't close** (issue 28): at `CONNECTION_LIMIT` a newcomer from an address holding
+  few connections (a phone) takes the place of a connection not of the owner's tables, of the
+  address holding the most; a newcomer from an address holding many is *parked*: accepted and
+  held, neither read nor watched by the loop, until a place is free (`TableServer.admit`). A
+  guest's script brings every closed connection straight back: closing cost the table more
+  than holding costs it.
 - refusals made by waitress itself (a body over `max_request_body_size`, read as soon as its
   `Content-Length` header arrives and, for a chunked body, as it grows) get the API's JSON body
   in words instead of waitress's plain text.
