@@ -325,6 +325,10 @@ class TableChannel(HTTPChannel):
         super().del_channel(map)
         self.uncount()
 
+    # waitress's own (HTTPChannel's class attributes), declared for the type checker.
+    request: Any = None
+    sent_continue: Any = False
+
     #: Bytes received but not parsed yet: requests pipelined past `PIPELINE_MAX` (at most one
     #: read, `recv_bytes`, since nothing more is read while requests wait).
     unparsed = b""
@@ -342,20 +346,21 @@ class TableChannel(HTTPChannel):
             if self.will_close or self.close_when_flushed:
                 return False
             while data:
-                if self.request is None:
+                request = self.request
+                if request is None:
                     if len(self.requests) >= PIPELINE_MAX:
                         self.unparsed = data
                         break
                     self.request_started = time.time()
-                    self.request = self.parser_class(self.adj)
-                n = self.request.received(data)
-                if (self.request.expect_continue and self.request.headers_finished
-                        and not self.requests and not self.sent_continue):
+                    request = self.request = self.parser_class(self.adj)
+                n = request.received(data)
+                if (request.expect_continue and request.headers_finished and not self.requests
+                        and not self.sent_continue):
                     self.send_continue()
-                if self.request.completed:
+                if request.completed:
                     self.sent_continue = False
-                    if not self.request.empty:
-                        self.requests.append(self.request)
+                    if not request.empty:
+                        self.requests.append(request)
                         if len(self.requests) == 1:
                             self.server.add_task(self)
                     self.request = None
