@@ -152,3 +152,5 @@ def test_the_guests_lanes_rest_once_the_guests_are_over_their_share_of_the_inter
     assert rest == pytest.approx(expected, abs=0.02)
     time.sleep(0.1)  # the debt is paid back at the share's pace
     assert dispatcher.charge(0.0) == pytest.approx(expected - 0.1, abs=0.03)
+    # Another class of guests (another table's phones) has its own account.
+    assert dispatcher.charge(0.01, front.OTHER_TABLE) == 0.0

@@ -112,11 +112,11 @@ OWN_TABLE, OTHER_TABLE, ANONYMOUS = 0, 1, 2
 #: up another table's phones); the rest wait their turn. The owner's tables' requests never
 #: wait for a lane.
 GUEST_LANES = {OTHER_TABLE: 2, ANONYMOUS: 2}
-#: The share of the interpreter (one core's time) the guests' requests use at most, all lanes
-#: together, past a burst of `GUEST_CPU_BURST_S`: a guest lane rests after a request while the
-#: guests are over it (`LaneDispatcher.charge`), so that the owner's tables always find the
-#: interpreter free often. A busy real table of another party (eight phones, a display) uses a
-#: few percent.
+#: The share of the interpreter (one core's time) each class of guests' requests (other
+#: tables' clients; anonymous ones) uses at most, all its lanes together, past a burst of
+#: `GUEST_CPU_BURST_S`: a guest lane rests after a request while its class is over it
+#: (`LaneDispatcher.charge`), so that the owner's tables always find the interpreter free often.
+#: A busy real table of another party (eight phones, a display) uses a few percent.
 GUEST_CPU_SHARE = 0.35
 GUEST_CPU_BURST_S = 0.1
 #: Bytes answered but not yet taken by their clients, over every connection not of the owner's
@@ -538,6 +538,8 @@ class LaneDispatcher(ThreadedTaskDispatcher):
         # running the request, not to its connection, whose next request may already run on
         # another thread by the time this one ends.
         self._held = threading.local()
+        #: Per class of guests: the interpreter's seconds owed, and when last counted (`charge`).
+        self._guest_debt: dict[int, tuple[float, float]] = {}
 
     def add_task(self, task) -> None:
         """Queue a connection's next request: in the owner's queue or its class's."""
@@ -597,24 +599,23 @@ class LaneDispatcher(ThreadedTaskDispatcher):
                 if getattr(self._held, "lane", None) is not None:
                     # A guest's request (not a stream: a stream gives its lane back): its lane
                     # rests while the guests are over their share of the interpreter.
-                    rest = self.charge(time.thread_time() - cpu)
+                    rest = self.charge(time.thread_time() - cpu, self._held.lane)
                     if rest > 0:
                         time.sleep(rest)
                 self.release()
 
-    _guest_debt = 0.0
-    _guest_debt_at = 0.0
-
-    def charge(self, used: float) -> float:
-        """Count `used` seconds of the interpreter spent on a guest's request; how long its
-        lane must rest so that the guests, all together, use at most `GUEST_CPU_SHARE` of it
-        beyond a `GUEST_CPU_BURST_S` burst (issue 28: 48 connections pipelining for large
-        answers kept two lanes busy without pause, and the owner's commands waited behind them
-        for the interpreter)."""
+    def charge(self, used: float, rank: int = ANONYMOUS) -> float:
+        """Count `used` seconds of the interpreter spent on a request of the guests of `rank`;
+        how long its lane must rest so that those guests, all their lanes together, use at
+        most `GUEST_CPU_SHARE` of it beyond a `GUEST_CPU_BURST_S` burst (issue 28: 48
+        connections pipelining for large answers kept two lanes busy without pause, and the
+        owner's commands waited behind them for the interpreter). Each class of guests has its
+        own account: spectators' requests do not make another table's phones wait."""
         with self.lock:
             now = time.monotonic()
-            debt = max(0.0, self._guest_debt - (now - self._guest_debt_at) * GUEST_CPU_SHARE) + used
-            self._guest_debt, self._guest_debt_at = debt, now
+            debt, then = self._guest_debt.get(rank, (0.0, now))
+            debt = max(0.0, debt - (now - then) * GUEST_CPU_SHARE) + used
+            self._guest_debt[rank] = (debt, now)
         return max(0.0, (debt - GUEST_CPU_BURST_S) / GUEST_CPU_SHARE)
 
     def release(self) -> None:
@@ -658,18 +659,21 @@ class TableServer(TcpWSGIServer):
         #: Connections being served (not dropped), in all and per address (`count`).
         self.live = 0
         self.live_by_address: dict[str, int] = {}
+        self._count_lock = threading.Lock()
         #: Parked connections: (socket, address, host, since), the oldest first (`admit`).
         self.parked: deque[tuple[socket.socket, Any, str, float]] = deque()
         self.parked_by_address: dict[str, int] = {}
 
     def count(self, channel: "TableChannel", step: int) -> None:
-        """A connection starts (`step` 1) or stops (-1) holding a place (main loop only)."""
-        self.live += step
-        n = self.live_by_address.get(channel.host, 0) + step
-        if n > 0:
-            self.live_by_address[channel.host] = n
-        else:
-            self.live_by_address.pop(channel.host, None)
+        """A connection starts (`step` 1) or stops (-1) holding a place (a drop may come from a
+        task's thread)."""
+        with self._count_lock:
+            self.live += step
+            n = self.live_by_address.get(channel.host, 0) + step
+            if n > 0:
+                self.live_by_address[channel.host] = n
+            else:
+                self.live_by_address.pop(channel.host, None)
 
     #: Tokens remembered for scheduling with their rank (not for access: the application checks
     #: every token itself); the oldest are forgotten past this many.
