@@ -19,8 +19,8 @@ command):
 - **the owner's tables first** (issue 15, 22): the application marks who each connection's
   client is (`mark`: a seat, host or display of one of the owner's tables, of another table, or
   anonymous). Requests not of the owner's tables run in a few guest lanes (`LaneDispatcher`),
-  none starting while a request of the owner's tables runs, and all together within a share of
-  the interpreter (`GUEST_CPU_SHARE`); one request at a time per connection, the next once the
+  none starting while a request of the owner's tables runs, and each class of guests within a
+  share of the interpreter (`GUEST_CPU_SHARE`); one request at a time per connection, the next once the
   client has taken the answer before it, and requests pipelined past `PIPELINE_MAX` wait
   unparsed; the guests' unsent answers are bounded in memory (`GUEST_UNSENT_BYTES`) and nothing
   unsent ever goes to a temporary file. docs/SECURITY.md says how each resource is shared.
