@@ -23,6 +23,24 @@ def test_four_addresses_full_of_a_guests_seat_streams_give_way_to_the_owners_tab
     assert len(left) == 93 and all(p.token for p in left)
 
 
+def test_with_the_pool_full_the_owners_open_pages_open_again_and_a_guests_reload_replaces_its_own():
+    """Issue 28, item 19: the owner's phone, host console and display each hold their stream
+    when a guest's streams fill the pool; a reload or a second tab (the token's second stream)
+    still gets in, in a guest's place. A guest's own second stream takes its oldest's place
+    instead of a `503`."""
+    gate = StreamGate(seats=96, spectators=8)
+    for n in range(96):  # 8 addresses, 12 seats of their own tables each, one stream each
+        gate.enter(f"127.0.0.{2 + n // 12}", f"guest-{n}", f"made by 127.0.0.{2 + n // 12}")
+    pages = [gate.enter("127.0.0.1", token, "owner", own=True) for token in ("seat", "host", "display:K")]
+    again = [gate.enter("127.0.0.1", token, "owner", own=True) for token in ("seat", "host", "display:K")]
+    assert not any(p.left for p in pages + again), "an open page of the owner's table lost its stream"
+    assert gate.seats.open == 96 and sum(1 for p in gate.seats.places if p.own) == 6
+    # A guest seat's reload replaces its own stream (no 503, and no other guest's place).
+    mine = next(p for p in gate.seats.places if p.token == "guest-95")
+    reload = gate.enter("127.0.0.9", "guest-95", "made by 127.0.0.9")
+    assert mine.left and not reload.left and gate.seats.open == 96
+
+
 def test_one_clients_tables_cannot_take_another_tables_places():
     gate = StreamGate(seats=12, spectators=4, per_token=1)
     for n in range(12):  # one client's many tables fill the pool, one stream per token

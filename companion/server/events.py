@@ -11,9 +11,10 @@ Each open stream holds one waitress thread, so streams are counted in two pools 
 - the **seats' pool** (`MAX_STREAMS`): streams with a seat's, the host's or the display's token.
   One token holds at most `STREAMS_PER_TOKEN` streams: one more (a reloaded page) takes the
   place of its oldest, which is told goodbye, so a seat's own phone always gets through; one
-  address holds at most `TOKEN_STREAMS_PER_ADDRESS` of the pool. With the pool full, the owner's
-  tables' first stream per token still gets in, and other tables share by party (issue 15; see
-  `StreamGate`).
+  address holds at most `TOKEN_STREAMS_PER_ADDRESS` of the pool. With the pool full, every
+  stream of the owner's tables still gets in (a reload or a second tab included, issue 28), a
+  token's reload takes its own oldest stream's place, and other tables share by party (issue
+  15; see `StreamGate`).
 - the **spectators' pool** (`MAX_SPECTATOR_STREAMS`): token-less streams (guests watching, the
   table display, the audit page). One address holds at most `SPECTATOR_STREAMS_PER_ADDRESS`.
 A stream over its address's share is answered `429`, one beyond a full pool `503`, both with
@@ -101,12 +102,15 @@ class StreamGate:
     `enter(address, token, party, own)` returns a `Place` or raises `Refused` (429 over the
     address's share, 503 with the pool full). A token's stream beyond `per_token` takes the
     place of that token's oldest stream, which is told goodbye. With the seats' pool full, a
-    token's first stream still gets in, in the place of (in this order): another token's extra
-    stream (its second or third), a stream of another party's tables when the newcomer is of
-    the owner's tables, or a stream of the party holding the most places when it holds more
-    than the newcomer's party would. So the owner's tables' seats, host and display always
-    get their streams, and one client's tables (however many addresses made them) hold no more
-    of the pool than another table's party needs.
+    token's first stream (any stream of the owner's tables' tokens) still gets in, in the place
+    of (in this order): another token's extra stream (its second or third), a stream of
+    another party's tables when the newcomer is of the owner's tables, or a stream of the
+    party holding the most places when it holds more than the newcomer's party would; failing
+    those, a token's further stream takes its own oldest's place (a reload: that page is most
+    likely gone). The owner's tables' places are never taken for another's stream. So the
+    owner's tables' seats, host and display always get their streams, and one client's tables
+    (however many addresses made them) hold no more of the pool than another table's party
+    needs.
     """
 
     def __init__(self, seats: int, spectators: int, per_token: int = STREAMS_PER_TOKEN,
@@ -127,16 +131,14 @@ class StreamGate:
 
     def _victim(self, pool: Pool, party: str | None, own: bool, spared: list[Place]) -> Place | None:
         """The place a token's first stream of `party` may take in the full `pool`, or None."""
-        places = [p for p in pool.places if p not in spared]
-        extra = [p for p in places if p.token is not None and len(self._by_token.get(p.token, ())) > 1
+        # The owner's tables' places are never taken for another's stream.
+        others = [p for p in pool.places if p not in spared and not p.own]
+        extra = [p for p in others if p.token is not None and len(self._by_token.get(p.token, ())) > 1
                  and self._by_token[p.token][-1] is not p]
         if extra:
             return extra[0]
-        others = [p for p in places if not p.own]
-        if own and others:
-            return others[0]
         if own:
-            return None
+            return others[0] if others else None
         count: dict[str | None, int] = {}
         for p in others:
             count[p.party] = count.get(p.party, 0) + 1
@@ -164,11 +166,20 @@ class StreamGate:
                 raise Refused(429, f"this device already has {held} {'live' if token else 'spectator'} "
                               "streams open; close a page and try again", None, retry_after=5)
             if pool.open - freed >= pool.limit:
-                victim = self._victim(pool, party, own, evict) if token is not None and not mine else None
-                if victim is None:
+                victim = None
+                if token is not None and (own or not mine):
+                    # A token's first stream; or any of the owner's tables' (a reload or a
+                    # second tab while the first still streams: issue 28) before its own.
+                    victim = self._victim(pool, party, own, evict)
+                if victim is not None:
+                    self.shed += 1
+                elif mine and not evict:
+                    # A reload with the pool full: it takes its own oldest stream's place
+                    # (that page is most likely gone) rather than a 503.
+                    victim = mine[0]
+                else:
                     raise Refused(503, "too many open event streams; try again shortly", None, retry_after=5)
                 evict.append(victim)
-                self.shed += 1
             for old in evict:
                 self._forget(old)
             held = pool.by_address.get(address, 0)

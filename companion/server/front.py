@@ -18,12 +18,18 @@ command):
   `CONNECTION_LIMIT` can only be reached by many addresses together.
 - **the owner's tables first** (issue 15, 22): the application marks who each connection's
   client is (`mark`: a seat, host or display of one of the owner's tables, of another table, or
-  anonymous). At `CONNECTION_LIMIT` the longest-idle connection not of the owner's tables is
-  shed for a newcomer; requests not of the owner's tables run in a few guest lanes
-  (`LaneDispatcher`); one request at a time per connection, the next once the client has taken
-  the answer before it; the guests' unsent answers are bounded in memory
-  (`GUEST_UNSENT_BYTES`) and nothing unsent ever goes to a temporary file. docs/SECURITY.md
-  says how each resource is shared.
+  anonymous). Requests not of the owner's tables run in a few guest lanes (`LaneDispatcher`),
+  none starting while a request of the owner's tables runs, and each class of guests within a
+  share of the interpreter (`GUEST_CPU_SHARE`); one request at a time per connection, the next once the
+  client has taken the answer before it, and requests pipelined past `PIPELINE_MAX` wait
+  unparsed; the guests' unsent answers are bounded in memory (`GUEST_UNSENT_BYTES`) and nothing
+  unsent ever goes to a temporary file. docs/SECURITY.md says how each resource is shared.
+- **hold, don't close** (issue 28): at `CONNECTION_LIMIT` a newcomer from an address holding
+  few connections (a phone) takes the place of a connection not of the owner's tables, of the
+  address holding the most; a newcomer from an address holding many is *parked*: accepted and
+  held, neither read nor watched by the loop, until a place is free (`TableServer.admit`). A
+  guest's script brings every closed connection straight back: closing cost the table more
+  than holding costs it.
 - refusals made by waitress itself (a body over `max_request_body_size`, read as soon as its
   `Content-Length` header arrives and, for a chunked body, as it grows) get the API's JSON body
   in words instead of waitress's plain text.
@@ -85,6 +91,17 @@ CHECK_INTERVAL_S = 1
 #: waitress's own cap on connections sits this far above `CONNECTION_LIMIT`, so that it never
 #: stops accepting while a guest's connections can still be shed for a known client's.
 ACCEPT_SLACK = 16
+#: Connections accepted in one pass of the loop, at most (all waiting, in practice).
+ACCEPTS_PER_PASS = 64
+#: With the server full, a newcomer from an address holding fewer connections than this (a
+#: phone: a browser opens at most 6 to one server) takes a guest connection's place; one from
+#: an address holding more is parked (`TableServer.admit`).
+SHED_FOR_BELOW = 8
+#: Connections parked at most (more: `503`), and for how long (then closed). Parked ones cost
+#: a file descriptor and the kernel's buffers, nothing in the loop: 400 served + 400 parked
+#: stay under the 1024 descriptors a process may open by default.
+PARKED_LIMIT = 400
+PARKED_TIMEOUT_S = 60.0
 
 #: What the server knows of a connection's client (`TableChannel.rank`), best first:
 #: the seats, host or display of one of the owner's tables (bound to the scrambler, or made
@@ -95,6 +112,13 @@ OWN_TABLE, OTHER_TABLE, ANONYMOUS = 0, 1, 2
 #: up another table's phones); the rest wait their turn. The owner's tables' requests never
 #: wait for a lane.
 GUEST_LANES = {OTHER_TABLE: 2, ANONYMOUS: 2}
+#: The share of the interpreter (one core's time) each class of guests' requests (other
+#: tables' clients; anonymous ones) uses at most, all its lanes together, past a burst of
+#: `GUEST_CPU_BURST_S`: a guest lane rests after a request while its class is over it
+#: (`LaneDispatcher.charge`), so that the owner's tables always find the interpreter free often.
+#: A busy real table of another party (eight phones, a display) uses a few percent.
+GUEST_CPU_SHARE = 0.35
+GUEST_CPU_BURST_S = 0.1
 #: Bytes answered but not yet taken by their clients, over every connection not of the owner's
 #: tables: past this, the connection holding the most is dropped. (Kept in memory: nothing a
 #: client has not read is written to disk, see `OUTBUF_OVERFLOW`.)
@@ -103,8 +127,9 @@ GUEST_UNSENT_BYTES = 12 * 1024 * 1024
 #: of the owner's tables waiting for the interpreter behind the guests' lanes gets it sooner.
 SWITCH_INTERVAL_S = 0.002
 #: Requests one connection may have waiting (pipelined, sent before their answers were read):
-#: browsers send one at a time; a client with more waiting is dropped, so a burst of pipelined
-#: requests costs the server at most this many parsed requests per connection.
+#: browsers send one at a time; a client's further requests wait unparsed (and nothing more is
+#: read) until these are answered, so a burst of pipelined requests costs the server at most
+#: this many parsed requests and one read's bytes per connection.
 PIPELINE_MAX = 8
 #: waitress blocks a response's thread once this many bytes wait on its connection. Above any
 #: response the companion makes (the largest, a 500-entry log page, is about 1 MB); an event
@@ -284,18 +309,65 @@ class TableChannel(HTTPChannel):
         self.received_any = False
         self.rank = ANONYMOUS
         self.streaming = False
+        self.host = addr[0] if isinstance(addr, tuple) else str(addr)
+        self.counted = isinstance(server, TableServer)
+        if self.counted:
+            server.count(self, 1)
+
+    def uncount(self) -> None:
+        """This connection holds its place no more (dropped, or closed)."""
+        if self.counted:
+            self.counted = False
+            self.server.count(self, -1)
+
+    def del_channel(self, map=None) -> None:
+        """waitress's, and the place is free."""
+        super().del_channel(map)
+        self.uncount()
+
+    # waitress's own (HTTPChannel's class attributes), declared for the type checker.
+    request: Any = None
+    sent_continue: Any = False
+
+    #: Bytes received but not parsed yet: requests pipelined past `PIPELINE_MAX` (at most one
+    #: read, `recv_bytes`, since nothing more is read while requests wait).
+    unparsed = b""
 
     def received(self, data: bytes) -> bool:
-        """Note when a new request starts, then let waitress parse it; a connection with more
-        than `PIPELINE_MAX` requests waiting is dropped."""
-        if data and self.request is None:
-            self.request_started = time.time()
-        if data:
-            self.received_any = True
-        taken = super().received(data)
-        if len(self.requests) > PIPELINE_MAX:
-            self.server.drop(self, f"it pipelined more than {PIPELINE_MAX} requests")
-        return taken
+        """waitress's `received` (3.0: parse requests off `data`, queue each complete one),
+        noting when a request starts, and parsing no more while `PIPELINE_MAX` requests wait:
+        the rest of the bytes wait unparsed (`unparsed`) until those are answered (`readable`).
+        Dropping such a connection instead only brought it straight back, pipelining again
+        (issue 28: 4,000 connections in 15 s, the owner's commands at a 340 ms median)."""
+        if not data:
+            return False
+        self.received_any = True
+        with self.requests_lock:
+            if self.will_close or self.close_when_flushed:
+                return False
+            while data:
+                request = self.request
+                if request is None:
+                    if len(self.requests) >= PIPELINE_MAX:
+                        self.unparsed = data
+                        break
+                    self.request_started = time.time()
+                    request = self.request = self.parser_class(self.adj)
+                n = request.received(data)
+                if (request.expect_continue and request.headers_finished and not self.requests
+                        and not self.sent_continue):
+                    self.send_continue()
+                if request.completed:
+                    self.sent_continue = False
+                    if not request.empty:
+                        self.requests.append(request)
+                        if len(self.requests) == 1:
+                            self.server.add_task(self)
+                    self.request = None
+                if n >= len(data):
+                    break
+                data = data[n:]
+        return True
 
     #: A request is waiting for this connection's client to take the answer before it.
     deferred = False
@@ -390,6 +462,12 @@ class TableChannel(HTTPChannel):
             return False
         if self.requests and not self.streaming:
             return False
+        if self.unparsed and not self.requests:
+            # The requests pipelined past `PIPELINE_MAX`: parsed now that the ones before are
+            # answered; the socket is read once they are too.
+            data, self.unparsed = self.unparsed, b""
+            self.received(data)
+            return False
         return super().readable()
 
     def writable(self) -> bool:
@@ -460,6 +538,8 @@ class LaneDispatcher(ThreadedTaskDispatcher):
         # running the request, not to its connection, whose next request may already run on
         # another thread by the time this one ends.
         self._held = threading.local()
+        #: Per class of guests: the interpreter's seconds owed, and when last counted (`charge`).
+        self._guest_debt: dict[int, tuple[float, float]] = {}
 
     def add_task(self, task) -> None:
         """Queue a connection's next request: in the owner's queue or its class's."""
@@ -468,8 +548,15 @@ class LaneDispatcher(ThreadedTaskDispatcher):
             (self.guest_queues[rank] if rank in self.guest_queues else self.queue).append(task)
             self.queue_cv.notify()
 
+    #: The owner's tables' requests running now (not their streams, once streaming).
+    owner_running = 0
+
     def _lane(self) -> int | None:
-        """A class of guests with a request waiting and a free lane, or None."""
+        """A class of guests with a request waiting and a free lane, or None. None while a
+        request of the owner's tables runs: a guest's request starting then would take the
+        interpreter from it (issue 28)."""
+        if self.owner_running:
+            return None
         for rank, waiting in self.guest_queues.items():
             if waiting and self.guests_running[rank] < self.guest_lanes[rank]:
                 return rank
@@ -497,20 +584,52 @@ class LaneDispatcher(ThreadedTaskDispatcher):
                 if rank is None:
                     task = self.queue.popleft()
                     self._held.lane = None
+                    self._held.owner = True
+                    self.owner_running += 1
                 else:
                     task = self.guest_queues[rank].popleft()
                     self.guests_running[rank] += 1
                     self._held.lane = rank
+            cpu = time.thread_time()
             try:
                 task.service()
             except BaseException:
                 self.logger.exception("Exception when servicing %r", task)
             finally:
+                if getattr(self._held, "lane", None) is not None:
+                    # A guest's request (not a stream: a stream gives its lane back): its lane
+                    # rests while the guests are over their share of the interpreter.
+                    rest = self.charge(time.thread_time() - cpu, self._held.lane)
+                    if rest > 0:
+                        time.sleep(rest)
                 self.release()
 
+    def charge(self, used: float, rank: int = ANONYMOUS) -> float:
+        """Count `used` seconds of the interpreter spent on a request of the guests of `rank`;
+        how long its lane must rest so that those guests, all their lanes together, use at
+        most `GUEST_CPU_SHARE` of it beyond a `GUEST_CPU_BURST_S` burst (issue 28: 48
+        connections pipelining for large answers kept two lanes busy without pause, and the
+        owner's commands waited behind them for the interpreter). Each class of guests has its
+        own account: spectators' requests do not make another table's phones wait."""
+        with self.lock:
+            now = time.monotonic()
+            debt, then = self._guest_debt.get(rank, (0.0, now))
+            debt = max(0.0, debt - (now - then) * GUEST_CPU_SHARE) + used
+            self._guest_debt[rank] = (debt, now)
+        return max(0.0, (debt - GUEST_CPU_BURST_S) / GUEST_CPU_SHARE)
+
     def release(self) -> None:
-        """Give back the guest lane the current thread holds, if it holds one."""
+        """Give back the guest lane the current thread holds, if it holds one; or count its
+        request of the owner's tables done (the guests' requests may start again)."""
         rank = getattr(self._held, "lane", None)
+        if getattr(self._held, "owner", False):
+            with self.lock:
+                self._held.owner = False
+                self.owner_running -= 1
+                if not self.owner_running:
+                    waiting = sum(len(q) for q in self.guest_queues.values())
+                    if waiting:
+                        self.queue_cv.notify(min(waiting, sum(self.guest_lanes.values())))
         if rank is None:
             return
         with self.lock:
@@ -537,6 +656,24 @@ class TableServer(TcpWSGIServer):
         super().__init__(*args, **kw)
         self._known: dict[str, int] = {}
         self._known_lock = threading.Lock()
+        #: Connections being served (not dropped), in all and per address (`count`).
+        self.live = 0
+        self.live_by_address: dict[str, int] = {}
+        self._count_lock = threading.Lock()
+        #: Parked connections: (socket, address, host, since), the oldest first (`admit`).
+        self.parked: deque[tuple[socket.socket, Any, str, float]] = deque()
+        self.parked_by_address: dict[str, int] = {}
+
+    def count(self, channel: "TableChannel", step: int) -> None:
+        """A connection starts (`step` 1) or stops (-1) holding a place (a drop may come from a
+        task's thread)."""
+        with self._count_lock:
+            self.live += step
+            n = self.live_by_address.get(channel.host, 0) + step
+            if n > 0:
+                self.live_by_address[channel.host] = n
+            else:
+                self.live_by_address.pop(channel.host, None)
 
     #: Tokens remembered for scheduling with their rank (not for access: the application checks
     #: every token itself); the oldest are forgotten past this many.
@@ -580,21 +717,33 @@ class TableServer(TcpWSGIServer):
         super().add_task(channel)
 
     def handle_accept(self) -> None:
-        """Accept a connection unless its address already holds its share. With the server at
-        `CONNECTION_LIMIT`, the longest-idle connection not of the owner's tables is closed to
-        make room; only when every place is the owner's tables' is the newcomer refused."""
-        try:
-            pair = self.accept()
-            if pair is None:
-                return
-            conn, addr = pair
-            self.set_socket_options(conn)
-        except OSError:
-            return
-        addr = self.fix_addr(addr)
-        host = addr[0] if isinstance(addr, tuple) else addr
-        channels = [ch for ch in list(self.active_channels.values()) if ch.drop_reason is None]
-        held = sum(1 for ch in channels if isinstance(ch.addr, tuple) and ch.addr[0] == host)
+        """Accept every connection waiting (up to `ACCEPTS_PER_PASS`): one accept per pass of
+        the loop would leave a phone's new connection queued behind a guest's reconnecting
+        ones, a pass (every connection's readable/writable) each. Then give parked connections
+        the places that are free."""
+        for _ in range(ACCEPTS_PER_PASS):
+            try:
+                pair = self.accept()
+                if pair is None:
+                    break
+                conn, addr = pair
+                self.set_socket_options(conn)
+            except OSError:
+                break
+            self.admit(conn, self.fix_addr(addr))
+        self.unpark()
+
+    def admit(self, conn: socket.socket, addr) -> None:
+        """Place a new connection (issue 28). Over its address's share it is refused (`429`).
+        With a place free it is served. With the server at `CONNECTION_LIMIT`, a newcomer
+        from an address holding fewer than `SHED_FOR_BELOW` connections (a phone) takes the
+        place of a connection not of the owner's tables (`victim`); one from an address that
+        holds more is *parked*: held, unread and unwatched, until a place is free. Closing
+        it instead would only bring it straight back (a guest's script reconnects at once:
+        11,000 to 16,000 connections closed and reopened in 30 s, each costing the table more
+        than holding it does)."""
+        host = addr[0] if isinstance(addr, tuple) else str(addr)
+        held = self.live_by_address.get(host, 0) + self.parked_by_address.get(host, 0)
         if held >= PER_ADDRESS_CONNECTIONS:
             self.refused_over_share += 1
             if self.refused_over_share in (1, 10, 100, 1000) or self.refused_over_share % 10000 == 0:
@@ -602,16 +751,52 @@ class TableServer(TcpWSGIServer):
                             host, held, self.refused_over_share)
             self._refuse(conn, OVER_SHARE_ANSWER)
             return
-        if len(channels) >= CONNECTION_LIMIT:
-            idle = [ch for ch in channels if isinstance(ch, TableChannel) and ch.sheddable()]
-            if not idle:
+        if self.live >= CONNECTION_LIMIT:
+            victim = self.victim() if self.live_by_address.get(host, 0) < SHED_FOR_BELOW else None
+            if victim is not None:
+                self.shed += 1
+                self.drop(victim, "its place was needed (the server was full)")
+            elif len(self.parked) < PARKED_LIMIT:
+                self.parked.append((conn, addr, host, time.monotonic()))
+                self.parked_by_address[host] = self.parked_by_address.get(host, 0) + 1
+                self.parked_total += 1
+                return
+            else:
                 self._refuse(conn, SERVER_FULL_ANSWER)
                 return
-            # The anonymous first, then other tables' clients; the longest idle of them.
-            victim = min(idle, key=lambda ch: (-ch.rank, ch.last_served))
-            self.shed += 1
-            self.drop(victim, "its place was needed (the server was full)")
         self.channel_class(self, conn, addr, self.adj, map=self._map)
+
+    def victim(self) -> "TableChannel | None":
+        """The connection whose place a newcomer takes: one not of the owner's tables, idle or
+        still sending its request (`sheddable`); of the address holding the most, then the
+        anonymous before other tables' clients, the longest idle first. None: every place
+        is the owner's tables'."""
+        idle = [ch for ch in list(self.active_channels.values())
+                if isinstance(ch, TableChannel) and ch.sheddable()]
+        if not idle:
+            return None
+        by = self.live_by_address
+        return min(idle, key=lambda ch: (-by.get(ch.host, 0), -ch.rank, ch.last_served))
+
+    def unpark(self, now: float | None = None) -> None:
+        """Serve parked connections in the places now free, the longest parked first; close
+        those parked longer than `PARKED_TIMEOUT_S` (their client comes back, if it is still
+        there, at that slow pace)."""
+        now = time.monotonic() if now is None else now
+        while self.parked and (self.live < CONNECTION_LIMIT or now - self.parked[0][3] > PARKED_TIMEOUT_S):
+            conn, addr, host, since = self.parked.popleft()
+            left = self.parked_by_address.get(host, 1) - 1
+            if left:
+                self.parked_by_address[host] = left
+            else:
+                self.parked_by_address.pop(host, None)
+            if self.live >= CONNECTION_LIMIT:
+                conn.close()
+                continue
+            try:
+                self.channel_class(self, conn, addr, self.adj, map=self._map)
+            except OSError:  # the client has gone meanwhile
+                conn.close()
 
     @staticmethod
     def _refuse(conn: socket.socket, answer: bytes) -> None:
@@ -625,6 +810,13 @@ class TableServer(TcpWSGIServer):
     refused_over_share = 0
     dropped = 0
     shed = 0
+    parked_total = 0
+
+    def close(self) -> None:
+        """waitress's close, and the parked connections'."""
+        while self.parked:
+            self.parked.popleft()[0].close()
+        super().close()
 
     def over_budget(self, adding: int, writer: TableChannel) -> bool:
         """Whether `writer` (not of the owner's tables) may not add `adding` unsent bytes: past
@@ -655,13 +847,15 @@ class TableServer(TcpWSGIServer):
         # of the next pass (`TableChannel.readable`), at once. A thread waiting to write to it
         # is woken and told the client is gone.
         channel.drop_reason = why
+        channel.uncount()
         with channel.outbuf_lock:
             channel.connected = False
             channel.outbuf_lock.notify_all()
         self.pull_trigger()
 
     def maintenance(self, now: float) -> None:
-        """waitress's idle timeout, then the companion's deadlines."""
+        """waitress's idle timeout, then the companion's deadlines; parked connections get the
+        places freed."""
         super().maintenance(now)
         for channel in list(self.active_channels.values()):
             if channel.deferred:
@@ -669,6 +863,7 @@ class TableServer(TcpWSGIServer):
             why = channel.overdue(now) if channel.drop_reason is None else None
             if why is not None:
                 self.drop(channel, why)
+        self.unpark()
 
 
 def server_settings(threads: int) -> dict[str, Any]:

@@ -93,9 +93,10 @@ class PhoneLog:
 
     def words(self) -> str:
         """The figures, for the drill's printout and SECURITY.md."""
-        c, s = self.commands, self.snapshots
-        return (f"{len(c)} commands median {statistics.median(c) * 1000:.1f} ms, p99 "
-                f"{percentile(c, 99) * 1000:.1f} ms, max {max(c) * 1000:.1f} ms; {len(s)} stream "
+        # nan: none was answered
+        c, s = self.commands or [float("nan")], self.snapshots or [float("nan")]
+        return (f"{len(self.commands)} commands median {statistics.median(c) * 1000:.1f} ms, p99 "
+                f"{percentile(c, 99) * 1000:.1f} ms, max {max(c) * 1000:.1f} ms; {len(self.snapshots)} stream "
                 f"snapshots median {statistics.median(s) * 1000:.1f} ms, p99 {percentile(s, 99) * 1000:.1f} ms; "
                 f"{len(self.refused)} refused, {self.timeouts} time-outs")
 
@@ -112,9 +113,13 @@ class Phone(threading.Thread):
     """The seated phone (and every few rounds the host's and the display's streams): a command
     every `every` seconds and a fresh stream (a reload) every fourth round, until stopped."""
 
-    def __init__(self, table: RealTable, every: float = 0.25):
+    def __init__(self, table: RealTable, every: float = 0.25, fresh: bool = False):
         super().__init__(daemon=True)
         self.table, self.every = table, every
+        # fresh: every command on a new connection (a phone's browser after its Wi-Fi slept, or
+        # behind a router that drops idle connections): the connect and the server's accept
+        # are timed too (issue 28).
+        self.fresh = fresh
         self.log = PhoneLog()
         self._halt = threading.Event()
 
@@ -147,9 +152,15 @@ class Phone(threading.Thread):
         i = 0
         try:
             while not self._halt.is_set():
+                if self.fresh:
+                    phone.close()
+                    phone = JsonClient(t.server.port, timeout=5)
                 try:
+                    t0 = time.perf_counter()
                     status, body, dt = phone.call("POST", f"/api/v1/tables/{t.code}/commands",
                                                   {"type": "sit_out" if i % 2 == 0 else "sit_in"}, t.seat)
+                    if self.fresh:  # the connect included, and a retry after a reset too
+                        dt = time.perf_counter() - t0
                 except OSError:
                     self.log.timeouts += 1
                     phone.close()
