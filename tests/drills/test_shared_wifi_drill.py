@@ -321,20 +321,16 @@ def _attack(server, guest, warmup: float = 2.0):
 
 
 @pytest.mark.slow
-def test_440_slow_connections_from_ten_addresses_owner_on_fresh_connections(server):
-    guest = Guest("Flood", server.port, GUEST_ADDRESSES, PER_ADDRESS, ("headers", "silent", "body", "chunked"))
+@pytest.mark.parametrize("shapes, what", [
+    (("headers", "silent", "body", "chunked"), "440 slow connections"),
+    (("keepalive",), "440 idle keep-alives pinging every 20 s"),
+], ids=["slow_connections", "idle_keepalives"])
+def test_440_guest_connections_from_ten_addresses_owner_on_fresh_connections(server, shapes, what):
+    """Item 18: 10 addresses x 44 connections (more than the server's places), slow-header,
+    silent, slow-body or slow-chunked ones, or idle keep-alives; the owner's phone holds."""
+    guest = Guest("Flood", server.port, GUEST_ADDRESSES, PER_ADDRESS, shapes)
     felt, grew = _attack(server, guest)
-    print(f"\n440 slow connections from 10 addresses: phone {felt.words()}; memory +{grew:.1f} MB; "
-          f"guest opened {guest.opened} connections, {guest.closed_by_server} closed by the server")
-    felt.check()
-    assert grew <= MEMORY_MB
-
-
-@pytest.mark.slow
-def test_440_idle_keepalives_pinging_every_20s_owner_on_fresh_connections(server):
-    guest = Guest("Flood", server.port, GUEST_ADDRESSES, PER_ADDRESS, ("keepalive",))
-    felt, grew = _attack(server, guest)
-    print(f"\n440 idle keep-alives from 10 addresses: phone {felt.words()}; memory +{grew:.1f} MB; "
+    print(f"\n{what} from 10 addresses: phone {felt.words()}; memory +{grew:.1f} MB; "
           f"guest opened {guest.opened} connections, {guest.closed_by_server} closed by the server")
     felt.check()
     assert grew <= MEMORY_MB
