@@ -104,7 +104,7 @@ def test_item11_12_the_console_plays_the_discard_pile_and_enters_the_spike_dice_
     seat.select_option("s3")
     tap("Junk for Chewie")
     expect(con.locator("#discard-top")).to_have_text("none entered yet")
-    expect(t.display.locator("#d-discard")).to_be_hidden()
+    expect(t.display.locator("#d-discard")).to_have_text("Discard pile: the top card is not entered yet")
     enter_top("+8")
     expect(t.display.locator("#d-discard")).to_have_text("Discard pile: +8")
     seat.select_option("s1")

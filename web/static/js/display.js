@@ -4,7 +4,7 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords } from "./live.js";
+import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords, discardPileWords } from "./live.js";
 import { loadDeck, cardName } from "./cardpicker.js";
 import { concededWords, describeSettlement } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
@@ -57,8 +57,9 @@ function render(state, events) {
   $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
   $("d-roll").textContent = roll ? `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}` : "";
-  $("d-discard").hidden = !(live && live.discard_top);
-  $("d-discard").textContent = live && live.discard_top ? `Discard pile: ${cardWords(live.discard_top)}` : "";
+  const pile = discardPileWords(state, live, cardWords);
+  $("d-discard").hidden = !pile;
+  $("d-discard").textContent = pile;
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
   $("d-last-shift").textContent = shift ? `Last shift: ${(KIND[shift.kind] || shift.kind).toLowerCase()} in round ${shift.round}` : "";

@@ -7,7 +7,7 @@
 import {
   LiveTable, TapGuard, offeredAmounts, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  actionWords, gameWords, capital,
+  actionWords, gameWords, discardPileWords, capital,
 } from "./live.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { concededWords, describeSettlement } from "./settlement.js";
@@ -193,9 +193,9 @@ function render(state, events) {
   const turn = turnWords(state, names, live.seat);
   const rounds = state.rules.ending && state.rules.ending.rounds;
   const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}${rounds ? ` of ${rounds}` : ""}. ` : "";
-  const top = hand && hand.stage !== "settled" ? hand.discard_top : null;
-  $("discard-top").hidden = !top;
-  $("discard-top").textContent = top ? `Discard pile: ${cardWords(top)}` : "";
+  const pile = discardPileWords(state, hand && hand.stage !== "settled" ? hand : null, cardWords);
+  $("discard-top").hidden = !pile;
+  $("discard-top").textContent = pile;
   $("turn").textContent = lead + turn;
   $("turn").classList.toggle("is-mine", turn.startsWith("You"));
 
