@@ -154,3 +154,19 @@ def test_the_guests_lanes_rest_once_the_guests_are_over_their_share_of_the_inter
     assert dispatcher.charge(0.0) == pytest.approx(expected - 0.1, abs=0.03)
     # Another class of guests (another table's phones) has its own account.
     assert dispatcher.charge(0.01, front.OTHER_TABLE) == 0.0
+
+
+def test_the_guests_keep_to_their_share_only_while_the_owners_tables_are_in_use():
+    """With no request of the owner's tables for `OWNER_ACTIVE_S`, a guest lane never rests
+    and owes nothing (a server of other tables alone runs at full speed); once the owner's
+    tables ask again, the share holds from a clean account."""
+    dispatcher = front.LaneDispatcher()
+    heavy = front.GUEST_CPU_BURST_S + 0.5
+    assert dispatcher.guest_rest(heavy, front.OTHER_TABLE) == 0.0  # the owner's tables never asked
+    dispatcher.owner_seen = time.monotonic()
+    rest = dispatcher.guest_rest(heavy, front.OTHER_TABLE)
+    assert rest == pytest.approx(0.5 / front.GUEST_CPU_SHARE, abs=0.05)
+    later = dispatcher.owner_seen + front.OWNER_ACTIVE_S + 1
+    assert dispatcher.guest_rest(heavy, front.OTHER_TABLE, now=later) == 0.0  # idle owner: no rest
+    dispatcher.owner_seen = time.monotonic()  # the owner's tables ask again: nothing was owed
+    assert dispatcher.guest_rest(front.GUEST_CPU_BURST_S / 2, front.OTHER_TABLE) == 0.0
