@@ -32,8 +32,15 @@ import time
 import pytest
 
 from attack_kit import GUEST_ADDRESSES, MEMORY_MB, Memory, Phone, guest_table, real_table
+from companion.server import front
 from companion.bench.clients import Listener
 from served_table import server  # noqa: F401  (fixture)
+
+#: The pipelining guest reads its answers slowly: the answers it has not read yet are held in
+#: memory by design, up to `front.GUEST_UNSENT_BYTES` over all the guests' connections, on top
+#: of the drills' usual bound (seen: +16 to +18 MB on a quiet machine, +22.8 MB with the other
+#: Python's suite running beside it; a 45 s run levels off at +7 to +9 MB: no leak).
+PIPELINE_MEMORY_MB = MEMORY_MB + front.GUEST_UNSENT_BYTES / 2**20
 
 ATTACK_S = 28.0
 #: The guest's connections per address (issue 28: 10 × 44 = 440, over the server's 400 places).
@@ -382,4 +389,4 @@ def test_48_connections_pipelining_50_deep_and_reading(server):
           f"guest opened {guest.opened} connections, {guest.closed_by_server} closed by the server, "
           f"{guest.answers} answers read")
     felt.check()
-    assert grew <= MEMORY_MB
+    assert grew <= PIPELINE_MEMORY_MB
