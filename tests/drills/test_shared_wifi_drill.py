@@ -66,19 +66,34 @@ MORE = {
 }
 
 
-class Flood(threading.Thread):
+class SelectorGuest(threading.Thread):
+    """A guest's connections kept by one thread on one selector; `stop` closes them all."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self._halt = threading.Event()
+        self._sel = selectors.DefaultSelector()
+
+    def stop(self) -> None:
+        """Stop and close every connection."""
+        self._halt.set()
+        self.join(10)
+        for key in list(self._sel.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+        self._sel.close()
+
+
+class Flood(SelectorGuest):
     """`per_address` connections from each of `addresses`, of `kinds` in turn, kept up by one
     thread: each slow one sends its next piece every `SLOW_EVERY_S`, each keep-alive a ping
     every `PING_EVERY_S` (reading the answers); one that the server closes, or answers when it
     is not a ping, comes straight back as a new connection."""
 
     def __init__(self, port: int, addresses: list[str], per_address: int, kinds: tuple[str, ...]):
-        super().__init__(daemon=True)
+        super().__init__()
         self.port = port
         self.slots = [(a, kinds[i % len(kinds)]) for a in addresses for i in range(per_address)]
         self.opened = self.closed_by_server = 0
-        self._halt = threading.Event()
-        self._sel = selectors.DefaultSelector()
         self._next: dict[int, float] = {}
         self._retry: list[int] = []
 
@@ -164,16 +179,8 @@ class Flood(threading.Thread):
             for slot in retry:
                 self._open(slot)
 
-    def stop(self) -> None:
-        """Stop and close every connection."""
-        self._halt.set()
-        self.join(10)
-        for key in list(self._sel.get_map().values()):
-            key.fileobj.close()  # type: ignore[union-attr]
-        self._sel.close()
 
-
-class Pipeliner(threading.Thread):
+class Pipeliner(SelectorGuest):
     """`count` connections from `address`, each sending `depth` requests at once (pipelined)
     for large answers and reading the answers; when all are answered it sends `depth` more;
     one that the server closes comes straight back."""
@@ -181,13 +188,11 @@ class Pipeliner(threading.Thread):
     PATHS = ("/api/v1/openapi.json", "/rules", "/static/js/host.js", "/host")
 
     def __init__(self, port: int, address: str, count: int, depth: int):
-        super().__init__(daemon=True)
+        super().__init__()
         self.port, self.address, self.count, self.depth = port, address, count, depth
         self.burst = b"".join(f"GET {self.PATHS[i % len(self.PATHS)]} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
                               for i in range(depth))
         self.opened = self.closed_by_server = self.answers = 0
-        self._halt = threading.Event()
-        self._sel = selectors.DefaultSelector()
 
     def _open(self) -> None:
         s = socket.socket()
@@ -260,14 +265,6 @@ class Pipeliner(threading.Thread):
                     self._sel.unregister(s)
                     s.close()
                     self._open()
-
-    def stop(self) -> None:
-        """Stop and close every connection."""
-        self._halt.set()
-        self.join(10)
-        for key in list(self._sel.get_map().values()):
-            key.fileobj.close()  # type: ignore[union-attr]
-        self._sel.close()
 
 
 def _guest_main(kind: str, args: tuple, ready, halt, out) -> None:
