@@ -40,7 +40,7 @@ from companion.refusal import Refused
 from companion.rules.game import BLIND_DRAW
 from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
 from companion.scrambler.dice import DICE
-from companion.table.betting import MOVER_FIRST, Betting
+from companion.table.betting import MOVER_FIRST
 from companion.table.chips import chip_set_from
 from companion.table.commands import (
     COMMANDS,
@@ -50,11 +50,10 @@ from companion.table.commands import (
     TABLE_SETTINGS,
     parse,
 )
-from companion.table.evening import Evening, checked_rules, game_words, rules_spec
+from companion.table.dealt import DealtHand as Game
+from companion.table.evening import checked_rules, game_words, rules_spec
 from companion.table.play import Refusal
-from companion.table.reveal import Reveal
-from companion.table.seats import OUTSIDE_A_HAND, Seats
-from companion.table.shifts import Shifts
+from companion.table.seats import OUTSIDE_A_HAND
 from companion.table.state import Betting as BettingRound
 from companion.table.state import (
     HISTORY,
@@ -72,13 +71,9 @@ from companion.table.state import (
     static_allowance,
     working_copy,
 )
-from companion.table.turns import Turns, antes
+from companion.table.turns import antes
 
-__all__ = ["COMMANDS", "HOST", "NAME_MAX", "SCRAMBLER", "Refused", "Table"]
-
-
-class Game(Evening, Seats, Betting, Turns, Shifts, Reveal):
-    """One command applied to a private copy of the state: every section of the engine."""
+__all__ = ["COMMANDS", "HOST", "NAME_MAX", "SCRAMBLER", "Game", "Refused", "Table"]
 
 
 class Table:
