@@ -157,8 +157,8 @@ def assert_same_legal_moves(t: Table) -> dict[str, list[dict[str, Any]]]:
     """Every seat's and the host's derived moves equal the oracle's; listing them changed
     nothing. Returns each seat's moves."""
     before = copy_json(t._s)
-    moves = {sid: t._legal(sid) for sid in t.seat_ids()}
-    host = t._host_legal()
+    moves = {sid: t.legal(sid) for sid in t.seat_ids()}
+    host = t._reader().host_legal()
     assert t._s == before, "listing the legal moves changed the table"
     for sid, mine in moves.items():
         assert mine == trial_legal(t, sid), (sid, t._s["hand"] and t._s["hand"]["stage"])
@@ -537,10 +537,10 @@ def test_listing_legal_moves_copies_no_table(monkeypatch):
                 m.setattr(turns_module, "copy_hand", counted_copy_hand)
                 before = copied["hands"]
                 for sid in t.seat_ids():
-                    t._legal(sid)
+                    t._reader().legal(sid)
                     t.legal(sid)
                     t.viewer_view(public, sid, host=True)  # a view's own legal moves
-                t._host_legal()
+                t._reader().host_legal()
                 made = copied["hands"] - before
             if folded_window(t):
                 windows += 1

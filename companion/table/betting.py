@@ -13,7 +13,7 @@ from companion.table.state import Hand, Player, Step, current_step, hand_pot
 
 
 #: The commands whose check begins with `Betting.mover`: refused whenever it refuses (a
-#: seat's legal moves ask mover once for them all: `Table._legal`).
+#: seat's legal moves ask mover once for them all: `DealtHand.legal`).
 MOVER_FIRST = frozenset({"check", "all_in"})
 
 

@@ -207,14 +207,16 @@ def _within(n: float, schema: dict, low: str, high: str, path: str, under: str, 
         raise Refused(422, f"{path} {over}", path)
 
 
-def parse(entry: Any) -> tuple[str, dict[str, Any]]:
-    """Check an entry's shape against `COMMANDS`; return its type and fields (without the
-    transport fields the server may leave on it)."""
+def parse(entry: Any, commands: dict[str, dict[str, Any]] | None = None) -> tuple[str, dict[str, Any]]:
+    """Check an entry's shape against `commands` (the table's engine's; `COMMANDS` by
+    default); return its type and fields (without the transport fields the server may leave
+    on it)."""
+    schemas = COMMANDS if commands is None else commands
     if not isinstance(entry, dict):
         raise Refused(400, "a command is a JSON object with a type", None)
     typ = entry.get("type")
-    if typ not in COMMANDS:
+    if typ not in schemas:
         raise Refused(400, f"unknown command type {typ!r}", "type")
     fields = {k: v for k, v in entry.items() if k not in TRANSPORT_FIELDS}
-    check(COMMANDS[typ], fields, "")
+    check(schemas[typ], fields, "")
     return typ, fields

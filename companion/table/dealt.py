@@ -7,13 +7,241 @@ another way brings an engine of its own (docs/games.md).
 
 from __future__ import annotations
 
-from companion.table.betting import Betting
+from typing import Any
+
+from companion.refusal import Refused
+from companion.rules.game import BLIND_DRAW
+from companion.rules.rulesets import Trigger
+from companion.scrambler.dice import DICE
+from companion.table.betting import MOVER_FIRST, Betting
+from companion.table.commands import COMMANDS, HOST
 from companion.table.evening import Evening
+from companion.table.play import Refusal
 from companion.table.reveal import Reveal
-from companion.table.seats import Seats
+from companion.table.seats import OUTSIDE_A_HAND, Seats
 from companion.table.shifts import Shifts
-from companion.table.turns import Turns
+from companion.table.state import Betting as BettingRound
+from companion.table.state import (
+    Player,
+    TableState,
+    current_step,
+    deck_left,
+    hand_pot,
+    pots_of,
+    roller_of,
+    static_allowance,
+)
+from companion.table.turns import Turns, antes
 
 
 class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
+
+    #: Every command this engine applies -> the JSON Schema of its fields (`Table.apply`
+    #: checks an entry against its table's engine's).
+    COMMANDS = COMMANDS
+
+    # -- what the table reads of the game: its views, legal moves and pots -----------------
+
+    def pots_held(self) -> int:
+        """The credits in the running hand's pots (`Table.credits`): none once paid out. In
+        the survivor's "show" the pots are already paid: only the sabacc pot is still open."""
+        h = self.s["hand"]
+        if h is None or h["stage"] in ("settled", "show"):
+            return 0
+        return hand_pot(h)
+
+    def ante_due(self) -> int:
+        """What the next hand's antes take from a stack: the phones say when one cannot pay."""
+        return sum(antes(self.rules, self.s["sabacc_pot"]))
+
+    def roll_due(self, entry: dict) -> Trigger | None:
+        """If `entry` is a roll without dice, the Trigger to roll for (the owner fills
+        entry["dice"] from the table's roller before `apply`). Else None."""
+        if isinstance(entry, dict) and entry.get("type") == "roll" and entry.get("dice") is None:
+            return self.rules.scrambler_trigger
+        return None
+
+    def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
+        h = self.s["hand"]
+        if h is None:
+            return None
+        complete = h["revealed"]
+        step = current_step(h)
+        players = []
+        for sid in h["players"]:
+            p = h["p"][sid]
+            players.append({
+                "seat": sid,
+                "committed": p["committed"],
+                "bet": p["bet"],
+                "folded": p["folded"],
+                "all_in": not p["folded"] and _stack(self.s, sid) == 0,
+                "hand_size": p["hand_size"],
+                "static": list(p["static"]),
+                "entered": p["cards"] is not None,
+                "cards": list(p["cards"]) if complete and p["cards"] is not None else None,
+                "demise": p["demise"] if h["stage"] == "settled" else None,
+            })
+        betting = h["betting"]
+        owed = (betting["current"] - h["p"][betting["to_act"]]["bet"]) if betting else 0
+        game = self
+        return {
+            "no": h["no"],
+            "stage": h["stage"],
+            "round": h["round"],
+            "phase": step["phase"] if step and h["stage"] == "play" else None,
+            "turn": h["turn_of"] if h["stage"] == "play" else None,
+            "do": step["do"] if step and h["stage"] == "play" else
+                  ("roll" if h["stage"] == "final_roll" else None),
+            "roller": roller_of(h, step) if h["stage"] in ("play", "final_roll") else None,
+            "to_act": betting["to_act"] if betting else None,
+            "current_bet": betting["current"] if betting else 0,
+            "owed": owed,
+            "call_open": bool(h["call_open"]) and h["stage"] == "play",
+            "call_window": game.call_window() if h["stage"] == "play" else [],
+            "deal": [dict(job) for job in h["deal"]],
+            "words": game.turn_words(viewer) if h["stage"] != "settled" else None,
+            "called_by": h["called_by"],
+            "dealer": h["dealer"],
+            "token": h["token"],
+            "players": players,
+            # While the survivor chooses to show, the game pot is theirs already (credits()).
+            "hand_pot": 0 if h["stage"] == "show" else hand_pot(h),
+            "pots": [] if h["stage"] == "show" else
+                    pots_of(h, {sid: seat["stack"] for sid, seat in self.s["seats"].items()}),
+            "deck": deck_left(h, self.rules),
+            "junk": h["junk"],
+            "discard_top": h["discard_top"],
+            "last_roll": h["last_roll"],
+            "rolls": h["rolls"],
+            "shift": h["shift"],
+            "demise_players": h["demise_players"],
+            "seed_commitment": h["seed_commitment"],
+            "seed": h["seed"],
+            "settlement": h["settlement"],
+        }
+
+    def private(self, sid: str, legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        h = self.s["hand"]
+        mine = h["p"].get(sid) if h else None
+        return {
+            "seat": sid,
+            "cards": list(mine["cards"]) if mine and mine["cards"] is not None else None,
+            "demise": mine["demise"] if mine else None,
+            "legal": self.legal(sid) if legal is None else legal,
+        }
+
+    def legal(self, sid: str) -> list[dict[str, Any]]:
+        """The commands `sid` may send now, with amount ranges where they take one.
+
+        Derived from the live state, never by trial on a copy of it (issue 19): the betting
+        ranges from what `Betting.mover` (where every betting command begins) finds, the static
+        field, the reveal from the state; every other move by the command's own read-only
+        check (`Play.answer`), so the list and the command cannot disagree. A check is not
+        asked where its first step, shared with other checks and asked once, refuses."""
+        s, rules = self.s, self.rules
+        out: list[dict[str, Any]] = []
+        h = s["hand"]
+        stack = s["seats"][sid]["stack"]
+        game = self  # read-only: the commands' checks
+        in_hand = h is not None and h["stage"] == "play" and sid in h["p"] and not h["p"][sid]["folded"]
+        # Every betting move begins with `mover` (the seat whose move it is), asked once here;
+        # the ranges are derived from what it finds. In a folded turn player's call window
+        # the next player's move closes the window first and opens the betting it belongs to
+        # (Turns.ahead): it is asked of the game past the window, as the moves are.
+        moving: tuple[str, Player, BettingRound] | None = None
+        if in_hand:
+            try:
+                found = game.past_window().mover({}, sid)
+                moving = None if isinstance(found, Refusal) else found
+            except Refused:
+                pass
+        if moving is not None:
+            _, mine, betting = moving
+            cur, limit = betting["current"], rules.bet_limit
+            if cur == 0 and (betting["opener"] in (None, sid)) and stack >= 1:
+                out.append({"type": "bet", "min": 1, "max": min(stack, limit or stack)})
+            if cur > 0:
+                hi = min(cur + (limit or stack), mine["bet"] + stack)
+                if hi > cur:
+                    out.append({"type": "raise", "min_to": cur + 1, "max_to": hi})
+            if cur > mine["bet"] and cur - mine["bet"] <= stack:
+                out.append({"type": "call", "amount": cur - mine["bet"]})
+        # Checks are not asked where the first step they share refuses: the betting moves'
+        # `mover` (above), and `not_in_running_hand` of the session moves refused to a seat
+        # playing the running hand (betting.MOVER_FIRST, seats.OUTSIDE_A_HAND).
+        playing = game.not_in_running_hand(sid) is not None
+        simple = ["check", "all_in", "fold", "call_hand", "no_call"] if in_hand else []
+        step = current_step(h) if h and h["stage"] == "play" else None
+        if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
+            simple.append("no_call")  # a turn player who folded in their own turn closes it
+        simple += ["sit_out", "sit_in", "leave", "cash_out", "buy_in"]
+        if rules.force_sabacc and s["seats"][sid]["side"] is None:
+            simple.append("declare_side")  # once, when the player sits down
+        for typ in simple:
+            if typ in MOVER_FIRST and moving is None or typ in OUTSIDE_A_HAND and playing:
+                continue
+            fields: dict[str, Any] = {}
+            if typ == "buy_in" and rules.buy_in == 0:
+                fields["amount"] = 1
+            if typ == "declare_side":
+                fields["side"] = "light"
+            if game.allows(typ, fields, sid):
+                item: dict[str, Any] = {"type": typ}
+                if typ == "all_in":
+                    item["amount"] = stack
+                if typ == "buy_in":
+                    item["amount"] = rules.buy_in or None
+                out.append(item)
+        if step is not None and step["do"] == "draw" and step["seat"] == sid:
+            for taken in rules.actions:
+                # Where the discard pile is face up, a discarding move names its card: checked
+                # with any card, offered with "card": true (the phone asks which).
+                asks = rules.discard_pile_public and taken.discards > 0
+                card = {"card": next(iter(rules.deck.cards))} if asks else {}
+                if game.allows("draw", {"action": taken.action, **card}, sid):
+                    out.append({"type": "draw", "action": taken.action, **({"card": True} if asks else {})})
+        if h and h["stage"] in ("play", "final_roll") and roller_of(h, step) == sid:
+            if game.allows("roll", self.any_roll(), sid):
+                out.append({"type": "roll"})
+        static = static_allowance(s, rules, sid)
+        if static["add"]:
+            out.append({"type": "static_add"})
+        if static["remove"]:
+            out.append({"type": "static_remove"})
+        if h and h["stage"] == "reveal" and sid in h["p"] and not h["p"][sid]["folded"]:
+            p = h["p"][sid]
+            if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
+                out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
+        if h and h["stage"] == "demise" and sid in h["demise_players"]:
+            if sid not in h["demise_public"]:  # a face-up demise card stands
+                drawn = h["p"][sid]["blind_draw"]
+                # A blind draw that tied again asks for the next card (its number, and the
+                # cards drawn before it): the phone starts a new, empty entry.
+                out.append({"type": "demise_card", "draw": len(drawn) + 1, "drawn": list(drawn)}
+                           if rules.hands.tie == BLIND_DRAW else {"type": "demise_card"})
+        if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:
+            out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
+            out.append({"type": "no_show"})
+        return out
+
+    def any_roll(self) -> dict[str, Any]:
+        """A roll's fields with dice of the table's trigger (which faces does not matter to
+        whether a roll is due: the owner rolls the real ones)."""
+        return {"dice": [1] * DICE.get(self.rules.scrambler_trigger, (0, 0))[0]}
+
+    def host_legal(self) -> list[str]:
+        """The host's commands of the hand and the session that may be sent now (checked on
+        the live state, as a seat's moves are)."""
+        game = self
+        out = [typ for typ in ("start_hand", "end_session", "no_call") if game.allows(typ, {}, HOST)]
+        if game.allows("roll", self.any_roll(), HOST):
+            out.append("roll")
+        return out
+
+
+def _stack(s: TableState, sid: str) -> int:
+    """A seat's stack; 0 for a player dealt into the hand who has left the table since."""
+    seat = s["seats"].get(sid)
+    return seat["stack"] if seat is not None else 0

@@ -13,7 +13,7 @@ from companion.table.state import new_seat
 
 
 #: The commands whose check refuses whatever `Seats.not_in_running_hand` refuses (a seat's
-#: legal moves ask it once for them all: `Table._legal`).
+#: legal moves ask it once for them all: `DealtHand.legal`).
 OUTSIDE_A_HAND = frozenset({"leave", "cash_out", "buy_in", "declare_side"})
 
 
