@@ -31,6 +31,7 @@ from companion.cli import main as cli_main
 from companion.scrambler.seed import SeededRoller, verify, verify_chain
 from companion.server import create_app
 from companion.server.host_pages import audit_hands, entry_games, roll_faces
+from companion.table.owner import TableOwner
 from companion.table.registry import hold_data_folder, registry_for
 
 FIXTURE = Path(__file__).parent / "fixtures" / "data-folder-v1"
@@ -162,9 +163,16 @@ def verify_command(line: str) -> dict[str, Any]:
     return {"status": status, "output": words.getvalue()}
 
 
+def owner_of(app, code: str) -> TableOwner:
+    """The owner of table `code` on `app`'s server (it must have opened)."""
+    owner = registry_for(app).get(code)
+    assert owner is not None, f"table {code} did not open"
+    return owner
+
+
 def audit_and_verify(app, code: str, entries: list[dict]) -> tuple[dict, dict]:
     """What the audit page draws from the log, and every `verify` result on it."""
-    owner = registry_for(app).get(code)
+    owner = owner_of(app, code)
     faces = roll_faces(owner, entries)
     hands = audit_hands(entries, faces)
     games = {str(seq): rs.name for seq, rs in entry_games(owner, entries).items()}
@@ -202,7 +210,7 @@ def test_each_viewer_sees_what_the_old_release_showed(app, label):
         assert status == 200, body
         old, new = comparable(rec["views"][who], body)
         assert new == old, f"{label}: the view of {who} differs"
-    owner = registry_for(app).get(info["code"])
+    owner = owner_of(app, info["code"])
     _, history = owner.view(None, history=None)
     old, new = comparable(rec["history_view"], json.loads(json.dumps(history)))
     assert new == old, f"{label}: the whole session's history differs"
