@@ -55,6 +55,9 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
        reverse). The new object must keep `name` and `title`, may not add a key, and every key
        it keeps must hold the recorded value.
 
+    3. A hand in the survivor's `show` lists no `pots` (a fix of issue 29: its game pot,
+       already paid to the survivor, read 0 while the pots still summed to it).
+
     Raises AssertionError where the new value breaks these (a lost `name`, an added key, a
     legal list of another length), so the failure says what.
 
@@ -73,6 +76,8 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
                 continue
             if key == "rules" and _is_rule_set(value) and isinstance(new[key], dict):
                 old_out[key], new_out[key] = _rules_comparable(value, new[key])
+            elif key == "pots" and recorded.get("stage") == "show" and new[key] == []:
+                old_out[key] = new_out[key] = []
             elif key == "legal" and isinstance(value, list) and isinstance(new[key], list):
                 old_out[key], new_out[key] = _legal_comparable(value, new[key])
             else:
