@@ -112,6 +112,13 @@ COMMANDS: dict[str, dict[str, Any]] = {
 }
 
 
+#: The runtime's own commands, whatever the game: seats, the session, starting a hand and
+#: revealing its seed. A game's engine accepts these and its own moves (`COMMANDS` of its class).
+SESSION_COMMANDS = ("join", "buy_in", "cash_out", "leave", "sit_out", "sit_in", "reorder",
+                    "set_dealer", "set_token", "adjust", "end_session", "change_rules",
+                    "start_hand", "reveal_seed")
+
+
 #: Fields the server may leave on an entry; they are not the engine's business.
 TRANSPORT_FIELDS = {"type", "version", "idempotency_key"}
 

@@ -25,6 +25,7 @@ from companion.rules.game import CLASSIC_WORDS
 from companion.rules.option_fields import option_value
 from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.table.chips import InvalidChips, chip_set_from, chip_set_to_json, from_dealers_left, hand_back
+from companion.table.commands import HOST, SCRAMBLER
 from companion.table.play import Play, Refusal, need
 
 
@@ -188,3 +189,17 @@ class Evening(Play):
         s["standings"] = rows
         s["carried_sabacc_pot"] = carried
         self.emit("session_ended", standings=rows, sabacc_shares=shares, carried_sabacc_pot=carried)
+
+    def cmd_reveal_seed(self, f: dict[str, Any], actor: str | None) -> None:
+        if actor not in (HOST, SCRAMBLER):
+            raise Refused(403, "only the scrambler or the host reveals the seed", None)
+        h = self.s["hand"]
+        if h is None or h["stage"] != "settled":
+            raise Refused(409, "the seed is revealed after the hand is settled", None)
+        if h["seed_commitment"] is None:
+            raise Refused(409, "this hand carried no seed commitment", None)
+        if h["seed"] is not None:
+            raise Refused(409, "the seed is already revealed", None)
+        h["seed"] = f["seed"].lower()
+        self.s["hands"][-1]["seed"] = h["seed"]
+        self.emit("seed_revealed", hand=h["no"], seed=h["seed"])

@@ -12,7 +12,6 @@ from companion.rules import cards as deck
 from companion.rules.rulesets import Side
 from companion.rules.game import BLIND_DRAW
 from companion.rules.settle import BLIND_DRAW_STATUS, SUDDEN_DEMISE, InvalidReveal, PlayerReveal, settle
-from companion.table.commands import HOST, SCRAMBLER
 from companion.table.evening import game_words
 from companion.table.outcome import explain
 from companion.table.play import Play
@@ -291,20 +290,6 @@ class Reveal(Play):
             else:
                 s["dealer"] = following
         self.emit("hand_ended", hand=h["no"], stacks=stacks, sabacc_pot=s["sabacc_pot"])
-
-    def cmd_reveal_seed(self, f: dict[str, Any], actor: str | None) -> None:
-        if actor not in (HOST, SCRAMBLER):
-            raise Refused(403, "only the scrambler or the host reveals the seed", None)
-        h = self.s["hand"]
-        if h is None or h["stage"] != "settled":
-            raise Refused(409, "the seed is revealed after the hand is settled", None)
-        if h["seed_commitment"] is None:
-            raise Refused(409, "this hand carried no seed commitment", None)
-        if h["seed"] is not None:
-            raise Refused(409, "the seed is already revealed", None)
-        h["seed"] = f["seed"].lower()
-        self.s["hands"][-1]["seed"] = h["seed"]
-        self.emit("seed_revealed", hand=h["no"], seed=h["seed"])
 
 
 def _shown(p: Player) -> list[str] | None:
