@@ -4,16 +4,17 @@ that game's words, with a rule set's values as the defaults.
 The one place the host's pages (the start page, the console's dealer's choice) learn which
 options a rule set's game takes and how each is worded; the pages draw their fields from it::
 
-    >>> [f["name"] for f in option_fields(RULE_SETS["spike"])][:4]
+    >>> from companion.games.registry import presets
+    >>> [f["name"] for f in option_fields(presets()["spike"])][:4]
     ['ante_game', 'ante_sabacc', 'buy_in', 'bet_limit']
-    >>> {f["name"]: f["default"] for f in option_fields(RULE_SETS["spike-book"])}["fee_swap"]
+    >>> {f["name"]: f["default"] for f in option_fields(presets()["spike-book"])}["fee_swap"]
     0
-    >>> "fold_fee" in {f["name"] for f in option_fields(RULE_SETS["spike"])}
+    >>> "fold_fee" in {f["name"] for f in option_fields(presets()["spike"])}
     False
 
-A game's own options are those its hand ranking names (`HandRanking.options`); an option every
-game has is left out where the game names the same value in its own words (Spike's
-`junk_penalty` is its `fold_fee`), or where `shown` says the game has no use for it.
+A game offers the options it accepts (`Game.options`, through the registry); an option every
+game has is left out where the game names the same value in its own words (its
+`HandRanking.renames`), or where `shown` says the game has no use for it.
 """
 
 from __future__ import annotations
@@ -22,10 +23,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable
 
-from companion.rules.explain import RANKING_WORDS
-from companion.rules.game import SCRAMBLER_DICE
-from companion.rules.rulesets import (_ATTRIBUTE, _GAME_OPTIONS, HAND_POT, OPTIONS, RULE_SETS, RuleSet,
-                                      ShiftKind, Trigger)
+from companion.games import registry
+from companion.rules.rulesets import HAND_POT, RANKING_WORDS, RuleSet, ShiftKind, Trigger
 
 #: The kinds of field: a whole number, one of a few values, a switch, the bomb-out penalty
 #: (the hand pot, or a fixed whole number).
@@ -68,7 +67,7 @@ def _by_call(rs: RuleSet) -> bool:
 def _scrambler(rs: RuleSet) -> bool:
     """The game rolls the scrambler, whose trigger and shift are the table's to choose (Spike's
     own dice shift on matching symbols, a Sabacc Shift)."""
-    return rs.dice == SCRAMBLER_DICE
+    return not rs.dice.shift_words  # a game's own dice say their shift in words
 
 
 @dataclass(frozen=True)
@@ -130,22 +129,20 @@ FIELDS: tuple[OptionField, ...] = (
     OptionField("house_dealer", "A house dealer who does not play (a token shows who is dealt first)",
                 "variants", kind=SWITCH, shown=_by_call),
 )
-assert all(f.name in OPTIONS for f in FIELDS), "a field names no option"
 
 
 def option_value(rs: RuleSet, name: str) -> Any:
     """Option `name`'s value in `rs`, as a rule-set description writes it (an enum by its value)."""
-    value = getattr(rs, _ATTRIBUTE.get(name, name))
+    value = getattr(rs, dict(rs.hands.renames).get(name, name))
     return value.value if isinstance(value, Enum) else value
 
 
 def offered(rs: RuleSet, f: OptionField) -> bool:
     """Whether `rs`'s game takes option `f` and has use for it."""
-    own = rs.hands.options
-    if f.name in _GAME_OPTIONS:
-        return f.name in own
+    if f.name not in registry.game_of(rs.name).options:
+        return False
     # An option every game has, which this game names in its own words, is offered by that name.
-    renamed = {_ATTRIBUTE[o] for o in own if o in _ATTRIBUTE}
+    renamed = {attribute for _, attribute in rs.hands.renames}
     return f.name not in renamed and f.shown(rs)
 
 
@@ -164,5 +161,6 @@ def option_fields(rs: RuleSet) -> list[dict[str, Any]]:
 
 def presets_fields() -> dict[str, list[dict[str, Any]]]:
     """Every preset's fields by its name (the pages switch between them without a reload)."""
-    return {name: option_fields(rs) for name, rs in RULE_SETS.items()}
+    return {name: option_fields(rs) if isinstance(rs, RuleSet) else []
+            for name, rs in registry.presets().items()}
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.game import CLASSIC_WORDS
+from companion.rules.game import GameWords
 from companion.rules.option_fields import option_value
 from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.table.chips import InvalidChips, chip_set_from, chip_set_to_json, from_dealers_left, hand_back
@@ -109,7 +109,7 @@ def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any,
     who = name(seat) if seat not in (None, "host", "scrambler") else "the host" if seat == "host" else "the scrambler"
     words = _UNDONE.get(typ, typ.replace("_", " "))
     fields = {k: v for k, v in body.items() if isinstance(v, (int, str)) and k not in ("cards", "card")}
-    game = (rules.words if rules else CLASSIC_WORDS)
+    game = (rules.words if rules else GameWords())
     fields.update(fold=game.fold, tie_card=game.tie_card)
     try:
         return words.format(who=who, **fields)
