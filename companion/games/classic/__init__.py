@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from companion.games.api import Game
 from companion.games.classic.cards import SABACC
-from companion.games.classic.explain import explain
+from companion.games.classic import explain as rules_page
 from companion.games.classic.presets import OPTIONS, PRESETS, rules_from
 from companion.rules.request import answer
 
@@ -36,7 +36,7 @@ GAME = Game(
     rules_from=rules_from,
     engine=_engine,
     decks={SABACC.name: SABACC},
-    explain=explain,
+    explain=rules_page.explain,
     by_hand=True,
     own_words=frozenset({"static field", "sudden demise", "demise card", "bomb out", "bombed out", "idiot's array",
                          "pure sabacc", "fairy empress", "force sabacc", "hold 'em", "holdem", "corellia run",

@@ -11,7 +11,7 @@ the one value the registry finds (`GAME`)::
 from __future__ import annotations
 
 from companion.games.api import Game
-from companion.games.spike.explain import explain
+from companion.games.spike import explain as rules_page
 from companion.games.spike.hands import SPIKE_DECK
 from companion.games.spike.presets import OPTIONS, PRESETS, rules_from
 from companion.rules.request import answer
@@ -36,7 +36,7 @@ GAME = Game(
     rules_from=rules_from,
     engine=_engine,
     decks={SPIKE_DECK.name: SPIKE_DECK},
-    explain=explain,
+    explain=rules_page.explain,
     by_hand=True,
     own_words=frozenset({"spike dice", "junk", "junked", "junk penalty", "sylop", "blind draw", "game pot",
                          "discard_top", "gain_keep", "gain_discard", "prime sabacc", "stave", "yee-haa",
