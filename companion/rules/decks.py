@@ -68,6 +68,8 @@ class Deck:
     # Codes that are also ordinary words ("demise", "star"): a sentence holding one is not
     # naming that card, so the pages leave them alone when they put names for codes.
     plain_words: frozenset[str] = frozenset()
+    # The cards the decks page shows of it, as a taste of its art (none: no preview).
+    preview: tuple[str, ...] = ()
     _physical: tuple[str, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:

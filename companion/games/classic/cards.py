@@ -162,7 +162,8 @@ def _sabacc() -> Deck:
     )
     # The face cards named by a word of their own ("The Star") are not read out of sentences.
     plain = frozenset({"star", "balance", "demise", "endurance", "moderation"})
-    return Deck("sabacc", "the 76-card Sabacc deck", CARDS, groups, "suit", (corellia,), plain_words=plain)
+    return Deck("sabacc", "the 76-card Sabacc deck", CARDS, groups, "suit", (corellia,), plain_words=plain,
+                preview=("co7", "sa12", "idiot", "star"))
 
 
 #: The classic 76-card deck (RULES.md): four suits of fifteen, sixteen face cards.

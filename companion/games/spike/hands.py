@@ -46,7 +46,7 @@ def _spike_deck() -> Deck:
         Group("sylop", "Sylops", (SYLOP,)),
     )
     return Deck("spike", "the 62-card Corellian Spike deck", cards, groups, "value",
-                hand_min=2, hand_max=5, staves=STAVES)
+                hand_min=2, hand_max=5, staves=STAVES, preview=("+7", "-3", "+10", SYLOP))
 
 
 #: The 62-card Corellian Spike deck.
