@@ -205,3 +205,29 @@ def test_the_registry_reads_no_game_of_its_own():
         text = (Path(registry.__file__).parent / module).read_text().lower()
         for word in ("spike", "weg", "holodex", "pagat", "sylop", "idiot", "demise"):
             assert word not in text, (module, word)
+
+
+def test_dealers_choice_changes_only_between_games_played_in_hands():
+    import dataclasses
+
+    from companion.refusal import Refused
+    from companion.table.engine import HOST, Table
+
+    spike = registry.games()["spike"]
+    once = dataclasses.replace(spike.presets["spike"], name="spike-once", title="Spike to a winner")
+    undo = registry.register(dataclasses.replace(
+        spike, name="to-a-winner", title="Spike to a winner", presets={"spike-once": once}, default="",
+        by_hand=False, rules_from=lambda spec, field="rules": once))
+    try:
+        t = Table.create("DEAL", {"rules": "classic"})
+        for name in ("Lando", "Han"):
+            t.apply({"type": "join", "name": name}, None)
+        with pytest.raises(Refused) as exc:
+            t.apply({"type": "change_rules", "rules": "spike-once"}, HOST)
+        assert exc.value.status == 409 and exc.value.field == "rules"
+        assert "not from Classic Sabacc to Spike to a winner" in exc.value.error
+        assert t.rules.name == "classic"
+        t.apply({"type": "change_rules", "rules": "spike-book"}, HOST)  # both played in hands
+        assert t.rules.name == "spike-book"
+    finally:
+        undo()

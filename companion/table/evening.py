@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games import registry
 from companion.refusal import Refused
 from companion.rules.game import GameWords
 from companion.rules.option_fields import option_value
@@ -135,6 +136,11 @@ class Evening(Play):
         need(self.not_ended() or self.between_hands())
         spec = rules_spec(f["rules"], {})
         rules, chips = checked_rules(spec, f.get("chip_set"))
+        was, becomes = registry.game_of(self.rules.name), registry.game_of(rules.name)
+        if was is not becomes and not (was.by_hand and becomes.by_hand):
+            # A game played to a winner keeps its table until it is won (docs/design/games-interface.md).
+            raise Refused(409, f"dealer's choice changes only between games played in hands: not from "
+                               f"{was.title} to {becomes.title}", "rules")
         settings = self.s["settings"].copy()
         settings["rules"] = spec
         settings["chip_set"] = chips
