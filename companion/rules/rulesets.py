@@ -105,9 +105,9 @@ class PhaseRule:
     words: str  # how the rules page and the turn line name it
 
 
-#: The phases of the sources, each once. weg/classic: bet, roll, call, draw in every turn;
-#: holodex: betting, trade (each player), dice (the dealer); pagat: play (each player draws,
-#: then rolls; seed 002), betting.
+#: Phases an order of play is built of, each once (a turn of bet, roll, call, draw; rounds of
+#: betting, trade by each player, dice by the dealer; a play round, each player drawing then
+#: rolling). A game may add phases of its own: a rule set names its phases in `turn_phases`.
 BET = PhaseRule(Phase.BET, ("bet",), Who.TABLE, "bet")
 ROLL = PhaseRule(Phase.ROLL, ("roll",), Who.EACH_PLAYER, "roll the scrambler")
 CALL = PhaseRule(Phase.CALL, ("call",), Who.EACH_PLAYER, "call")
@@ -116,11 +116,9 @@ BETTING = PhaseRule(Phase.BETTING, ("bet",), Who.TABLE, "betting")
 TRADE = PhaseRule(Phase.TRADE, ("draw",), Who.EACH_PLAYER, "trade")
 DICE = PhaseRule(Phase.DICE, ("roll",), Who.DEALER, "dice")
 PLAY = PhaseRule(Phase.PLAY, ("draw", "roll"), Who.EACH_PLAYER, "play")
-TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
-SPIKE_ROLL = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
 #: Every phase by its name (the rules page names the calling phase by it).
 PHASES: dict[Phase, PhaseRule] = {
-    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY, TURN, SPIKE_ROLL)
+    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY)
 }
 
 
@@ -298,7 +296,8 @@ class RuleSet:
         step" (of a turn), "trade phase", "betting round". The rules page and the turn line
         both say it this way."""
         unit = {OrderOfPlay.TURNS: "step", OrderOfPlay.PHASES: "phase"}.get(self.order_of_play, "round")
-        return f"{PHASES[phase].words} {unit}"
+        rule = next((pr for pr in self.turn_phases if pr.phase == phase), None) or PHASES[phase]
+        return f"{rule.words} {unit}"
 
     @property
     def pot_words(self) -> str:
@@ -447,8 +446,8 @@ def apply_options(base: RuleSet, spec: Mapping[str, Any], field: str, options: M
         changes["calling"] = dataclasses.replace(base.calling, rounds_before_call=rounds)
     if adjust is not None:
         adjust(changes)
-    # A buy-in another chip set makes up plays with that set (a holodex buy-in of 1000 is a
-    # tournament: its chips add up to 1000, not the lay set's 500).
+    # A buy-in another chip set makes up plays with that set (a game's tournament buy-in plays
+    # with its tournament chips).
     if "buy_in" in changes and worth(base.chip_set) != changes["buy_in"]:
         changes["chip_set"] = (chips_for_buy_in or {}).get(changes["buy_in"], base.chip_set)
     overrides = tuple(sorted(spec.keys() - {"preset"}))
@@ -493,8 +492,6 @@ def _check_consistent(rs: RuleSet, field: str) -> None:
         )
     if not rs.timer_min_s <= rs.timer_mean_s <= rs.timer_max_s:
         raise InvalidRules("the timer needs min <= mean <= max", f"{field}.timer_mean_s")
-    if sum((rs.force_sabacc, rs.corellia_run)) > 1:
-        raise InvalidRules("force_sabacc and corellia_run cannot be combined", f"{field}.corellia_run")
 
 
 def __getattr__(name: str) -> Any:

@@ -244,4 +244,7 @@ def rules_from(spec: Any, field: str = "rules") -> RuleSet:
     spec = {"preset": spec} if isinstance(spec, str) else spec
     if not isinstance(spec, Mapping) or spec.get("preset") not in PRESETS:
         raise InvalidRules("unknown preset; one of " + ", ".join(PRESETS), f"{field}.preset")
-    return apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS, CHIPS_FOR_BUY_IN)
+    rs = apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS, CHIPS_FOR_BUY_IN)
+    if rs.force_sabacc and rs.corellia_run:
+        raise InvalidRules("force_sabacc and corellia_run cannot be combined", f"{field}.corellia_run")
+    return rs

@@ -18,8 +18,6 @@ from companion.games.spike.hands import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, S
 from companion.rules.rulesets import (
     BETTING,
     COMMON_OPTIONS,
-    SPIKE_ROLL,
-    TURN,
     AfterCall,
     AnteRule,
     CallingRule,
@@ -32,11 +30,17 @@ from companion.rules.rulesets import (
     ShiftKind,
     StaticField,
     Trigger,
+    Who,
     apply_options,
     bool_option,
     choice_option,
     whole_option,
 )
+
+#: Spike's own phases (RULES-SPIKE.md "A game"): each player's turn, and the dealer's roll of
+#: the spike dice.
+TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
+SPIKE_ROLL = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
 
 #: The chips of a free buy-in (values chosen so that small antes can be paid).
 CHIPS = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
