@@ -105,7 +105,12 @@ def test_a_plug_in_games_presets_appear_on_the_pages_with_no_edit(on_path, tmp_p
     assert page.status_code == 200
     assert "the lowest card takes everything" in page.get_data(as_text=True)
     assert "High-low, low wins" in client.get("/").get_data(as_text=True)
-    assert 'value="highlow"' in client.get("/host").get_data(as_text=True)
+    start = client.get("/host").get_data(as_text=True)
+    assert 'value="highlow"' in start and "Stake, credits" in start  # its preset and its option field
+    from companion.rules.option_fields import option_fields
+
+    assert [(f["name"], f["default"]) for f in option_fields(registry.presets()["highlow-low"])] == \
+        [("stake", 1), ("low_wins", True)]
     # It has no payout calculator: the settle API says so, in words, and settles the others.
     r = client.post("/api/v1/settle", json={"rules": {"preset": "highlow"}, "players": [], "sabacc_pot": 0})
     assert r.status_code == 422 and r.json["field"] == "rules.preset"

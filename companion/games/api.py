@@ -110,6 +110,31 @@ def credits(n: int) -> str:
     return f"{n} credit" if n == 1 else f"{n} credits"
 
 
+def _always(rules: Any) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One option as a form field of the host's pages (the start page, dealer's choice): its
+    words, its kind and limits, its group (`companion.rules.option_fields.GROUPS`), and when
+    the rules have use for it (`shown`). Kinds: "whole" (a whole number), "choice" (one of
+    `choices`, (value, words) pairs), "switch" (on/off), "penalty" (a choice of `choices` or a
+    fixed amount, `amount` its words)."""
+
+    name: str  # the option's name in a rule-set description
+    label: str
+    group: str
+    kind: str = "whole"
+    minimum: int = 0
+    maximum: int | None = None
+    empty: str = ""  # a whole number that may be left empty: what empty means (its hint)
+    hint: str = ""
+    choices: tuple[tuple[str, str], ...] = ()  # (value, words) of a choice or a penalty
+    amount: str = ""  # a penalty's fixed amount, in words
+    shown: Callable[[Any], bool] = _always
+
+
 #: An option's parser: the value as sent (JSON) -> the value the rules hold; raises
 #: `ValueError` whose message completes "<option name> ..." ("must be a whole number").
 Parser = Callable[[Any], Any]
@@ -143,6 +168,8 @@ class Game:
       switch only between such games. False: one game played to a winner.
     - `own_words`: words only this game uses (the tree check refuses them outside its package).
     - `default`: the preset the pages select first (empty: the first preset).
+    - `fields`: its options as the host's form fields, in the order the pages show them (an
+      option without a field is accepted but not offered on the pages).
     - `calculator`: how `POST /api/v1/settle` answers a request for its presets (None: the
       game has no payout calculator; a request naming its preset is a 422 in words).
     """
@@ -159,6 +186,7 @@ class Game:
     by_hand: bool = True
     own_words: frozenset[str] = frozenset()
     default: str = ""
+    fields: tuple[OptionField, ...] = ()
     calculator: Calculator | None = field(default=None, compare=False)
 
     def preset_order(self) -> list[str]:

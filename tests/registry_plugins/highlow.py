@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.api import Game, InvalidRules, Section
+from companion.games.api import Game, InvalidRules, OptionField, Section
 from companion.rules.cards import Card
 from companion.rules.decks import Deck, Group
 
@@ -78,4 +78,6 @@ def _engine() -> type:
 
 GAME = Game(name="highlow", title="High-low", summary="One card each, the highest wins.", presets=PRESETS,
             options=OPTIONS, rules_from=rules_from, engine=_engine, decks={DECK.name: DECK}, explain=explain,
-            by_hand=True, own_words=frozenset({"high-low"}))
+            by_hand=True, own_words=frozenset({"high-low"}),
+            fields=(OptionField("stake", "Stake, credits", "money", minimum=1, maximum=100),
+                    OptionField("low_wins", "The lowest card wins", "variants", kind="switch")))

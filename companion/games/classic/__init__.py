@@ -13,7 +13,7 @@ from __future__ import annotations
 from companion.games.api import Game
 from companion.games.classic.cards import SABACC
 from companion.games.classic import explain as rules_page
-from companion.games.classic.presets import OPTIONS, PRESETS, rules_from
+from companion.games.classic.presets import FIELDS, OPTIONS, PRESETS, rules_from
 from companion.rules.request import answer
 
 
@@ -42,5 +42,6 @@ GAME = Game(
                          "pure sabacc", "fairy empress", "force sabacc", "hold 'em", "holdem", "corellia run",
                          "alderaan", "pot-building", "declare_side", "call_hand", "no_call"}),
     default="classic",
+    fields=FIELDS,
     calculator=answer,
 )

@@ -16,8 +16,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Mapping
 
-from companion.games.api import InvalidRules
+from companion.games.api import InvalidRules, OptionField
 from companion.games.classic.cards import SABACC
+from companion.rules import option_fields as fields
 from companion.rules.game import DROPPED_OUT, SUDDEN_DEMISE, Dice, Ending, GameWords, HandRanking, TurnAction
 from companion.rules.rulesets import (
     BET,
@@ -28,6 +29,7 @@ from companion.rules.rulesets import (
     DRAW,
     HAND_POT,
     PLAY,
+    RANKING_WORDS,
     ROLL,
     TRADE,
     AfterCall,
@@ -248,3 +250,30 @@ def rules_from(spec: Any, field: str = "rules") -> RuleSet:
     if rs.force_sabacc and rs.corellia_run:
         raise InvalidRules("force_sabacc and corellia_run cannot be combined", f"{field}.corellia_run")
     return rs
+
+
+#: Classic's options as the host's form fields, in the order the pages show them.
+FIELDS: tuple[OptionField, ...] = (
+    fields.ANTE,
+    fields.BUY_IN,
+    fields.BET_LIMIT,
+    OptionField("fold_fee", "Fold fee to the sabacc pot, credits", "money"),
+    OptionField("pot_building_rounds", "Pot-building rounds before a call", "money"),
+    OptionField("bomb_out_penalty", "Bomb-out penalty", "money", kind=fields.PENALTY, amount="Fixed penalty, credits",
+                choices=((HAND_POT, "The size of the hand pot"), ("fixed", "A fixed amount"))),
+    fields.SCRAMBLER_TRIGGER,
+    fields.TRIGGER_FACE,
+    fields.SHIFT_KIND,
+    OptionField("ranking", "Which total wins", "variants", kind=fields.CHOICE,
+                choices=tuple((r.value, w) for r, w in RANKING_WORDS.items())),
+    OptionField("negative_pure", "−23 is also a Pure Sabacc", "variants", kind=fields.SWITCH),
+    OptionField("fairy_empress", "The Fairy Empress: two Queens of Air and Darkness (−4) as a special hand",
+                "variants", kind=fields.SWITCH),
+    OptionField("holdem", "Hold 'Em: every card in a static field is a community card at the reveal",
+                "variants", kind=fields.SWITCH),
+    OptionField("force_sabacc", "Force Sabacc: each player declares the Light (+23) or the Dark (−23) side",
+                "variants", kind=fields.SWITCH),
+    OptionField("corellia_run", "Corellia Run: no face cards but the Idiot, the target is 0", "variants",
+                kind=fields.SWITCH),
+    fields.HOUSE_DEALER,
+)

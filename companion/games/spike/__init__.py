@@ -13,7 +13,7 @@ from __future__ import annotations
 from companion.games.api import Game
 from companion.games.spike import explain as rules_page
 from companion.games.spike.hands import SPIKE_DECK
-from companion.games.spike.presets import OPTIONS, PRESETS, rules_from
+from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, rules_from
 from companion.rules.request import answer
 
 
@@ -42,5 +42,6 @@ GAME = Game(
                          "discard_top", "gain_keep", "gain_discard", "prime sabacc", "stave", "yee-haa",
                          "nulrhek", "sabacc shift"}),
     default="spike",
+    fields=FIELDS,
     calculator=answer,
 )

@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Mapping
 
-from companion.games.api import InvalidRules
+from companion.games.api import InvalidRules, OptionField
 from companion.games.spike.hands import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, SPIKE_WORDS, THREE_ROUNDS
+from companion.rules import option_fields as fields
 from companion.rules.rulesets import (
     BETTING,
     COMMON_OPTIONS,
@@ -136,3 +137,23 @@ def rules_from(spec: Any, field: str = "rules") -> RuleSet:
     if not isinstance(spec, Mapping) or spec.get("preset") not in PRESETS:
         raise InvalidRules("unknown preset; one of " + ", ".join(PRESETS), f"{field}.preset")
     return apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS, {}, _follow)
+
+
+#: Spike's options as the host's form fields, in the order the pages show them (its own dice
+#: shift on matching symbols: no scrambler fields; no calls: no house dealer).
+FIELDS: tuple[OptionField, ...] = (
+    OptionField("ante_game", "Game ante into the game pot, credits", "money"),
+    OptionField("ante_sabacc", "Sabacc ante into the sabacc pot, credits", "money"),
+    fields.BUY_IN,
+    fields.BET_LIMIT,
+    OptionField("junk_penalty", "Junk penalty into the game pot, credits", "money"),
+    OptionField("fee_gain_discard", "Fee to keep a gained card and discard another, credits", "money"),
+    OptionField("fee_swap", "Fee to swap with the discard pile, credits", "money"),
+    OptionField("phase_order", "The phases of a round", "play", kind=fields.CHOICE, choices=(
+        ("turn-bet-spike", "turn, betting, spike dice (Black Spire Outpost)"),
+        ("turn-spike-bet", "turn, spike dice, betting (some tournaments: you bet on the hand you reveal)"))),
+    OptionField("dealer_rotates", "The dealer passes to the left", "play", kind=fields.CHOICE, choices=(
+        ("game", "after each game"), ("round", "after each round"))),
+    OptionField("prime_sabacc", "Prime Sabacc: sylop, +10, −10 is a hand of its own (else a Yee-Haa of tens)",
+                "variants", kind=fields.SWITCH),
+)
