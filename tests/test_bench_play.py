@@ -12,7 +12,7 @@ import pytest
 from companion.bench import prepare
 from companion.bench import play
 from companion.bench.play import build_session, owner_actor, play_hand
-from companion.rules.spike import SPIKE_DECK
+from companion.games.spike.hands import SPIKE_DECK
 from companion.table.registry import Registry
 
 

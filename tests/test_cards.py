@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules.cards import (
+from companion.games.classic.cards import (
     CARDS,
     DECK,
     SUITS,

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.rulesets import DEFAULT_CHIPS, HOLODEX_LAY_CHIPS, HOLODEX_TOURNAMENT_CHIPS, Chip
+from companion.games.classic.presets import DEFAULT_CHIPS, HOLODEX_LAY_CHIPS, HOLODEX_TOURNAMENT_CHIPS
+from companion.rules.rulesets import Chip
 from companion.table.chips import InvalidChips, breakdown, chip_set_from, chip_set_to_json
 
 

@@ -6,10 +6,11 @@ from collections import Counter
 
 import pytest
 
-from companion.rules import cards
-from companion.rules.decks import SABACC, TooManyCopies, UnknownCard
-from companion.rules.rulesets import DECKS, PRESETS
-from companion.rules.spike import SPIKE_DECK, STAVES
+from companion.games.classic import cards
+from companion.games.classic.cards import SABACC, TooManyCopies, UnknownCard
+from companion.games.classic.presets import PRESETS
+from companion.rules.rulesets import DECKS
+from companion.games.spike.hands import SPIKE_DECK, STAVES
 
 
 def test_every_classic_preset_plays_the_76_card_deck_with_the_same_cards_as_before():

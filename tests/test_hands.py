@@ -10,8 +10,9 @@ import time
 
 import pytest
 
-from companion.rules.hands import InvalidHand, Kind, evaluate
-from companion.rules.rulesets import PRESETS, ruleset_from
+from companion.games.classic.hands import InvalidHand, Kind, evaluate
+from companion.games.classic.presets import PRESETS
+from companion.rules.rulesets import ruleset_from
 
 ALL = list(PRESETS)
 ARRAY = ["idiot", "st2", "co3"]  # 0 + 2 + 3

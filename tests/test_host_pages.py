@@ -14,8 +14,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from companion.cli import main as cli_main
-from companion.rules.explain import explain, section
-from companion.rules.rulesets import PRESETS, Trigger, ruleset_from
+from companion.games.classic.explain import explain, section
+from companion.games.classic.presets import PRESETS
+from companion.rules.rulesets import Trigger, ruleset_from
 from companion.scrambler.seed import commitment, derive_rolls
 from companion.server.host_pages import event_words
 

@@ -371,7 +371,7 @@ class _Rows:
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from companion.rules.cards import CARDS  # noqa: E402
+from companion.games.classic.cards import CARDS  # noqa: E402
 from companion.table.engine import Table  # noqa: E402
 
 CODES = [c for c in CARDS if CARDS[c].copies == 1]

@@ -8,7 +8,8 @@ import dataclasses
 
 import pytest
 
-from companion.rules.option_fields import FIELDS, option_fields
+from companion.games import registry
+from companion.rules.option_fields import option_fields
 from companion.rules.rulesets import RULE_SETS, ruleset_from
 
 
@@ -30,4 +31,6 @@ def test_each_game_is_offered_its_own_words_and_not_the_other_games():
                      "fee_swap", "phase_order", "dealer_rotates", "prime_sabacc"}
     assert not spike & {"ante", "fold_fee", "pot_building_rounds", "bomb_out_penalty", "scrambler_trigger"}
     assert not weg & RULE_SETS["spike"].hands.options
-    assert len({f.name for f in FIELDS}) == len(FIELDS)
+    for game in registry.games().values():  # a game offers each field once, every one an option it takes
+        names = [f.name for f in game.fields]
+        assert len(set(names)) == len(names) and set(names) <= set(game.options), game.name

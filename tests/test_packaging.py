@@ -54,3 +54,19 @@ def test_wheel_declares_the_console_script(wheel):
         entry = next(n for n in z.namelist() if n.endswith("entry_points.txt"))
         text = z.read(entry).decode()
     assert "sabacc-companion = companion.cli:main" in text
+
+
+def test_wheel_ships_the_games_and_declares_them_as_plug_ins(wheel):
+    """The games are found through their entry points once installed (companion.games.registry):
+    the wheel holds every game package and declares each in the group."""
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        entry = next(n for n in z.namelist() if n.endswith("entry_points.txt"))
+        text = z.read(entry).decode()
+    games = [p.parent.name for p in (REPO / "companion" / "games").glob("*/__init__.py")]
+    assert {"classic", "spike"} <= set(games)
+    for game in games:
+        assert f"companion/games/{game}/__init__.py" in names
+        assert f"{game} = companion.games.{game}:GAME" in text
+    assert "[sabacc_companion.games]" in text
+    assert {"companion/games/api.py", "companion/games/registry.py"} <= names

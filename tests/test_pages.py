@@ -11,8 +11,8 @@ import pytest
 from flask import render_template_string
 
 from companion.paths import STATIC_DIR, WEB_DIR
-from companion.rules.cards import CARDS, DECK
-from companion.rules.rulesets import PRESETS
+from companion.games.classic.cards import CARDS, DECK
+from companion.games.classic.presets import PRESETS
 
 PAGES = ["/", "/calculator", "/rules", *(f"/rules?preset={name}" for name in PRESETS)]
 

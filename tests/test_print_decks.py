@@ -12,9 +12,11 @@ from companion.decks.art import NEGATIVE_INK, POSITIVE_INK, back_svg, face_svg, 
 from companion.decks.reference import reference, section_text, summary
 from companion.decks.sheets import CARD_H, CARD_W, COLUMNS, PAPERS, ROWS, cut_marks, origin, sheets, slot
 from companion.decks.source import deck_cards, printed, reference_presets, value_text
-from companion.rules.cards import CARDS, CORELLIA_SET_ASIDE, DECK
-from companion.rules.explain import RANKING_WORDS, SHIFT_WORDS, explain
-from companion.rules.rulesets import PRESETS, RULE_SETS
+from companion.games.classic.cards import CARDS, CORELLIA_SET_ASIDE, DECK
+from companion.games import registry
+from companion.games.classic.explain import RANKING_WORDS, SHIFT_WORDS, explain
+from companion.games.classic.presets import PRESETS
+from companion.rules.rulesets import RULE_SETS
 
 
 def test_the_classic_deck_prints_every_copy_of_every_card_in_deck_order():
@@ -115,7 +117,7 @@ def test_what_is_no_deck_card_paper_or_preset_is_not_found(client, path):
 def test_the_reference_card_is_the_rule_sets_own_words():
     for name, rs in RULE_SETS.items():
         card = reference(name)
-        rules = {s.key: s for s in explain(rs)}
+        rules = {s.key: s for s in registry.game_of(name).explain(rs)}
         assert section_text(card, "hands") == rules["hands"].text()
         turn = section_text(card, "your-turn")
         assert all(rs.phase_name(pr.phase) in turn for pr in rs.turn_phases)
@@ -179,7 +181,7 @@ _NEW_DECK_SCRIPT = r'''
 import dataclasses, json, sys
 from companion.rules.cards import Card
 from companion.rules.decks import Deck, Group
-from companion.rules import rulesets
+from companion.games import registry
 cards = {f"{v:+d}": Card(f"{v:+d}", v, 3, f"{v:+d}", f"{v:+d}", short=f"{v:+d}")
          for v in (*range(1, 7), *range(-6, 0))}
 cards["sylop"] = Card("sylop", 0, 2, "Sylop", "Sylop", short="Sylop")
@@ -187,9 +189,10 @@ deck = Deck("kessel", "the 38-card Kessel deck", cards,
             (Group("plus", "Positive", tuple(c for c in cards if cards[c].value > 0)),
              Group("minus", "Negative", tuple(c for c in cards if cards[c].value < 0)),
              Group("sylop", "Sylops", ("sylop",))), "value")
-rs = dataclasses.replace(rulesets.RULE_SETS["spike"], name="kessel", title="Kessel Sabacc", deck=deck)
-rulesets.RULE_SETS["kessel"] = rs
-rulesets.DECKS["kessel"] = deck
+spike = registry.games()["spike"]
+rs = dataclasses.replace(spike.presets["spike"], name="kessel", title="Kessel Sabacc", deck=deck)
+registry.register(dataclasses.replace(spike, name="kessel", title="Kessel Sabacc", presets={"kessel": rs},
+                                      rules_from=lambda spec, field="rules": rs, decks={"kessel": deck}, default=""))
 from companion.decks.source import DECKS                     # raised KeyError here
 from companion.server.app import create_app
 client = create_app({"TESTING": True, "DATA_DIR": sys.argv[1]}).test_client()

@@ -13,10 +13,10 @@ import re
 import pytest
 from flask import render_template_string
 
-from companion.rules.explain import explain, section
+from companion.games.classic.explain import explain, section
+from companion.games.classic.presets import PRESETS
 from companion.rules.rulesets import (
     HAND_POT,
-    PRESETS,
     AfterCall,
     AnteRule,
     Ranking,

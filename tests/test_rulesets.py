@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.classic.presets import PRESETS
 from companion.rules.rulesets import (
     HAND_POT,
-    PRESETS,
     InvalidRules,
     Ranking,
     ShiftKind,
@@ -141,7 +141,8 @@ def test_variant_timer_with_a_chosen_mean():
 def test_the_doctests_of_cards_and_rulesets_run():
     import doctest
 
-    from companion.rules import cards, rulesets
+    from companion.games.classic import cards
+    from companion.rules import rulesets
 
     for module in (cards, rulesets):
         result = doctest.testmod(module)

@@ -161,7 +161,7 @@ def test_the_documented_examples_hold():
 
 
 def test_the_hub_takes_the_rule_sets_timer_settings():
-    from companion.rules.rulesets import PRESETS
+    from companion.games.classic.presets import PRESETS
     from companion.scrambler.hub import Scrambler
 
     rs = PRESETS["classic"]

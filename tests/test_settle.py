@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from companion.rules.rulesets import PRESETS, ruleset_from
+from companion.games.classic.presets import PRESETS
+from companion.rules.rulesets import ruleset_from
 from companion.rules.settle import InvalidReveal, Penalty, PlayerReveal, PotResult, build_pots, settle
 
 CLASSIC = PRESETS["classic"]
@@ -394,7 +395,8 @@ def test_every_preset_settles_the_api_example(preset):
 def test_the_doctests_walk_real_hands():
     import doctest
 
-    from companion.rules import hands, request, settle as settle_module
+    from companion.games.classic import hands
+    from companion.rules import request, settle as settle_module
 
     for module in (hands, settle_module, request):
         result = doctest.testmod(module)

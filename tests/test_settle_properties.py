@@ -16,8 +16,9 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from companion.rules.cards import CARDS, DECK
-from companion.rules.rulesets import PRESETS, Side, ruleset_from
+from companion.games.classic.cards import CARDS, DECK
+from companion.games.classic.presets import PRESETS
+from companion.rules.rulesets import Side, ruleset_from
 from companion.rules.settle import InvalidReveal, PlayerReveal, settle
 
 VARIANTS = [

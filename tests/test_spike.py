@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules.rulesets import RULE_SETS, InvalidRules, ruleset_from
-from companion.rules.spike import KINDS, SPIKE_DECK, blind_draw_key, evaluate, judge
+from companion.games.spike.hands import KINDS, SPIKE_DECK, blind_draw_key, evaluate, judge
 
 SPIKE, BOOK = RULE_SETS["spike"], RULE_SETS["spike-book"]
 URL = "/api/v1/settle"

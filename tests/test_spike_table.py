@@ -38,10 +38,10 @@ def do(t, actor, type_, **fields):
 def test_a_rule_set_the_table_does_not_play_is_refused_to_hosts(monkeypatch):
     import dataclasses
 
-    from companion.rules import rulesets
+    from companion.games.spike import presets
 
-    closed = dataclasses.replace(rulesets.RULE_SETS["spike-book"], live_table=False)
-    monkeypatch.setitem(rulesets.RULE_SETS, "spike-book", closed)
+    closed = dataclasses.replace(presets.PRESETS["spike-book"], live_table=False)
+    monkeypatch.setitem(presets.PRESETS, "spike-book", closed)
     with pytest.raises(Refused) as exc:
         Table.create("SPIKE", {"rules": "spike-book"})
     assert exc.value.field == "rules"

@@ -765,7 +765,7 @@ def test_rim_shift_tells_a_player_with_one_unprotected_card_that_it_is_the_one_t
 def test_the_doctests_of_the_engine_run():
     import doctest
 
-    from companion.rules import explain
+    from companion.games.classic import explain
     from companion.table import commands, engine
 
     for module in (engine, commands, explain):

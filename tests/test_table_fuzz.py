@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules.cards import CORELLIA_SET_ASIDE, DECK
+from companion.games.classic.cards import CORELLIA_SET_ASIDE, DECK
 from companion.scrambler.dice import DICE
 from companion.scrambler.seed import SeededRoller, verify_chain
 from companion.table.engine import HOST, SCRAMBLER, Refused, Table

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.cards import deck_count
-from companion.rules.explain import explain, section
-from companion.rules.rulesets import PRESETS, ruleset_from
+from companion.games.classic.cards import deck_count
+from companion.games.classic.explain import explain, section
+from companion.games.classic.presets import PRESETS
+from companion.rules.rulesets import ruleset_from
 from companion.table.engine import HOST, Refused, Table
 
 NAMES = ["Lando", "Han", "Chewie", "Leia"]

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from companion.rules.cards import CARDS
+from companion.games.classic.cards import CARDS
 from companion.scrambler.dice import DICE
 from companion.table.engine import COMMANDS, HOST, SCRAMBLER, Refused, Table
 

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import pytest
 
-from companion.rules.cards import CARDS
+from companion.games.classic.cards import CARDS
 
 CARD_CODES = [c.code for c in CARDS.values()]
 

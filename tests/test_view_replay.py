@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from companion.refusal import Refused
-from companion.rules.cards import CARDS
+from companion.games.classic.cards import CARDS
 from companion.table.ledger import UNDO, Ledger
 from companion.table.owner import HOST, TableOwner
 

@@ -43,7 +43,7 @@ from typing import Any
 from companion.bench.clients import JsonClient, Listener
 from companion.bench.play import play_hand
 from companion.bench.server import ServerProcess
-from companion.rules.rulesets import RULE_SETS
+from companion.games import registry
 from companion.server.settle_api import EXAMPLE_REQUEST
 
 #: Targets on a 2-core machine (issues 6 and 19). `max` means the figure must not exceed it.
@@ -104,7 +104,7 @@ NO_LIMITS = "import companion.serve as s; s.LIMITS = None"
 
 
 #: The rule set the benchmark's tables play unless `--rules` names another.
-DEFAULT_RULES = "weg"
+DEFAULT_RULES = next(iter(registry.presets()))
 
 
 def prepare(data: Path, hands: int, rules: str = DEFAULT_RULES) -> dict[str, Table]:
@@ -451,7 +451,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", type=Path, metavar="FILE", help="also write the figures as JSON")
     p.add_argument("--hands", type=int, default=500, help="length of the long session (default %(default)s)")
     p.add_argument("--quick", action="store_true", help="fewer samples (a smoke test, not figures)")
-    p.add_argument("--rules", default=DEFAULT_RULES, choices=sorted(RULE_SETS), metavar="PRESET",
+    p.add_argument("--rules", default=DEFAULT_RULES, choices=sorted(registry.presets()), metavar="PRESET",
                    help="the rule set every table plays (default %(default)s; e.g. spike)")
     p.add_argument("--floor", action="store_true",
                    help="instead: the ratios with the views, then the fsync too, taken away "

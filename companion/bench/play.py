@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Iterator
 
-from companion.rules.decks import SABACC, Deck
-from companion.rules.rulesets import DECKS
+from companion.games import registry
+from companion.rules.decks import Deck
 
 #: Below this stack a seat buys in again between hands, so long sessions never run dry.
 REBUY_BELOW = 20
@@ -31,19 +31,19 @@ def _player(hand: dict, seat: str) -> dict:
 
 def table_deck(state: dict) -> Deck:
     """The deck the table in `state` (a view) plays with, named by its rule set."""
-    return DECKS[state["rules"]["deck"]]
+    return registry.decks()[state["rules"]["deck"]]
 
 
-def reveal_cards(hand: dict, seat: str, deck: Deck = SABACC) -> list[str]:
+def reveal_cards(hand: dict, seat: str, deck: Deck) -> list[str]:
     """Cards of `deck` for `seat` to enter: its static field plus cards no one else uses.
 
     The deck's cards less the static fields are dealt out in turn to the seats in the hand,
     every distinct code once before any second copy (so hands differ and a tie is rare), and
     never a code more often than the deck holds it.
 
-    >>> from companion.rules.spike import SPIKE_DECK
+    >>> deck = registry.decks()["spike"]
     >>> hand = {"players": [{"seat": s, "static": [], "hand_size": 2} for s in ("s1", "s2")]}
-    >>> reveal_cards(hand, "s1", SPIKE_DECK), reveal_cards(hand, "s2", SPIKE_DECK)
+    >>> reveal_cards(hand, "s1", deck), reveal_cards(hand, "s2", deck)
     (['+1', '+3'], ['+2', '+4'])
     """
     me = _player(hand, seat)

@@ -1,6 +1,6 @@
 """The printed words: a one-page rules summary per game and a reference card per preset.
 
-Both are made of the rules page's own sections (`companion.rules.explain`, read through
+Both are made of the rules page's own sections (each game's `explain`, read through
 `companion.decks.source.rule_sections`) and of sections written here from the rule set's
 values (its hand ranking, phases and turn actions), so nothing is typed twice::
 
@@ -16,10 +16,10 @@ values (its hand ranking, phases and turn actions), so nothing is typed twice::
 
 from __future__ import annotations
 
-from companion.decks.source import deck_cards, named_hands, rule_sections
-from companion.rules.explain import Section, credits
+from companion.decks.source import deck_cards, named_hands, rule_sections, rule_sets
+from companion.games.api import Section, credits
 from companion.rules.game import TurnAction
-from companion.rules.rulesets import RULE_SETS, RuleSet
+from companion.rules.rulesets import RuleSet
 
 #: A reference card's sections, in order: the rules page's hands, the named hands with their
 #: examples, how hands compare, the turn's actions, and what the dice do ("shift" in classic,
@@ -32,7 +32,7 @@ SUMMARY_LEAVES_OUT = frozenset({"corners", "corrections", "rulings", "variants",
 
 def hands_section(preset: str) -> Section:
     """The preset's kinds of hand, best first, each with an example (from its own ranking)."""
-    names = {c.code: c.name for c in deck_cards(RULE_SETS[preset].deck.name)}
+    names = {c.code: c.name for c in deck_cards(rule_sets()[preset].deck.name)}
     return Section("named-hands", "Best first, an example each", (),
                    tuple(f"{h.kind[:1].upper()}{h.kind[1:]}: {', '.join(names[c] for c in h.example)}"
                          for h in named_hands(preset)),
@@ -62,7 +62,7 @@ def action_words(rs: RuleSet, action: TurnAction) -> str:
 
 def turn_section(preset: str) -> Section:
     """The phases of a turn or round, in order, and the actions a player picks from."""
-    rs = RULE_SETS[preset]
+    rs = rule_sets()[preset]
     phases = ", ".join(rs.phase_name(pr.phase) for pr in rs.turn_phases)
     return Section("your-turn", "Turn actions", (f"In order: {phases}. To draw, one of:",),
                    tuple(action_words(rs, a) for a in rs.actions))

@@ -1,8 +1,9 @@
 """What the printed decks read from the rules: the one door between the rules and the art.
 
-The art, the sheets and the reference cards never read `companion.rules` themselves: they ask
-`deck_cards` for a deck's cards (from the rule sets' deck values) and `rule_sections` for a
-preset's rules in words, so that a change to the rules is one edit here::
+The art, the sheets and the reference cards never read the games themselves: they ask
+`deck_cards` for a deck's cards (every game's decks, from `companion.games.registry`) and
+`rule_sections` for a preset's rules in words (its game's `explain`), so that a change to the
+rules is one edit here::
 
     >>> [c.code for c in deck_cards("sabacc")][:3], len(printed(deck_cards("sabacc")))
     (['sa1', 'sa2', 'sa3'], 76)
@@ -20,10 +21,10 @@ import functools
 import itertools
 from dataclasses import dataclass
 
-from companion.rules.explain import Section, explain
+from companion.games import registry
+from companion.games.api import Section
 from companion.rules.game import DROPPED_OUT
-from companion.rules.rulesets import DECKS as RULE_DECKS
-from companion.rules.rulesets import RULE_SETS
+from companion.rules.rulesets import RuleSet
 
 MINUS = "\N{MINUS SIGN}"  # printed negatives use the typographic minus, as RULES-SPIKE.md names them
 
@@ -58,26 +59,23 @@ class PrintedDeck:
     signed: bool
 
 
-#: The printed title and the preset whose rules summary goes with it, for the decks whose game
-#: several presets play under other titles. Any other deck is printed as `printed_deck` says.
-_TITLES = {"sabacc": ("Classic Sabacc", "classic"), "spike": ("Corellian Spike", "spike")}
-
-
 def printed_deck(name: str) -> PrintedDeck:
-    """The printable deck of the rule sets' deck `name`.
-
-    A deck with no entry in `_TITLES` (a game added since) is titled and summarised by the
-    first rule set that plays it, so a new game's deck prints without an edit here. A deck
-    entered by its value alone (Spike: "+7") has its values printed signed.
+    """The printable deck of the games' deck `name`: titled by the game that plays it, with
+    its default preset's rules summary. A deck entered by its value alone ("+7") has its
+    values printed signed.
     """
-    deck = RULE_DECKS[name]
-    title, preset = _TITLES.get(name) or next(
-        (rs.title, rs.name) for rs in RULE_SETS.values() if rs.deck.name == name)
-    return PrintedDeck(name, title, preset, deck.entry == "value")
+    deck = registry.decks()[name]
+    game = next(g for g in registry.games().values() if name in g.decks)
+    return PrintedDeck(name, game.title, game.default_preset(), deck.entry == "value")
 
 
-#: The printed decks: every deck value of the rule sets.
-DECKS: dict[str, PrintedDeck] = {name: printed_deck(name) for name in RULE_DECKS}
+def rule_sets() -> dict[str, RuleSet]:
+    """The presets whose rules are a `RuleSet` (the hands, turns and reference cards read one)."""
+    return {name: rs for name, rs in registry.presets().items() if isinstance(rs, RuleSet)}
+
+
+#: The printed decks: every deck of every game.
+DECKS: dict[str, PrintedDeck] = {name: printed_deck(name) for name in registry.decks()}
 
 
 @functools.cache  # a deck is a value built once: its cards never change
@@ -86,7 +84,7 @@ def deck_cards(deck: str) -> tuple[DeckCard, ...]:
 
     The one function the art reads cards through (KeyError for another deck name).
     """
-    d = RULE_DECKS[deck]
+    d = registry.decks()[deck]
     aside = {code: s.words for s in d.set_asides for code in s.codes}
     return tuple(
         DeckCard(c.code, c.value, c.copies, c.name, c.tarot, c.suit.prefix if c.suit else None,
@@ -109,7 +107,7 @@ def value_text(value: int, *, signed: bool = False) -> str:
 
 def reference_presets() -> dict[str, str]:
     """Every preset a reference card is printed for: name -> title."""
-    return {name: rs.title for name, rs in RULE_SETS.items()}
+    return {name: rs.title for name, rs in rule_sets().items()}
 
 
 @dataclass(frozen=True)
@@ -124,7 +122,7 @@ class NamedHand:
 def named_hands(preset: str) -> tuple[NamedHand, ...]:
     """The kinds of hand of a preset's ranking, best first, each with an example found by
     judging the smallest hands of its deck (a kind the preset never makes is left out)."""
-    rs = RULE_SETS[preset]
+    rs = rule_sets()[preset]
     dropped = {kind for kind, _ in DROPPED_OUT}
     wanted = [kind for kind, _ in rs.hands.kinds if kind not in dropped]
     # Sylops and small values first, so that the first hand found is the plainest.
@@ -143,4 +141,4 @@ def named_hands(preset: str) -> tuple[NamedHand, ...]:
 
 def rule_sections(preset: str) -> list[Section]:
     """A preset's rules in words, as the rules page says them (KeyError for no such preset)."""
-    return explain(RULE_SETS[preset])
+    return registry.game_of(preset).explain(registry.presets()[preset])

@@ -1,18 +1,16 @@
 """A deck as a value: its cards, how the card picker groups them, what a table may set aside.
 
 A rule set holds its deck (`RuleSet.deck`); the table, the reveal, the settlement, the pages
-and the card picker read it, and none of them knows a game's cards. The classic 76-card deck::
+and the card picker read it, and none of them knows a game's cards. Each game builds its own
+(`Game.decks`)::
 
-    >>> SABACC.size(), SABACC.card("CO7").value, SABACC.card("idiot").copies
-    (76, 7, 2)
-    >>> [g.name for g in SABACC.groups]
-    ['Sabers', 'Staves', 'Flasks', 'Coins', 'Faces']
+    >>> one = Card("one", 1, 2, "One", "One")
+    >>> d = Deck("tiny", "a tiny deck", {"one": one}, (Group("all", "All", ("one",)),), "value")
+    >>> d.size(), d.card("ONE").value
+    (2, 1)
 
-What a table may set aside is named by the rule-set option that sets it aside (Corellia Run
-sets aside every face card but the Idiot)::
-
-    >>> SABACC.size({"corellia_run"}), SABACC.set_aside_name("star", {"corellia_run"})
-    (62, 'The Star')
+What a table may set aside is named by the rule-set option that sets it aside (the classic
+deck's Corellia Run sets aside every face card but the Idiot: `SetAside`).
 
 How a card is entered (`entry`): ``"suit"`` — a suit tab, then a rank (classic); ``"value"``
 — the value, large and signed, never a suit or stave (Corellian Spike).
@@ -25,9 +23,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from companion.rules.cards import CARDS, SUITS, Card, TooManyCopies, UnknownCard, _short_face
+from companion.rules.cards import Card, TooManyCopies, UnknownCard
 
-__all__ = ["Deck", "Group", "SetAside", "SABACC", "UnknownCard", "TooManyCopies"]
+__all__ = ["Deck", "Group", "SetAside", "UnknownCard", "TooManyCopies"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +68,8 @@ class Deck:
     # Codes that are also ordinary words ("demise", "star"): a sentence holding one is not
     # naming that card, so the pages leave them alone when they put names for codes.
     plain_words: frozenset[str] = frozenset()
+    # The cards the decks page shows of it, as a taste of its art (none: no preview).
+    preview: tuple[str, ...] = ()
     _physical: tuple[str, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
@@ -181,20 +181,3 @@ class Deck:
             "short": {c.code: c.short or c.name for c in self.cards.values()},
             "tarot_short": {c.code: c.tarot_short or c.short or c.name for c in self.cards.values()},
         }
-
-
-def _sabacc() -> Deck:
-    faces = tuple(code for code, c in CARDS.items() if c.is_face)
-    groups = tuple(
-        Group(s.prefix, s.name, tuple(code for code, c in CARDS.items() if c.suit is s), s.tarot) for s in SUITS
-    ) + (Group("face", "Faces", faces),)
-    corellia = SetAside(
-        "corellia_run", frozenset(code for code in faces if CARDS[code].value != 0), "Corellia Run"
-    )
-    # The face cards named by a word of their own ("The Star") are not read out of sentences.
-    plain = frozenset({"star", "balance", "demise", "endurance", "moderation"})
-    return Deck("sabacc", "the 76-card Sabacc deck", CARDS, groups, "suit", (corellia,), plain_words=plain)
-
-
-#: The classic 76-card deck (RULES.md): four suits of fifteen, sixteen face cards.
-SABACC = _sabacc()

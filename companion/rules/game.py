@@ -13,14 +13,11 @@ PokerKit's `State` holds its deck and hand types as values; a rule set here hold
 - `GameWords`: every other word a screen says that is the game's own (the pot a hand is
   played for, dropping out of a hand, its fee, the tie's exchange).
 
-The settlement, the table and the pages read these values; none of them names a game::
+The settlement, the table and the pages read these values; none of them names a game. Each
+game's own values are in its package (`companion/games/<game>/`)::
 
-    >>> CLASSIC_HANDS.words("idiots_array"), CLASSIC_HANDS.tie
-    ("Idiot's Array", 'sudden_demise')
-    >>> BY_CALL.by_call, BY_CALL.rounds
-    (True, None)
-    >>> [(a.action, a.cards, a.dealt, a.discards) for a in CLASSIC_ACTIONS]
-    [('gain', 1, 1, 0), ('trade', 0, 1, 1), ('stand', 0, 0, 0)]
+    >>> Ending(by_call=False, rounds=3).rounds
+    3
 """
 
 from __future__ import annotations
@@ -28,6 +25,19 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+class InvalidHand(ValueError):
+    """A hand a game's judge cannot judge (classic: a set-aside card; a Force Sabacc hand with no
+    side): `message` in words, `code` the card at fault if one is."""
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.message, self.code = message, code
+
+
+#: The kinds every game's settlement gives the players who did not show a hand.
+FOLDED = "folded"  # dropped out of the hand
+CONCEDED = "conceded"  # the last player left, everyone else dropped out
 
 #: How a tie is resolved.
 SUDDEN_DEMISE = "sudden_demise"  # each tied player is dealt one more card into the hand
@@ -56,9 +66,9 @@ class HandRanking:
     # game refuses them).
     options: frozenset[str] = frozenset()
     draw_key: str = ""
-    # The game's own rules page ("module:function" of the rule set, giving its sections);
-    # empty: the classic page of `companion.rules.explain`.
-    explainer: str = ""
+    # Option names this game gives an attribute every rule set has (Spike's "ante_game" is the
+    # rule set's `ante`, its "junk_penalty" the `fold_fee`): (option, attribute).
+    renames: tuple[tuple[str, str], ...] = ()
     _loaded: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
 
     def _load(self, ref: str) -> Callable[..., Any]:
@@ -77,10 +87,6 @@ class HandRanking:
         """A blind-draw card's key (a larger key wins)."""
         return self._load(self.draw_key)(code)
 
-    def explain(self, rules: Any) -> Any:
-        """The rules page's sections for `rules` from the game's own explainer (None: none)."""
-        return self._load(self.explainer)(rules) if self.explainer else None
-
     def words(self, kind: str) -> str:
         """A kind in the game's words ("Idiot's Array", "Yee-Haa")."""
         return dict(self.kinds).get(str(kind), str(kind).replace("_", " "))
@@ -94,20 +100,6 @@ class HandRanking:
 
 #: Words every game shares for the players who did not show a hand.
 DROPPED_OUT = (("folded", "folded"), ("conceded", "won, everyone else folded"))
-
-#: Classic Sabacc (RULES.md "Hands"): judged by `companion.rules.hands.evaluate`.
-CLASSIC_HANDS = HandRanking(
-    name="sabacc",
-    kinds=(("idiots_array", "Idiot's Array"), ("pure_sabacc", "Pure Sabacc"),
-           ("fairy_empress", "Fairy Empress"), ("ordinary", "ordinary"), ("bomb_out", "bombed out"),
-           *DROPPED_OUT),
-    evaluator="companion.rules.hands:evaluate",
-    sabacc_pot_kinds=frozenset({"idiots_array", "pure_sabacc"}),
-    tie=SUDDEN_DEMISE,
-    options=frozenset({"bomb_out_penalty", "ranking", "negative_pure", "fairy_empress", "holdem",
-                       "force_sabacc", "corellia_run"}),
-)
-
 
 @dataclass(frozen=True)
 class TurnAction:
@@ -136,14 +128,6 @@ class TurnAction:
         return self.offer or self.button.lower()
 
 
-#: Classic (RULES.md "Drawing"): gain a card, trade one (discard one, be dealt one), or stand.
-CLASSIC_ACTIONS: tuple[TurnAction, ...] = (
-    TurnAction("gain", "Gain a card", "gains a card", cards=1, dealt=1),
-    TurnAction("trade", "Trade a card", "trades a card", dealt=1, discards=1, offer="trade one"),
-    TurnAction("stand", "Stand", "stands", primary=True),
-)
-
-
 @dataclass(frozen=True)
 class Ending:
     """How a hand ends: by a player's call (classic), or after a fixed number of rounds."""
@@ -152,17 +136,13 @@ class Ending:
     rounds: int | None = None  # the rounds a hand lasts when it is not ended by a call
 
 
-#: Classic: a hand ends when a player calls (RULES.md "Calling").
-BY_CALL = Ending(by_call=True)
-
-
 @dataclass(frozen=True)
 class Dice:
     """The dice as the table sees them: what they are called, each face's symbol (none: the
     number is shown), and what makes a shift, in words.
 
-    >>> SCRAMBLER_DICE.show([4, 4])
-    '4 and 4'
+    >>> Dice("the scrambler").show([4, 4]), Dice("dice", ("Sun", "Moon")).show([2, 1])
+    ('4 and 4', 'Moon and Sun')
     """
 
     name: str  # "the scrambler", "the spike dice"
@@ -175,10 +155,6 @@ class Dice:
         return " and ".join(faces)
 
 
-#: The classic scrambler: numbered dice (which faces shift is the rule set's trigger).
-SCRAMBLER_DICE = Dice("the scrambler")
-
-
 @dataclass(frozen=True)
 class GameWords:
     """The words a screen says that are the game's own, in one place: every page (phones,
@@ -187,7 +163,7 @@ class GameWords:
     Lower case, mid-sentence; a page capitalises where a sentence starts. An empty string: the
     game has no such thing (Spike has no bomb-out penalty), and the pages leave it out.
 
-    >>> CLASSIC_WORDS.pot, CLASSIC_WORDS.fold, CLASSIC_WORDS.tie
+    >>> GameWords().pot, GameWords().fold, GameWords().tie
     ('hand pot', 'fold', 'sudden demise')
     """
 
@@ -201,7 +177,3 @@ class GameWords:
     tie_started: str = "one more card each for the tied players"  # the log, when one starts
     draw_step: str = "draw"  # the step of a turn in which a player takes a turn action
     bomb_out: str = "bomb-out penalty"  # what a bombed-out hand pays; "": none
-
-
-#: Classic Sabacc's words (RULES.md).
-CLASSIC_WORDS = GameWords()

@@ -1,31 +1,30 @@
 """The table options a host may change, as form fields: which options each game offers, in
-that game's words, with a rule set's values as the defaults.
+that game's words, with a preset's values as the defaults.
 
 The one place the host's pages (the start page, the console's dealer's choice) learn which
 options a rule set's game takes and how each is worded; the pages draw their fields from it::
 
-    >>> [f["name"] for f in option_fields(RULE_SETS["spike"])][:4]
+    >>> from companion.games.registry import presets
+    >>> [f["name"] for f in option_fields(presets()["spike"])][:4]
     ['ante_game', 'ante_sabacc', 'buy_in', 'bet_limit']
-    >>> {f["name"]: f["default"] for f in option_fields(RULE_SETS["spike-book"])}["fee_swap"]
+    >>> {f["name"]: f["default"] for f in option_fields(presets()["spike-book"])}["fee_swap"]
     0
-    >>> "fold_fee" in {f["name"] for f in option_fields(RULE_SETS["spike"])}
+    >>> "fold_fee" in {f["name"] for f in option_fields(presets()["spike"])}
     False
 
-A game's own options are those its hand ranking names (`HandRanking.options`); an option every
-game has is left out where the game names the same value in its own words (Spike's
-`junk_penalty` is its `fold_fee`), or where `shown` says the game has no use for it.
+A game lists the fields it offers, in order (`Game.fields`, found through the registry; the
+shared ones are here); a field is offered where the game accepts the option and its `shown`
+says the rules have use for it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
-from companion.rules.explain import RANKING_WORDS
-from companion.rules.game import SCRAMBLER_DICE
-from companion.rules.rulesets import (_ATTRIBUTE, _GAME_OPTIONS, HAND_POT, OPTIONS, RULE_SETS, RuleSet,
-                                      ShiftKind, Trigger)
+from companion.games import registry
+from companion.games.api import OptionField
+from companion.rules.rulesets import ShiftKind, Trigger
 
 #: The kinds of field: a whole number, one of a few values, a switch, the bomb-out penalty
 #: (the hand pot, or a fixed whole number).
@@ -56,105 +55,40 @@ SHIFT_WORDS = {
 }
 
 
-def _always(rs: RuleSet) -> bool:
-    return True
+#: The fields of options every game played with a rule set may take (each game lists the fields
+#: it offers, in its order, in `Game.fields`; these are the shared ones).
+ANTE = OptionField("ante", "Ante, credits", "money")
+BUY_IN = OptionField("buy_in", "Buy-in, credits", "money", hint="0: free, each player buys in for what they like.")
+BET_LIMIT = OptionField("bet_limit", "Bet and raise limit, credits", "money", minimum=1, empty="Empty: no limit.")
+SCRAMBLER_TRIGGER = OptionField("scrambler_trigger", "When the scrambler shifts", "scrambler", kind=CHOICE,
+                                choices=tuple((t.value, f"{t.value} — {w}") for t, w in TRIGGER_WORDS.items()))
+TRIGGER_FACE = OptionField("trigger_face", "The face that shifts (d10, d12, d20, 2d6-spike)", "scrambler", minimum=1,
+                           maximum=20, empty="Empty: the rule set's own face.")
+SHIFT_KIND = OptionField("shift_kind", "What a shift does", "scrambler", kind=CHOICE,
+                         choices=tuple((k.value, w) for k, w in SHIFT_WORDS.items()))
+HOUSE_DEALER = OptionField("house_dealer", "A house dealer who does not play (a token shows who is dealt first)",
+                           "variants", kind=SWITCH)
 
 
-def _by_call(rs: RuleSet) -> bool:
-    """The game's hands end by a call (Spike's after three rounds: no calls, no house dealer)."""
-    return rs.ending.by_call
-
-
-def _scrambler(rs: RuleSet) -> bool:
-    """The game rolls the scrambler, whose trigger and shift are the table's to choose (Spike's
-    own dice shift on matching symbols, a Sabacc Shift)."""
-    return rs.dice == SCRAMBLER_DICE
-
-
-@dataclass(frozen=True)
-class OptionField:
-    """One option as a form field: its words, its kind and limits, its group, and when a game
-    has use for it (an option only some games take is offered only where it is accepted)."""
-
-    name: str  # the option's name in a rule-set description
-    label: str
-    group: str
-    kind: str = WHOLE
-    minimum: int = 0
-    maximum: int | None = None
-    empty: str = ""  # a whole number that may be left empty: what empty means (its hint)
-    hint: str = ""
-    choices: tuple[tuple[str, str], ...] = ()  # (value, words) of a CHOICE or a PENALTY
-    amount: str = ""  # a PENALTY's fixed amount, in words
-    shown: Callable[[RuleSet], bool] = _always
-
-
-#: Every option the host's pages offer, in the order they show them.
-FIELDS: tuple[OptionField, ...] = (
-    OptionField("ante", "Ante, credits", "money"),
-    OptionField("ante_game", "Game ante into the game pot, credits", "money"),
-    OptionField("ante_sabacc", "Sabacc ante into the sabacc pot, credits", "money"),
-    OptionField("buy_in", "Buy-in, credits", "money", hint="0: free, each player buys in for what they like."),
-    OptionField("bet_limit", "Bet and raise limit, credits", "money", minimum=1, empty="Empty: no limit."),
-    OptionField("fold_fee", "Fold fee to the sabacc pot, credits", "money"),
-    OptionField("junk_penalty", "Junk penalty into the game pot, credits", "money"),
-    OptionField("fee_gain_discard", "Fee to keep a gained card and discard another, credits", "money"),
-    OptionField("fee_swap", "Fee to swap with the discard pile, credits", "money"),
-    OptionField("pot_building_rounds", "Pot-building rounds before a call", "money", shown=_by_call),
-    OptionField("bomb_out_penalty", "Bomb-out penalty", "money", kind=PENALTY, amount="Fixed penalty, credits",
-                choices=((HAND_POT, "The size of the hand pot"), ("fixed", "A fixed amount"))),
-    OptionField("phase_order", "The phases of a round", "play", kind=CHOICE, choices=(
-        ("turn-bet-spike", "turn, betting, spike dice (Black Spire Outpost)"),
-        ("turn-spike-bet", "turn, spike dice, betting (some tournaments: you bet on the hand you reveal)"))),
-    OptionField("dealer_rotates", "The dealer passes to the left", "play", kind=CHOICE, choices=(
-        ("game", "after each game"), ("round", "after each round"))),
-    OptionField("scrambler_trigger", "When the scrambler shifts", "scrambler", kind=CHOICE, shown=_scrambler,
-                choices=tuple((t.value, f"{t.value} — {w}") for t, w in TRIGGER_WORDS.items())),
-    OptionField("trigger_face", "The face that shifts (d10, d12, d20, 2d6-spike)", "scrambler", minimum=1,
-                maximum=20, empty="Empty: the rule set's own face.", shown=_scrambler),
-    OptionField("shift_kind", "What a shift does", "scrambler", kind=CHOICE, shown=_scrambler,
-                choices=tuple((k.value, w) for k, w in SHIFT_WORDS.items())),
-    OptionField("ranking", "Which total wins", "variants", kind=CHOICE,
-                choices=tuple((r.value, w) for r, w in RANKING_WORDS.items())),
-    OptionField("prime_sabacc", "Prime Sabacc: sylop, +10, −10 is a hand of its own (else a Yee-Haa of tens)",
-                "variants", kind=SWITCH),
-    OptionField("negative_pure", "−23 is also a Pure Sabacc", "variants", kind=SWITCH),
-    OptionField("fairy_empress", "The Fairy Empress: two Queens of Air and Darkness (−4) as a special hand",
-                "variants", kind=SWITCH),
-    OptionField("holdem", "Hold 'Em: every card in a static field is a community card at the reveal",
-                "variants", kind=SWITCH),
-    OptionField("force_sabacc", "Force Sabacc: each player declares the Light (+23) or the Dark (−23) side",
-                "variants", kind=SWITCH),
-    OptionField("corellia_run", "Corellia Run: no face cards but the Idiot, the target is 0", "variants",
-                kind=SWITCH),
-    OptionField("house_dealer", "A house dealer who does not play (a token shows who is dealt first)",
-                "variants", kind=SWITCH, shown=_by_call),
-)
-assert all(f.name in OPTIONS for f in FIELDS), "a field names no option"
-
-
-def option_value(rs: RuleSet, name: str) -> Any:
-    """Option `name`'s value in `rs`, as a rule-set description writes it (an enum by its value)."""
-    value = getattr(rs, _ATTRIBUTE.get(name, name))
+def option_value(rs: Any, name: str) -> Any:
+    """Option `name`'s value in `rs`, as a rule-set description writes it (an enum by its value;
+    an option a game names in its own words read from the attribute it sets, `HandRanking.renames`)."""
+    hands = getattr(rs, "hands", None)
+    value = getattr(rs, dict(hands.renames).get(name, name) if hands is not None else name)
     return value.value if isinstance(value, Enum) else value
 
 
-def offered(rs: RuleSet, f: OptionField) -> bool:
+def offered(rs: Any, f: OptionField) -> bool:
     """Whether `rs`'s game takes option `f` and has use for it."""
-    own = rs.hands.options
-    if f.name in _GAME_OPTIONS:
-        return f.name in own
-    # An option every game has, which this game names in its own words, is offered by that name.
-    renamed = {_ATTRIBUTE[o] for o in own if o in _ATTRIBUTE}
-    return f.name not in renamed and f.shown(rs)
+    return f.name in registry.game_of(rs.name).options and f.shown(rs)
 
 
-def option_fields(rs: RuleSet) -> list[dict[str, Any]]:
-    """The fields of the options `rs`'s game offers, each with `rs`'s value as its `default`
-    (JSON for the pages: name, label, group, kind, minimum, maximum, empty, hint, choices,
-    amount)."""
+def option_fields(rs: Any) -> list[dict[str, Any]]:
+    """The fields of the options `rs`'s game offers (`Game.fields`), each with `rs`'s value as
+    its `default` (JSON for the pages: name, label, group, kind, minimum, maximum, empty, hint,
+    choices, amount)."""
     out = []
-    for f in FIELDS:
+    for f in registry.game_of(rs.name).fields:
         if offered(rs, f):
             out.append({"name": f.name, "label": f.label, "group": f.group, "kind": f.kind,
                         "minimum": f.minimum, "maximum": f.maximum, "empty": f.empty, "hint": f.hint,
@@ -164,5 +98,5 @@ def option_fields(rs: RuleSet) -> list[dict[str, Any]]:
 
 def presets_fields() -> dict[str, list[dict[str, Any]]]:
     """Every preset's fields by its name (the pages switch between them without a reload)."""
-    return {name: option_fields(rs) for name, rs in RULE_SETS.items()}
+    return {name: option_fields(rs) for name, rs in registry.presets().items()}
 

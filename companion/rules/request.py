@@ -38,10 +38,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games import api
 from companion.rules.cards import UnknownCard
 from companion.rules.decks import Deck
 from companion.rules.rulesets import InvalidRules, RuleSet, Side, ruleset_from
-from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, PlayerReveal, check_reveal
+from companion.rules.settle import (MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, PlayerReveal, check_reveal,
+                                    settle)
 
 #: The largest number of credits any field may hold (a billion: far beyond any table).
 MAX_CREDITS = 1_000_000_000
@@ -150,6 +152,8 @@ def parse_settle_request(body: Any) -> tuple[RuleSet, list[PlayerReveal], int]:
         rules = ruleset_from(raw["rules"])
     except InvalidRules as exc:
         raise InvalidRequest(exc.message, exc.field) from None
+    if not isinstance(rules, RuleSet):  # another game's rules: its own calculator reads them
+        raise InvalidRequest(f"{rules.title} has no payout calculator here", "rules")
     if isinstance(rules.bomb_out_penalty, int) and rules.bomb_out_penalty > MAX_CREDITS:
         raise InvalidRequest(f"bomb_out_penalty may be at most {MAX_CREDITS} credits", "rules.bomb_out_penalty")
     sabacc_pot = _credits(raw["sabacc_pot"], "sabacc_pot")
@@ -166,3 +170,14 @@ def parse_settle_request(body: Any) -> tuple[RuleSet, list[PlayerReveal], int]:
     except InvalidReveal as exc:
         raise InvalidRequest(exc.message, exc.field) from None
     return rules, players, sabacc_pot
+
+
+def answer(body: Any) -> dict[str, Any]:
+    """The payout calculator of the games played with a `RuleSet` (`Game.calculator`): the
+    answer to a SETTLE-API.md request body as JSON. Raises `InvalidRequest` of the game
+    interface (`companion.games.api`) with the message and the path of the first bad field."""
+    try:
+        rules, players, sabacc_pot = parse_settle_request(body)
+        return settle(rules, players, sabacc_pot).to_json()
+    except InvalidReveal as exc:  # InvalidRequest is one
+        raise api.InvalidRequest(exc.message, exc.field) from None

@@ -1,13 +1,18 @@
-"""Rule sets as data: every option of RULES.md as one frozen value, and the five presets.
+"""Rule sets as data: every option of a game dealt in hands as one frozen value.
 
 The engine, the table and the rules page read a `RuleSet`; nothing anywhere tests a preset's
-name. A table or an API request starts from a preset and overrides options by name::
+name. The presets are each game's own (`companion/games/<game>/presets.py`); a table or an API
+request starts from one and overrides options by name, and `companion.games.registry` finds
+the game by the preset::
 
-    >>> rs = ruleset_from({"preset": "classic", "bet_limit": 10, "bomb_out_penalty": 5})
-    >>> rs.ranking, rs.bet_limit, rs.bomb_out_penalty
-    (<Ranking.CLOSEST_POSITIVE: 'closest-positive'>, 10, 5)
-    >>> PRESETS["pagat-d6"].scrambler_trigger
-    <Trigger.D6_HIGH: 'd6-high'>
+    >>> from companion.games import registry
+    >>> name = next(iter(registry.presets()))
+    >>> rs = ruleset_from({"preset": name, "bet_limit": 10, "ante": 4})
+    >>> rs.name == name, rs.bet_limit, rs.ante, rs.overrides
+    (True, 10, 4, ('ante', 'bet_limit'))
+
+`RULE_SETS`, `PRESETS`, `DECKS` and `OPTIONS` are asked of the registry when read (this module
+holds no game's data).
 """
 
 from __future__ import annotations
@@ -15,22 +20,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from companion.rules.decks import SABACC, Deck
-from companion.rules.game import (
-    BY_CALL,
-    CLASSIC_ACTIONS,
-    CLASSIC_HANDS,
-    CLASSIC_WORDS,
-    SCRAMBLER_DICE,
-    Dice,
-    Ending,
-    GameWords,
-    HandRanking,
-    TurnAction,
-)
-from companion.rules.spike import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, SPIKE_WORDS, THREE_ROUNDS
+from companion.games import registry
+from companion.games.api import InvalidRules
+from companion.rules.decks import Deck
+from companion.rules.game import Dice, Ending, GameWords, HandRanking, TurnAction
+
+__all__ = ["InvalidRules", "RuleSet", "ruleset_from", "apply_options"]
 
 
 class Ranking(StrEnum):
@@ -39,6 +36,16 @@ class Ranking(StrEnum):
     HIGHEST = "highest"  # the higher total wins
     CLOSEST_POSITIVE = "closest-positive"  # larger magnitude; +n beats -n
     CLOSEST_NEGATIVE = "closest-negative"  # larger magnitude; -n beats +n
+
+
+#: Each ranking in plain words (the rules page and the host's option picker say it so).
+RANKING_WORDS = {
+    Ranking.HIGHEST: "the higher total wins (22 beats 5, 5 beats -3)",
+    Ranking.CLOSEST_POSITIVE: "the total furthest from zero wins (-22 beats 21); at equal "
+    "distance the positive total wins (+20 beats -20)",
+    Ranking.CLOSEST_NEGATIVE: "the total furthest from zero wins (-22 beats 21); at equal "
+    "distance the negative total wins (-20 beats +20, -10 beats 9)",
+}
 
 
 class AnteRule(StrEnum):
@@ -98,9 +105,9 @@ class PhaseRule:
     words: str  # how the rules page and the turn line name it
 
 
-#: The phases of the sources, each once. weg/classic: bet, roll, call, draw in every turn;
-#: holodex: betting, trade (each player), dice (the dealer); pagat: play (each player draws,
-#: then rolls; seed 002), betting.
+#: Phases an order of play is built of, each once (a turn of bet, roll, call, draw; rounds of
+#: betting, trade by each player, dice by the dealer; a play round, each player drawing then
+#: rolling). A game may add phases of its own: a rule set names its phases in `turn_phases`.
 BET = PhaseRule(Phase.BET, ("bet",), Who.TABLE, "bet")
 ROLL = PhaseRule(Phase.ROLL, ("roll",), Who.EACH_PLAYER, "roll the scrambler")
 CALL = PhaseRule(Phase.CALL, ("call",), Who.EACH_PLAYER, "call")
@@ -109,11 +116,9 @@ BETTING = PhaseRule(Phase.BETTING, ("bet",), Who.TABLE, "betting")
 TRADE = PhaseRule(Phase.TRADE, ("draw",), Who.EACH_PLAYER, "trade")
 DICE = PhaseRule(Phase.DICE, ("roll",), Who.DEALER, "dice")
 PLAY = PhaseRule(Phase.PLAY, ("draw", "roll"), Who.EACH_PLAYER, "play")
-TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
-SPIKE_ROLL = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
 #: Every phase by its name (the rules page names the calling phase by it).
 PHASES: dict[Phase, PhaseRule] = {
-    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY, TURN, SPIKE_ROLL)
+    pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY)
 }
 
 
@@ -260,11 +265,11 @@ class RuleSet:
     # fold"): folding stays open after the betting of a turn ends, until that turn's roll.
     fold_until_roll: bool = False
     # What makes the game a game, as values (PokerKit's State holds its deck the same way).
-    deck: Deck = SABACC  # the cards, the picker's groups, what may be set aside
-    hands: HandRanking = CLASSIC_HANDS  # the kinds and their words, the comparison, the tie rule
-    ending: Ending = BY_CALL  # how a hand ends: by a call, or after a fixed number of rounds
-    actions: tuple[TurnAction, ...] = CLASSIC_ACTIONS  # what a player may do in a turn to draw
-    dice: Dice = SCRAMBLER_DICE  # how a roll is shown; what makes a shift, in words
+    deck: Deck = field(kw_only=True)  # the cards, the picker's groups, what may be set aside
+    hands: HandRanking = field(kw_only=True)  # the kinds and their words, the comparison, the tie rule
+    ending: Ending = field(kw_only=True)  # how a hand ends: by a call, or after a fixed number of rounds
+    actions: tuple[TurnAction, ...] = field(kw_only=True)  # what a player may do in a turn to draw
+    dice: Dice = field(kw_only=True)  # how a roll is shown; what makes a shift, in words
     # Whether the live table plays this rule set's game in full (else only the payout
     # calculator settles it). Corellian Spike: not yet (see the Spike presets).
     live_table: bool = True
@@ -275,7 +280,7 @@ class RuleSet:
     # of the sabacc pot.
     fold_fee_into_pot: bool = False
     # Every word the screens say that is the game's own ("game pot", "junk", "blind draw").
-    words: GameWords = CLASSIC_WORDS
+    words: GameWords = field(kw_only=True)
     # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
@@ -291,7 +296,8 @@ class RuleSet:
         step" (of a turn), "trade phase", "betting round". The rules page and the turn line
         both say it this way."""
         unit = {OrderOfPlay.TURNS: "step", OrderOfPlay.PHASES: "phase"}.get(self.order_of_play, "round")
-        return f"{PHASES[phase].words} {unit}"
+        rule = next((pr for pr in self.turn_phases if pr.phase == phase), None) or PHASES[phase]
+        return f"{rule.words} {unit}"
 
     @property
     def pot_words(self) -> str:
@@ -325,212 +331,19 @@ class RuleSet:
 #: The fields of a rule set that are values of their own, named in its JSON by their `name`.
 GAME_VALUES = ("deck", "hands")
 
-_TURNS = (BET, ROLL, CALL, DRAW)
 
-#: Generic chips for the free buy-in presets (values chosen so that small antes can be paid).
-DEFAULT_CHIPS = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
-#: Holodex lay game: 500 credits (the ruling on 001's table that does not add up).
-HOLODEX_LAY_CHIPS = (Chip("aurodium", 100, 2), Chip("argentium", 50, 4), Chip("bronzium", 5, 20))
-#: Holodex tournament: 1000 credits.
-HOLODEX_TOURNAMENT_CHIPS = (Chip("aurodium", 100, 4), Chip("argentium", 50, 8), Chip("bronzium", 10, 20))
-
-_WEG_CALL = CallingRule(Phase.CALL, 1, True, (AfterCall.REVEAL,))
-
-PRESETS: dict[str, RuleSet] = {
-    rs.name: rs
-    for rs in (
-        RuleSet(
-            name="weg",
-            title="West End Games (1989)",
-            summary="The Crisis on Cloud City rules: 1-credit ante, 3-credit bet limit, "
-            "a shift on 1-3 of one die, rim shifts, no static field.",
-            source="seed 003; seed 000 part 1",
-            ranking=Ranking.HIGHEST,
-            negative_pure=False,
-            fairy_empress=False,
-            ante=1,
-            ante_rule=AnteRule.SABACC_POT_WHEN_EMPTY,
-            fold_fee=1,
-            bet_limit=3,
-            bomb_out_penalty=HAND_POT,
-            buy_in=0,
-            chip_set=DEFAULT_CHIPS,
-            order_of_play=OrderOfPlay.TURNS,
-            turn_phases=_TURNS,
-            calling=_WEG_CALL,
-            scrambler_trigger=Trigger.D6_LOW,
-            shift_kind=ShiftKind.RIM,
-            static_field=StaticField.NONE,
-            only_turn_player_opens=True,
-            fold_until_roll=True,
-        ),
-        RuleSet(
-            name="classic",
-            title="Classic Sabacc v1.01",
-            summary="The community rules: equal ante to both pots, no bet limit, shift on any "
-            "double, core shifts, a free static field, closest to 23 either side.",
-            source="seed 000 (v1.01)",
-            ranking=Ranking.CLOSEST_POSITIVE,
-            negative_pure=True,
-            fairy_empress=False,
-            ante=1,
-            ante_rule=AnteRule.BOTH_POTS,
-            fold_fee=1,
-            bet_limit=None,
-            bomb_out_penalty=HAND_POT,
-            buy_in=0,
-            chip_set=DEFAULT_CHIPS,
-            order_of_play=OrderOfPlay.TURNS,
-            turn_phases=_TURNS,
-            calling=_WEG_CALL,
-            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
-            shift_kind=ShiftKind.CORE,
-            static_field=StaticField.FREE,
-            only_turn_player_opens=True,
-            fold_until_roll=True,
-        ),
-        RuleSet(
-            name="holodex",
-            title="Games of the Galaxy Holodex",
-            summary="Betting, trade and dice phases; call Alderaan after two rounds; 500-credit "
-            "buy-in; negative hands win ties; the Fairy Empress.",
-            source="seed 001",
-            ranking=Ranking.CLOSEST_NEGATIVE,
-            negative_pure=True,
-            fairy_empress=True,
-            ante=5,
-            ante_rule=AnteRule.BOTH_POTS,
-            fold_fee=1,
-            bet_limit=None,
-            bomb_out_penalty=HAND_POT,
-            buy_in=500,
-            chip_set=HOLODEX_LAY_CHIPS,
-            order_of_play=OrderOfPlay.PHASES,
-            turn_phases=(BETTING, TRADE, DICE),
-            calling=CallingRule(
-                Phase.TRADE, 2, False, (AfterCall.FINISH_PHASE, AfterCall.REVEAL)
-            ),
-            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
-            shift_kind=ShiftKind.CORE,
-            static_field=StaticField.ONE_CHANGE_PER_TURN,
-            starter_rotates_each_round=True,
-        ),
-        RuleSet(
-            name="pagat",
-            title="Brockley's rules (pagat.com)",
-            summary="Play rounds and betting rounds; the dealer rolls two dice after each "
-            "betting round; call from the 4th betting round; highest hand wins.",
-            source="seed 000 part 2 (Brockley); seeds 004, 002",
-            ranking=Ranking.HIGHEST,
-            negative_pure=True,
-            fairy_empress=False,
-            ante=1,
-            ante_rule=AnteRule.BOTH_POTS,
-            fold_fee=1,
-            bet_limit=None,
-            bomb_out_penalty=HAND_POT,
-            buy_in=0,
-            chip_set=DEFAULT_CHIPS,
-            order_of_play=OrderOfPlay.PLAY_AND_BETTING,
-            turn_phases=(PLAY, BETTING),
-            calling=CallingRule(
-                Phase.BETTING, 3, False, (AfterCall.FINISH_PHASE, AfterCall.ROLL, AfterCall.REVEAL)
-            ),
-            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
-            shift_kind=ShiftKind.CORE,
-            static_field=StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
-            dealer_rolls_after=(Phase.BETTING,),
-        ),
-    )
-}
-# pagat-d6 (seed 002): the same game with one die that shifts on 4-6.
-PRESETS["pagat-d6"] = dataclasses.replace(
-    PRESETS["pagat"],
-    name="pagat-d6",
-    title="Brockley's rules with one die",
-    summary="As pagat, but the scrambler is one die and a 4-6 shifts (half of all rolls).",
-    source="seed 002",
-    scrambler_trigger=Trigger.D6_HIGH,
-)
+# -- options: each a parser (a value as sent -> the rule set's value; ValueError in words) ------
 
 
-_SPIKE = RuleSet(
-    name="spike",
-    title="Corellian Spike (Black Spire Outpost)",
-    summary="The Galaxy's Edge deck and spike dice: three rounds of turn, betting and spike "
-    "dice; antes of 1 to the game pot and 2 to the sabacc pot; a 1-credit fee to keep a gained "
-    "card and discard another, 2 to swap; Prime Sabacc.",
-    source="RULES-SPIKE.md (the printed rule book; the Black Spire Outpost table rules)",
-    ranking=Ranking.CLOSEST_POSITIVE,  # not read: Spike's hands are judged by `hands`
-    negative_pure=False,
-    fairy_empress=False,
-    ante=1,
-    ante_rule=AnteRule.GAME_AND_SABACC,
-    fold_fee=0,
-    bet_limit=None,
-    bomb_out_penalty=0,
-    buy_in=0,
-    chip_set=DEFAULT_CHIPS,
-    order_of_play=OrderOfPlay.PHASES,
-    turn_phases=(TURN, BETTING, SPIKE_ROLL),  # PHASE_ORDERS["turn-bet-spike"]
-    calling=CallingRule(Phase.BETTING, 0, False, (AfterCall.REVEAL,)),  # not read: no calls
-    scrambler_trigger=Trigger.TWO_D6_DOUBLES,  # matching symbols: 1 in 6
-    shift_kind=ShiftKind.SABACC,
-    static_field=StaticField.NONE,
-    deck=SPIKE_DECK,
-    hands=SPIKE_HANDS,
-    ending=THREE_ROUNDS,
-    actions=SPIKE_ACTIONS,
-    dice=SPIKE_DICE,
-    discard_pile_public=True,
-    fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
-    words=SPIKE_WORDS,
-    ante_sabacc=2,
-    fee_gain_discard=1,
-    fee_swap=2,
-    prime_sabacc=True,
-)
-#: Spike's phase orders by the option `phase_order`: BSO's, and the tournaments' (you bet on
-#: the hand you will reveal).
-PHASE_ORDERS: dict[str, tuple[PhaseRule, ...]] = {
-    "turn-bet-spike": (TURN, BETTING, SPIKE_ROLL),
-    "turn-spike-bet": (TURN, SPIKE_ROLL, BETTING),
-}
-
-#: Corellian Spike's presets (RULES-SPIKE.md "Presets"). `PRESETS` keeps the classic game's.
-SPIKE_PRESETS: dict[str, RuleSet] = {_SPIKE.name: _SPIKE}
-# spike-book: the printed hierarchy (no Prime Sabacc) with BSO's antes and betting, no fees.
-SPIKE_PRESETS["spike-book"] = dataclasses.replace(
-    _SPIKE,
-    name="spike-book",
-    title="Corellian Spike (the printed rule book)",
-    summary="The printed hand hierarchy (no Prime Sabacc) with Black Spire Outpost's antes and "
-    "betting; no fees.",
-    fee_gain_discard=0,
-    fee_swap=0,
-    prime_sabacc=False,
-)
-
-#: Every preset of every game, by name: what a table and the payout calculator start from.
-RULE_SETS: dict[str, RuleSet] = {**PRESETS, **SPIKE_PRESETS}
-
-
-class InvalidRules(ValueError):
-    """A rule-set description that names an unknown preset or option, or a bad value."""
-
-    def __init__(self, message: str, field: str):
-        super().__init__(message)
-        self.message, self.field = message, field
-
-
-# Option name -> (attribute, parser). The first seven names are fixed by SETTLE-API.md.
-def _bool(v: Any) -> bool:
+def bool_option(v: Any) -> bool:
+    """An on/off option."""
     if not isinstance(v, bool):
         raise ValueError("must be true or false")
     return v
 
 
-def _whole(minimum: int, allow_none: bool = False):
+def whole_option(minimum: int, allow_none: bool = False) -> Callable[[Any], int | None]:
+    """A whole-number option of at least `minimum` (None allowed: "no limit")."""
     def parse(v: Any) -> int | None:
         if v is None and allow_none:
             return None
@@ -543,8 +356,9 @@ def _whole(minimum: int, allow_none: bool = False):
     return parse
 
 
-def _enum(kind):
-    def parse(v: Any):
+def enum_option(kind: type[StrEnum]) -> Callable[[Any], Any]:
+    """An option whose value is one of an enum's values."""
+    def parse(v: Any) -> Any:
         try:
             return kind(v)
         except ValueError:
@@ -553,7 +367,8 @@ def _enum(kind):
     return parse
 
 
-def _choice(*allowed: str):
+def choice_option(*allowed: str) -> Callable[[Any], str]:
+    """An option whose value is one of a few words."""
     def parse(v: Any) -> str:
         if v not in allowed:
             raise ValueError("must be one of " + ", ".join(repr(a) for a in allowed))
@@ -562,7 +377,8 @@ def _choice(*allowed: str):
     return parse
 
 
-def _penalty(v: Any) -> int | str:
+def penalty_option(v: Any) -> int | str:
+    """A penalty: "hand_pot" or a whole number of credits."""
     if v == HAND_POT:
         return HAND_POT
     if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -570,91 +386,70 @@ def _penalty(v: Any) -> int | str:
     return v
 
 
-def _seconds(v: Any) -> float:
+def seconds_option(v: Any) -> float:
+    """A number of seconds (the random timer)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v <= 86400:
         raise ValueError("must be a number of seconds between 1 and 86400")
     return float(v)
 
 
-OPTIONS: dict[str, Any] = {
-    "bomb_out_penalty": _penalty,
-    "ranking": _enum(Ranking),
-    "negative_pure": _bool,
-    "fairy_empress": _bool,
-    "holdem": _bool,
-    "force_sabacc": _bool,
-    "corellia_run": _bool,
-    # The project's own option names (documented in the OpenAPI document and the rules page).
-    "ante": _whole(0),
-    "ante_rule": _enum(AnteRule),
-    "fold_fee": _whole(0),
-    "bet_limit": _whole(1, allow_none=True),
-    "pot_building_rounds": _whole(0),
-    "scrambler_trigger": _enum(Trigger),
-    "trigger_face": _whole(1, allow_none=True),
-    "shift_kind": _enum(ShiftKind),
-    "static_field": _enum(StaticField),
-    "house_dealer": _bool,
-    "buy_in": _whole(0),
-    "timer_mean_s": _seconds,
-    "timer_min_s": _seconds,
-    "timer_max_s": _seconds,
-    # Corellian Spike's table options (RULES-SPIKE.md); only a Spike rule set takes them.
-    "ante_game": _whole(0),
-    "ante_sabacc": _whole(0),
-    "fee_gain_discard": _whole(0),
-    "fee_swap": _whole(0),
-    "prime_sabacc": _bool,
-    "phase_order": _choice("turn-bet-spike", "turn-spike-bet"),
-    "junk_penalty": _whole(0),
-    "dealer_rotates": _choice("game", "round"),
+#: The options every game played with a `RuleSet` takes (the project's own names, documented in
+#: the OpenAPI document and the rules page); each game adds its own (`HandRanking.options`).
+COMMON_OPTIONS: dict[str, Callable[[Any], Any]] = {
+    "ante": whole_option(0),
+    "ante_rule": enum_option(AnteRule),
+    "fold_fee": whole_option(0),
+    "bet_limit": whole_option(1, allow_none=True),
+    "pot_building_rounds": whole_option(0),
+    "scrambler_trigger": enum_option(Trigger),
+    "trigger_face": whole_option(1, allow_none=True),
+    "shift_kind": enum_option(ShiftKind),
+    "static_field": enum_option(StaticField),
+    "house_dealer": bool_option,
+    "buy_in": whole_option(0),
+    "timer_mean_s": seconds_option,
+    "timer_min_s": seconds_option,
+    "timer_max_s": seconds_option,
 }
 
-#: Options whose rule-set attribute has another name (Spike's game ante is the rule set's ante).
-_ATTRIBUTE = {"ante_game": "ante", "junk_penalty": "fold_fee"}
+
+def worth(chips: tuple[Chip, ...]) -> int:
+    """What one buy-in's chips add up to."""
+    return sum(c.value * c.per_buy_in for c in chips)
 
 
-def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
-    """Build a rule set from a preset name or `{"preset": name, **options}`.
+def apply_options(base: RuleSet, spec: Mapping[str, Any], field: str, options: Mapping[str, Callable[[Any], Any]],
+                  chips_for_buy_in: Mapping[int, tuple[Chip, ...]] | None = None,
+                  adjust: Callable[[dict[str, Any]], None] | None = None) -> RuleSet:
+    """The rule set `spec`'s options make of the preset `base` (what a game's `rules_from` does).
 
-    Raises `InvalidRules` (with the path of the bad field) for an unknown preset or option,
-    or an option value of the wrong type or range.
+    Each option is parsed by `options` (an unknown one, or a bad value, raises `InvalidRules`
+    with its path under `field`), stored under its attribute (`HandRanking.renames`), and the
+    values that follow from others are set: the calling rule from `pot_building_rounds`, a
+    chip set that makes up a new buy-in (`chips_for_buy_in`), and what `adjust` (the game's own
+    consequences) sets in the changes. The overrides are named and the summary says them.
     """
-    preset_field = field if isinstance(spec, str) else f"{field}.preset"
-    if isinstance(spec, str):
-        spec = {"preset": spec}
-    if not isinstance(spec, Mapping):
-        raise InvalidRules("rules must be a preset name or an object with a preset", field)
-    preset = spec.get("preset")
-    if not isinstance(preset, str) or preset not in RULE_SETS:  # a list is unhashable
-        raise InvalidRules(f"unknown preset {preset!r}; one of " + ", ".join(RULE_SETS), preset_field)
+    renames = dict(base.hands.renames)
     changes: dict[str, Any] = {}
     for name, value in spec.items():
         if name == "preset":
             continue
-        parse = OPTIONS.get(name)
+        parse = options.get(name)
         if parse is None:
             raise InvalidRules(f"unknown option {name!r}", f"{field}.{name}")
-        if name in _GAME_OPTIONS and name not in RULE_SETS[preset].hands.options:
-            raise InvalidRules(f"{name} is not an option of {RULE_SETS[preset].title}", f"{field}.{name}")
         try:
-            changes[_ATTRIBUTE.get(name) or name] = parse(value)
+            changes[renames.get(name) or name] = parse(value)
         except ValueError as exc:
             raise InvalidRules(f"{name} {exc}", f"{field}.{name}") from None
-    base = RULE_SETS[preset]
     rounds = changes.pop("pot_building_rounds", None)
     if rounds is not None:
         changes["calling"] = dataclasses.replace(base.calling, rounds_before_call=rounds)
-    if "phase_order" in changes:
-        changes["turn_phases"] = PHASE_ORDERS[changes["phase_order"]]
-    if "dealer_rotates" in changes:
-        # The dealer passes left after each round: the round's dealer rolls, and the player on
-        # their left starts each phase.
-        each_round = changes["dealer_rotates"] == "round"
-        changes["dealer_rotates_each_round"] = changes["starter_rotates_each_round"] = each_round
-    # A holodex buy-in of 1000 is a tournament: its chips add up to 1000, not the lay set's 500.
-    if "buy_in" in changes and _worth(base.chip_set) != changes["buy_in"]:
-        changes["chip_set"] = _CHIPS_FOR_BUY_IN.get(changes["buy_in"], base.chip_set)
+    if adjust is not None:
+        adjust(changes)
+    # A buy-in another chip set makes up plays with that set (a game's tournament buy-in plays
+    # with its tournament chips).
+    if "buy_in" in changes and worth(base.chip_set) != changes["buy_in"]:
+        changes["chip_set"] = (chips_for_buy_in or {}).get(changes["buy_in"], base.chip_set)
     overrides = tuple(sorted(spec.keys() - {"preset"}))
     rs = dataclasses.replace(base, **changes, overrides=overrides)
     if overrides:
@@ -667,20 +462,14 @@ def ruleset_from(spec: Any, field: str = "rules") -> RuleSet:
     return rs
 
 
-#: The options that belong to one game (another game's rule set refuses them).
-_GAME_OPTIONS = frozenset(o for rs in RULE_SETS.values() for o in rs.hands.options)
+def ruleset_from(spec: Any, field: str = "rules") -> Any:
+    """Build the rules from a preset name or `{"preset": name, **options}`: asks the registry
+    (`companion.games.registry.rules_from`), which finds the preset's game.
 
-#: Every deck, by its name (the card picker asks for one by it): the presets' decks.
-DECKS: dict[str, Deck] = {rs.deck.name: rs.deck for rs in RULE_SETS.values()}
-
-
-def _worth(chips: tuple[Chip, ...]) -> int:
-    """What one buy-in's chips add up to."""
-    return sum(c.value * c.per_buy_in for c in chips)
-
-
-#: The chip sets of RULES.md's ruling on 001's table, by the buy-in they make up.
-_CHIPS_FOR_BUY_IN = {_worth(c): c for c in (HOLODEX_LAY_CHIPS, HOLODEX_TOURNAMENT_CHIPS)}
+    Raises `InvalidRules` (with the path of the bad field) for an unknown preset or option,
+    or an option value of the wrong type or range.
+    """
+    return registry.rules_from(spec, field)
 
 
 def _value_words(v: Any) -> str:
@@ -703,5 +492,16 @@ def _check_consistent(rs: RuleSet, field: str) -> None:
         )
     if not rs.timer_min_s <= rs.timer_mean_s <= rs.timer_max_s:
         raise InvalidRules("the timer needs min <= mean <= max", f"{field}.timer_mean_s")
-    if sum((rs.force_sabacc, rs.corellia_run)) > 1:
-        raise InvalidRules("force_sabacc and corellia_run cannot be combined", f"{field}.corellia_run")
+
+
+def __getattr__(name: str) -> Any:
+    """`RULE_SETS` and `PRESETS` (every preset by name), `DECKS` (every deck by name) and
+    `OPTIONS` (every option name -> its parser), asked of the registry when read, so that a
+    plug-in game's appear with no edit here."""
+    if name in ("RULE_SETS", "PRESETS"):
+        return dict(registry.presets())
+    if name == "DECKS":
+        return dict(registry.decks())
+    if name == "OPTIONS":
+        return dict(registry.options())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -82,8 +82,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from companion.rules.cards import UnknownCard
-from companion.rules.game import BLIND_DRAW, SUDDEN_DEMISE as DEMISE_TIE
-from companion.rules.hands import Hand, InvalidHand, Kind
+from companion.rules.game import BLIND_DRAW, CONCEDED, FOLDED, InvalidHand, SUDDEN_DEMISE as DEMISE_TIE
 from companion.rules.rulesets import HAND_POT, RuleSet, Side
 
 #: Limits that keep one settlement small (the API refuses larger requests with a 422).
@@ -98,6 +97,8 @@ SUDDEN_DEMISE = "sudden_demise"
 #: Corellian Spike: tied players each draw a card (RULES-SPIKE.md "Blind draw").
 BLIND_DRAW_STATUS = "blind_draw"
 BOMB_OUT = "bomb_out"
+#: The kind of a hand that went over the limit (a game whose judge gives it pays the penalty).
+BOMBED_OUT = "bomb_out"
 CALLER_LOST = "caller_lost"
 
 
@@ -349,7 +350,7 @@ def _split(amount: int, winners: Sequence[int]) -> dict[int, int]:
     return {w: share + (1 if n < odd else 0) for n, w in enumerate(winners)}
 
 
-def _best(indices: Iterable[int], hands: Mapping[int, Hand]) -> list[int]:
+def _best(indices: Iterable[int], hands: Mapping[int, Any]) -> list[int]:
     """The players among `indices` holding the best hand (several when they tie), seat order."""
     indices = sorted(indices)
     if not indices:
@@ -498,8 +499,8 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> 
         shown = rules.hands.evaluate(rules, players[last].cards) \
             if rules.hands.survivor_shows and players[last].cards else None
         hands = tuple(
-            HandResult(p.name, None, Kind.FOLDED) if i != last else
-            HandResult(p.name, None, Kind.CONCEDED) if shown is None else
+            HandResult(p.name, None, FOLDED) if i != last else
+            HandResult(p.name, None, CONCEDED) if shown is None else
             HandResult(p.name, shown.total, shown.kind)
             for i, p in enumerate(players)
         )
@@ -522,10 +523,10 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> 
     except InvalidHand as exc:  # check_reveal catches these first; kept for safety
         raise InvalidReveal(exc.message, "players") from None
     hands = tuple(
-        HandResult(p.name, judged[i].total, judged[i].kind) if i in judged else HandResult(p.name, None, Kind.FOLDED)
+        HandResult(p.name, judged[i].total, judged[i].kind) if i in judged else HandResult(p.name, None, FOLDED)
         for i, p in enumerate(players)
     )
-    standing = [i for i in in_hand if judged[i].kind != Kind.BOMB_OUT]
+    standing = [i for i in in_hand if judged[i].kind != BOMBED_OUT]
 
     # 3./4. Who is tied for what: each contested pot, and the sabacc pot's special hands.
     pot_ties: list[list[int]] = []
@@ -555,7 +556,7 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> 
         tied); if none survived, the best hand among `others` (no second demise)."""
         if len(tie) <= 1:
             return tie
-        survivors = [i for i in tie if demised[i].kind != Kind.BOMB_OUT]
+        survivors = [i for i in tie if demised[i].kind != BOMBED_OUT]
         if survivors:
             return _best(survivors, demised)
         return _best(others, judged)
@@ -570,7 +571,7 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int) -> 
     paid = {i: 0 for i in range(len(players))}
     for i in in_hand:
         p = players[i]
-        if judged[i].kind == Kind.BOMB_OUT:
+        if judged[i].kind == BOMBED_OUT:
             reason = BOMB_OUT
         elif p.called and i not in won_contested:
             reason = CALLER_LOST

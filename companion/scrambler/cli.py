@@ -14,7 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from companion.rules.rulesets import RULE_SETS, ShiftKind, Trigger
+from companion.games import registry
+from companion.rules.rulesets import ShiftKind, Trigger
 from companion.scrambler.dice import DICE
 from companion.scrambler.seed import BY_HAND, SCHEME, SeededRoller, verify
 from companion.scrambler.simulate import simulate
@@ -29,9 +30,9 @@ def register(sub) -> None:
     sim = scr_sub.add_parser("simulate", help="roll many times and count the shifts")
     which = sim.add_mutually_exclusive_group(required=True)
     which.add_argument("--trigger", choices=DICE_TRIGGERS)
-    which.add_argument("--preset", choices=[n for n, rs in RULE_SETS.items() if rs.scrambler_trigger in DICE],
-                       help="roll as a preset's dice (its trigger, face and shift kind): "
-                       "spike rolls the two spike dice")
+    which.add_argument("--preset", choices=[n for n, rs in registry.presets().items()
+                                                if getattr(rs, "scrambler_trigger", None) in DICE],
+                       help="roll as a preset's dice (its trigger, face and shift kind)")
     sim.add_argument("--rolls", type=int, default=10000, help="how many rolls (default 10000)")
     sim.add_argument("--face", type=int, help="the face that shifts (d10/d12/d20, 2d6-spike)")
     sim.add_argument("--kind", default=None,
@@ -55,7 +56,7 @@ def register(sub) -> None:
 
 def run_simulate(args) -> int:
     """Simulate `args.rolls` rolls and print the counts."""
-    preset = RULE_SETS[args.preset] if args.preset else None
+    preset = registry.presets()[args.preset] if args.preset else None
     trigger = preset.scrambler_trigger if preset else Trigger(args.trigger)
     kind = ShiftKind(args.kind) if args.kind else preset.shift_kind if preset else ShiftKind.CORE
     face = args.face if args.face is not None else preset.trigger_face if preset else None

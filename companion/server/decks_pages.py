@@ -18,12 +18,11 @@ from flask import Blueprint, Response, abort, render_template, request
 from companion.decks.art import back_svg, card, face_svg
 from companion.decks.reference import reference, summary
 from companion.decks.sheets import CARD_H, CARD_W, PAPERS, PER_SHEET, Paper, cut_marks, sheets
+from companion.games import registry
 from companion.decks.source import DECKS, PrintedDeck, deck_cards, printed, reference_presets
 
 bp = Blueprint("decks_pages", __name__)
 
-#: The cards the start page shows from each deck, as a taste of its art.
-PREVIEW = {"sabacc": ("co7", "sa12", "idiot", "star"), "spike": ("+7", "-3", "+10", "sylop")}
 
 
 def _paper() -> Paper:
@@ -48,7 +47,7 @@ def index():
     for d in DECKS.values():
         count = len(printed(deck_cards(d.name)))
         decks.append({"deck": d, "count": count, "sheets": -(-count // PER_SHEET),
-                      "preview": [face_svg(d.name, code) for code in PREVIEW.get(d.name, ())],
+                      "preview": [face_svg(d.name, code) for code in registry.decks()[d.name].preview],
                       "tarot": any(c.tarot != c.name for c in deck_cards(d.name))})
     return render_template("decks/index.html", decks=decks, papers=PAPERS,
                            presets=reference_presets(), card_size=(CARD_W, CARD_H))

@@ -34,7 +34,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
 from companion.rules.option_fields import GROUPS, option_fields, presets_fields
-from companion.rules.rulesets import HAND_POT, OPTIONS, PRESETS, RULE_SETS, InvalidRules, RuleSet, ruleset_from
+from companion.games import registry
+from companion.rules.rulesets import HAND_POT, InvalidRules, RuleSet
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
 from companion.server.addresses import phone_base_url
@@ -111,7 +112,7 @@ def action_words(rules: RuleSet | None = None) -> dict[str, str]:
     and keeps it"): the game's own words (`TurnAction.done`, which the phones' last actions
     read too). The table's rules come first; any rule set's next, for a hand played before
     the table changed its rules."""
-    words = {a.action: a.done for rs in RULE_SETS.values() for a in rs.actions}
+    words = {a.action: a.done for rs in registry.presets().values() for a in getattr(rs, "actions", ())}
     if rules is not None:
         words.update({a.action: a.done for a in rules.actions})
     return words
@@ -120,14 +121,14 @@ def action_words(rules: RuleSet | None = None) -> dict[str, str]:
 def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None,
                 faces: str | None = None) -> str | None:
     """One event of the log in plain words (None for bookkeeping events nobody reads), in the
-    words of the game its hand played (`rules`; classic when not given).
+    words of the game its hand played (`rules`; the first game's default preset when not given).
 
     Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
     only say that they were entered. `faces`: a roll's dice in its game's words ("Crown and
     Eye", `roll_faces`); without it, their numbers."""
     t = str(ev.get("type"))
     n = _who(ev.get("seat"), names)
-    rules = rules or PRESETS["classic"]
+    rules = rules or _default_rules()
     w = rules.words
     done = action_words(rules)
 
@@ -223,7 +224,7 @@ def entry_words(entry: dict[str, Any], names: dict[str, str], rules: RuleSet | N
     turn action by its button in the words of the table's game (`rules`: "stand", "gain and
     keep"), a fold as the game says it ("junk")."""
     body = {k: v for k, v in entry["body"].items() if k != "type"}
-    rules = rules or PRESETS["classic"]
+    rules = rules or _default_rules()
     kind = entry["type"].replace("_", " ")
     buttons = {a.action: a.button.lower() for a in rules.actions}
     if entry["type"] == "draw" and body.get("action") in buttons:
@@ -237,6 +238,11 @@ def entry_words(entry: dict[str, Any], names: dict[str, str], rules: RuleSet | N
     fields = "; ".join(f"{k.replace('_', ' ')}: {v if not isinstance(v, list) else ' '.join(map(str, v))}"
                        for k, v in body.items())
     return f"{kind} ({fields})" if fields else kind
+
+
+def _default_rules() -> Any:
+    """The rules of the preset the pages select first (for a hand whose rules are not known)."""
+    return registry.rules_from(registry.default_preset())
 
 
 bp.add_app_template_global(event_words, "event_words")
@@ -255,23 +261,25 @@ def clock(ts: float) -> str:
 
 def _preset_defaults(rs) -> dict[str, Any]:
     """The option values of a preset, as the start page's form fills them in."""
-    out = {name: getattr(rs, name) for name in OPTIONS if hasattr(rs, name)}
-    out["pot_building_rounds"] = rs.pot_building_rounds
-    out["chip_set"] = [{"name": c.name, "value": c.value, "per_buy_in": c.per_buy_in} for c in rs.chip_set]
+    out = {name: getattr(rs, name) for name in registry.options() if hasattr(rs, name)}
+    if hasattr(rs, "pot_building_rounds"):
+        out["pot_building_rounds"] = rs.pot_building_rounds
+    out["chip_set"] = [{"name": c.name, "value": c.value, "per_buy_in": c.per_buy_in}
+                       for c in getattr(rs, "chip_set", ())]
     return {k: (v.value if hasattr(v, "value") and not isinstance(v, (int, str)) else v) for k, v in out.items()}
 
 
 @bp.get("/host")
 def start():
     """Start a table: pick a rule set, change its options, then show the join QR code."""
-    defaults = {name: _preset_defaults(rs) for name, rs in RULE_SETS.items()}
+    defaults = {name: _preset_defaults(rs) for name, rs in registry.presets().items()}
     return render_template(
         "host/start.html",
         defaults=defaults,
         fields=presets_fields(),
         groups=GROUPS,
         hand_pot=HAND_POT,
-        rule_sets=RULE_SETS,
+        rule_sets=registry.presets(),
     )
 
 
@@ -288,7 +296,7 @@ def console(code: str):
     for f in fields.get(rules.name, []):
         f["value"] = now.get(f["name"], f["default"])
     return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
-                           presets=RULE_SETS, fields=fields, groups=GROUPS, hand_pot=HAND_POT,
+                           presets=registry.presets(), fields=fields, groups=GROUPS, hand_pot=HAND_POT,
                            deck_name=rules.deck.name, game_name=state["game"], dice_table=dice_table())
 
 
@@ -520,7 +528,8 @@ def games_played(owner: TableOwner) -> list[tuple[int, int, RuleSet]]:
     if row is None:
         return []
     settings = row.settings
-    spec: Any = rules_spec(settings["rules"], {k: v for k, v in settings.items() if k in OPTIONS})
+    options = registry.options()
+    spec: Any = rules_spec(settings["rules"], {k: v for k, v in settings.items() if k in options})
     made: dict[str, RuleSet] = {}
     out: list[tuple[int, int, RuleSet]] = []
     for e in owner.ledger.entries_of_type(owner.code, ("change_rules", "start_hand")):
@@ -533,7 +542,7 @@ def games_played(owner: TableOwner) -> list[tuple[int, int, RuleSet]]:
                 key = json.dumps(spec, sort_keys=True)
                 if key not in made:
                     try:
-                        made[key] = ruleset_from(spec)
+                        made[key] = registry.rules_from(spec)
                     except InvalidRules:  # a spec an older version accepted: the table's own
                         made[key] = owner.table.rules
                 out.append((e.seq, ev["hand"], made[key]))
@@ -588,7 +597,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
     """One settled hand of the history for the page: each player's cards (by name), total,
     kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python),
     in the words of the table's game (its deck's card names, its ranking's kinds)."""
-    rules = rules or PRESETS["classic"]
+    rules = rules or _default_rules()
     display_name = rules.deck.display_name
 
     s = entry["settlement"]

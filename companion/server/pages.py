@@ -3,13 +3,13 @@
 Templates extend `base.html`. Two helpers are registered for every template, so later pages
 (a live table's own rules page, the player page) can reuse them:
 
-- `explain_rules(ruleset)`: the rules page's sections for a `RuleSet` (see
-  `companion.rules.explain`), rendered by the `rules_sections` macro of
+- `explain_rules(rules)`: the rules page's sections for a game's rules (its game's
+  `explain`, found by the registry), rendered by the `rules_sections` macro of
   `partials/rules.html`;
-- `presets`: every preset rule set, for pickers.
+- `presets`: every preset of every game (`companion.games.registry`), for pickers.
 
 `GET /api/v1/cards?deck=NAME` serves a deck (the card picker's one source of truth; the
-classic deck without a name).
+first game's deck without a name).
 """
 
 from __future__ import annotations
@@ -18,30 +18,41 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from flask.blueprints import BlueprintSetupState
 
 from companion.decks.art import faces_url
-from companion.rules.explain import explain
+from companion.games import registry
+from companion.games.api import InvalidRules, Section
 from companion.refusal import Refused
-from companion.rules.decks import SABACC
-from companion.rules.rulesets import DECKS, PRESETS, RULE_SETS, InvalidRules, ruleset_from
+from companion.rules.rulesets import RuleSet
 from companion.server.openapi import describe, error_response
 
 bp = Blueprint("pages", __name__)
 
 
-def deck_json(name: str = SABACC.name) -> dict:
+def first_deck() -> str:
+    """The deck served when none is named: the first game's first deck."""
+    return next(iter(registry.decks()))
+
+
+def deck_json(name: str | None = None) -> dict:
     """A deck as the card picker reads it (`Deck.to_json`): its groups, then every distinct card,
     and where each card's face is drawn (the SVG the printed deck shows)."""
-    return {**DECKS[name].to_json(), "faces": faces_url(name)}
+    name = name or first_deck()
+    return {**registry.decks()[name].to_json(), "faces": faces_url(name)}
+
+
+def explain_rules(rules) -> list[Section]:
+    """The rules page's sections for `rules`, written by its game (found by its preset)."""
+    return registry.game_of(rules.name).explain(rules)
 
 
 # Globals rather than a context processor, so imported macros (partials/rules.html) see them.
-bp.add_app_template_global(explain, "explain_rules")
+bp.add_app_template_global(explain_rules, "explain_rules")
 
 
 @bp.record_once
 def _presets_global(state: BlueprintSetupState) -> None:
     """`presets` in every template: a value, which `add_app_template_global` (for functions)
     does not take."""
-    state.app.jinja_env.globals["presets"] = PRESETS
+    state.app.jinja_env.globals["presets"] = registry.presets()
 
 
 @bp.get("/")
@@ -68,33 +79,44 @@ def join_by_code():
 @bp.get("/calculator")
 def calculator():
     """The payout calculator: type in a reveal, get who wins what."""
-    foreign = {o for rs in RULE_SETS.values() for o in rs.hands.options}
+    presets = calculator_presets()
+    every = set(registry.options())
     games = {name: {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
                     "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
                     "pot_words": rs.pot_words,
-                    "foreign": sorted(foreign - rs.hands.options)}
-             for name, rs in RULE_SETS.items()}
-    return render_template("calculator.html", default_preset="classic", rule_sets=RULE_SETS, games=games)
+                    "foreign": sorted(every - set(registry.game_of(name).options))}
+             for name, rs in presets.items()}
+    default = registry.default_preset()
+    return render_template("calculator.html", default_preset=default if default in presets else next(iter(presets)),
+                           rule_sets=presets, games=games)
+
+
+def calculator_presets() -> dict[str, RuleSet]:
+    """The presets the payout calculator page settles: those of the games that have a
+    calculator reading a rule set's request (the page's form is that request's)."""
+    return {name: rs for name, rs in registry.presets().items()
+            if registry.game_of(name).calculator is not None and isinstance(rs, RuleSet)}
 
 
 @bp.get("/rules")
 def rules():
-    """The rules in plain words for one preset (`?preset=NAME`, default classic)."""
-    name = request.args.get("preset", "classic")
+    """The rules in plain words for one preset (`?preset=NAME`, default: the registry's first
+    game's default preset)."""
+    name = request.args.get("preset", registry.default_preset())
     try:
-        ruleset = ruleset_from(name)
+        ruleset = registry.rules_from(name)
     except InvalidRules:
         abort(404)
-    return render_template("rules.html", ruleset=ruleset, rule_sets=RULE_SETS)
+    return render_template("rules.html", ruleset=ruleset, rule_sets=registry.presets())
 
 
 @bp.get("/api/v1/cards")
 def cards():
-    """A deck (`?deck=NAME`, the classic 76 cards without one): its picker groups, and each
+    """A deck (`?deck=NAME`, the first game's deck without one): its picker groups, and each
     distinct card with its value, copies, names and short face."""
-    name = request.args.get("deck", SABACC.name)
-    if name not in DECKS:
-        raise Refused(404, "no such deck; the decks are " + ", ".join(DECKS), "deck")
+    name = request.args.get("deck", first_deck())
+    if name not in registry.decks():
+        raise Refused(404, "no such deck; the decks are " + ", ".join(registry.decks()), "deck")
     return jsonify(deck_json(name))
 
 
@@ -108,7 +130,7 @@ describe(
                 "how many copies the deck holds, its name, its tarot name and its short face; "
                 "the card picker's groups; the cards a table option sets aside.",
                 "parameters": [{"name": "deck", "in": "query", "required": False,
-                                "schema": {"type": "string", "enum": list(DECKS), "default": SABACC.name}}],
+                                "schema": {"type": "string", "enum": list(registry.decks()), "default": first_deck()}}],
                 "responses": {
                     "200": {
                         "description": "The deck",

@@ -3,15 +3,23 @@
 Stateless: the body describes the reveal, the answer says who wins what and who pays which
 penalty (or which players a sudden demise needs a card for). Every invalid input is a 422
 with `{"error", "field"}`; the body is read and checked in full before anything is settled.
+
+The game whose preset `rules` names answers (its `Game.calculator`, found by the registry); a
+game without a calculator is a 422 in words. The request schema below describes the request of
+the games played with a rule set (`RuleSet`), built from their presets.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from companion.rules.request import MAX_CARDS, MAX_CREDITS, InvalidRequest, parse_settle_request
-from companion.rules.rulesets import DECKS, OPTIONS, RULE_SETS, Ranking
-from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, settle
+from typing import Any, Mapping
+
+from companion.games import registry
+from companion.games.api import InvalidRequest
+from companion.rules.request import MAX_CARDS, MAX_CREDITS
+from companion.rules.rulesets import Ranking, RuleSet
+from companion.rules.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from companion.refusal import Refused
 from companion.server.errors import read_json
 from companion.server.openapi import describe, error_response
@@ -24,11 +32,36 @@ def settle_hand():
     """Settle a called hand, or ask for the sudden-demise cards it needs."""
     body = read_json()
     try:
-        rules, players, sabacc_pot = parse_settle_request(body)
-        settlement = settle(rules, players, sabacc_pot)
-    except (InvalidRequest, InvalidReveal) as exc:
+        answer = _calculator(body)(body)
+    except InvalidRequest as exc:
         raise Refused(422, exc.message, exc.field) from None
-    return jsonify(settlement.to_json())
+    return jsonify(answer)
+
+
+def _calculator(body: Any):
+    """The calculator that answers `body`: its preset's game's. A body that names no known
+    preset goes to the first game's calculator, which says what is wrong with it (the body's
+    shape first, then the preset) in the words it always has."""
+    spec = body.get("rules") if isinstance(body, Mapping) else None
+    preset = spec.get("preset") if isinstance(spec, Mapping) else spec
+    presets = registry.presets()
+    if isinstance(preset, str) and preset in presets:
+        game = registry.game_of(preset)
+        if game.calculator is None:
+            field = "rules" if isinstance(spec, str) else "rules.preset"
+            raise Refused(422, f"{game.title} has no payout calculator: its presets ({', '.join(game.presets)}) "
+                          "are played at a live table only", field)
+        return game.calculator
+    found = next((g.calculator for g in registry.games().values() if g.calculator is not None), None)
+    if found is None:
+        raise Refused(422, "no game here has a payout calculator", "rules")
+    return found
+
+
+#: The presets of the games whose calculator reads a rule set's request (this schema's).
+RULE_SETS: dict[str, RuleSet] = {n: rs for n, rs in registry.presets().items()
+                                 if isinstance(rs, RuleSet) and registry.game_of(n).calculator is not None}
+DECKS = {rs.deck.name: rs.deck for rs in RULE_SETS.values()}
 
 
 _CREDITS = {"type": "integer", "minimum": 0, "maximum": MAX_CREDITS}
@@ -62,7 +95,7 @@ _FIXED_OPTIONS = {
 }
 _OPTIONS = {
     name: _FIXED_OPTIONS.get(name, {"description": f"The project's option {name!r} (see the rules page)."})
-    for name in OPTIONS
+    for name in registry.options()
 }
 
 SCHEMAS = {

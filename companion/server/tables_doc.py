@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from companion.rules.rulesets import OPTIONS as RULE_OPTIONS
-from companion.rules.rulesets import PRESETS
+from companion.games import registry
 from companion.server.limits import KEY_MAX, LOG_LIMIT_MAX
 from companion.server.openapi import describe, error_response
 from companion.table.engine import NAME_MAX
@@ -54,7 +53,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
     """Add the table endpoints and the command schemas to the OpenAPI document."""
     command_variants = []
     schemas: dict[str, Any] = {}
-    presets = sorted(PRESETS)
+    presets = sorted(registry.presets())  # every game's, a plug-in's included
     for kind, schema in table_commands.items():
         if kind == JOIN:
             continue
@@ -116,7 +115,7 @@ def describe_endpoints(table_commands: dict[str, dict]) -> None:
                     },
                     "max_seats": {"type": "integer", "minimum": 2, "maximum": 12},
                     "chip_set": {"type": "array", "items": {"type": "object"}},
-                    **{name: {"description": "a rule-set option (RULES.md)"} for name in sorted(RULE_OPTIONS)},
+                    **{name: {"description": "a rule-set option (RULES.md)"} for name in sorted(registry.options())},
                 },
                 "additionalProperties": False,
             },

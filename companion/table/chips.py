@@ -2,11 +2,12 @@
 
 The cash-out tells the banker which chips to hand over, largest first::
 
-    >>> from companion.rules.rulesets import DEFAULT_CHIPS
-    >>> breakdown(142, DEFAULT_CHIPS).words
+    >>> from companion.rules.rulesets import Chip
+    >>> small = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
+    >>> breakdown(142, small).words
     '5 aurodium, 3 argentium, 2 bronzium'
-    >>> from companion.rules.rulesets import HOLODEX_LAY_CHIPS
-    >>> b = breakdown(518, HOLODEX_LAY_CHIPS)
+    >>> large = (Chip("aurodium", 100, 2), Chip("argentium", 50, 4), Chip("bronzium", 5, 20))
+    >>> b = breakdown(518, large)
     >>> b.words, b.remainder
     ('5 aurodium, 3 bronzium; 3 credits below the smallest chip (5): the banker pays them in cash or writes an IOU', 3)
 
@@ -14,7 +15,7 @@ At the end of the session the credits no chip can pay are settled by the table's
 odd-chip rule (`hand_back`): the chips on the table pay everyone, so the odd credits are rounded
 to whole chips, one smallest chip each to those who have the most of them::
 
-    >>> back = hand_back([("s1", 1), ("s2", 4), ("s3", 500)], HOLODEX_LAY_CHIPS)
+    >>> back = hand_back([("s1", 1), ("s2", 4), ("s3", 500)], large)
     >>> back.rows["s1"]["words"], back.rows["s2"]["words"]
     ('nothing (1 credit below the smallest chip, rounded down)', '1 bronzium (4 credits below the smallest chip, rounded up)')
     >>> print(back.words({"s1": "Lando", "s2": "Leia"}.get))

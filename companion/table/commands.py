@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.rulesets import RULE_SETS
+from companion.games import registry
 
 HOST = "host"  # actor for host commands
 
@@ -92,7 +92,7 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "no_call": _obj(dict(_FOR_SEAT)),
     # Every game's turn actions (a rule set's `actions`; the engine refuses another game's).
     "draw": _obj({**_FOR_SEAT, "action": {"type": "string", "enum": list(dict.fromkeys(
-                     a.action for rs in RULE_SETS.values() for a in rs.actions))},
+                     a.action for rs in registry.presets().values() for a in getattr(rs, "actions", ())))},
                   # Where the discard pile is face up: the card discarded, now its top card.
                   "card": _CARD},
                  ("action",)),

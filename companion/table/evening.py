@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games import registry
 from companion.refusal import Refused
-from companion.rules.game import CLASSIC_WORDS
+from companion.rules.game import GameWords
 from companion.rules.option_fields import option_value
 from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.table.chips import InvalidChips, chip_set_from, chip_set_to_json, from_dealers_left, hand_back
@@ -110,7 +111,7 @@ def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any,
     who = name(seat) if seat not in (None, "host", "scrambler") else "the host" if seat == "host" else "the scrambler"
     words = _UNDONE.get(typ, typ.replace("_", " "))
     fields = {k: v for k, v in body.items() if isinstance(v, (int, str)) and k not in ("cards", "card")}
-    game = (rules.words if rules else CLASSIC_WORDS)
+    game = (rules.words if rules else GameWords())
     fields.update(fold=game.fold, tie_card=game.tie_card)
     try:
         return words.format(who=who, **fields)
@@ -136,6 +137,11 @@ class Evening(Play):
         need(self.not_ended() or self.between_hands())
         spec = rules_spec(f["rules"], {})
         rules, chips = checked_rules(spec, f.get("chip_set"))
+        was, becomes = registry.game_of(self.rules.name), registry.game_of(rules.name)
+        if was is not becomes and not (was.by_hand and becomes.by_hand):
+            # A game played to a winner keeps its table until it is won (docs/design/games-interface.md).
+            raise Refused(409, f"dealer's choice changes only between games played in hands: not from "
+                               f"{was.title} to {becomes.title}", "rules")
         settings = self.s["settings"].copy()
         settings["rules"] = spec
         settings["chip_set"] = chips

@@ -5,7 +5,7 @@ or lost, and what each player gained (net) beside what they were paid (payout).
 history row), so the phones, the display and the history page all read the same words and none
 of them works the outcome out again::
 
-    >>> from companion.rules.rulesets import PRESETS
+    >>> from companion.games.registry import presets
     >>> record = {"status": "settled", "payouts": {"s1": 40, "s2": -40},
     ...           "hands": [{"name": "s1", "total": 19, "kind": "ordinary"},
     ...                     {"name": "s2", "total": 19, "kind": "ordinary"}],
@@ -15,7 +15,7 @@ of them works the outcome out again::
     ...           "amount": 40, "shortfall": 0}]}
     >>> played = {"s1": {"cards": ["co10", "sa9"], "demise": "sa2", "committed": 20},
     ...           "s2": {"cards": ["fl10", "st9"], "demise": "co8", "committed": 20}}
-    >>> out = explain(record, played, PRESETS["classic"], {"s1": "Leia", "s2": "Luke"}.get)
+    >>> out = explain(record, played, presets()["classic"], {"s1": "Leia", "s2": "Luke"}.get)
     >>> [(x["demise"], x["demise_total"], x["demise_kind"]) for x in out["hands"]]
     [('sa2', 21, 'ordinary'), ('co8', 27, 'bomb_out')]
     >>> out["hands"][0]["why"]

@@ -4,21 +4,21 @@ The deck, the named hands, the turn actions and their fees, the rounds and the o
 read from the `RuleSet` (its `deck`, `hands`, `actions`, `ending` and Spike's options), so a
 changed option changes the text::
 
-    >>> from companion.rules.rulesets import RULE_SETS, ruleset_from
-    >>> from companion.rules.explain import section
-    >>> [s.key for s in explain(RULE_SETS["spike"])][:3]
+    >>> from companion.games.api import section
+    >>> from companion.games.spike.presets import PRESETS, rules_from
+    >>> [s.key for s in explain(PRESETS["spike"])][:3]
     ['deck', 'hands', 'game']
-    >>> [p.split(":")[0] for p in section(explain(RULE_SETS["spike-book"]), "hands").points][2:4]
+    >>> [p.split(":")[0] for p in section(explain(PRESETS["spike-book"]), "hands").points][2:4]
     ['Fleet', 'Yee-Haa']
-    >>> "3 credits" in section(explain(ruleset_from({"preset": "spike", "fee_swap": 3})), "turn").text()
+    >>> "3 credits" in section(explain(rules_from({"preset": "spike", "fee_swap": 3})), "turn").text()
     True
 """
 
 from __future__ import annotations
 
-from companion.rules.explain import Section, credits
+from companion.games.api import Section, credits
+from companion.games.spike.hands import KINDS, STAVES, SYLOP
 from companion.rules.rulesets import RuleSet
-from companion.rules.spike import KINDS, STAVES, SYLOP
 
 
 def _join(words: list[str]) -> str:

@@ -50,7 +50,8 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Iterable, Sequence
 
-from companion.rules.cards import card
+from companion.games.classic.cards import card
+from companion.rules.game import InvalidHand
 from companion.rules.rulesets import Ranking, RuleSet, Side
 
 #: The magnitude of Pure Sabacc; totals beyond it bomb out.
@@ -79,14 +80,6 @@ SPECIAL = frozenset({Kind.IDIOTS_ARRAY, Kind.PURE_SABACC})
 _BOMB, _ORDINARY, _PURE, _ARRAY = 0, 1, 2, 3
 #: The rank of every bombed-out hand (below every hand that can win).
 BOMB_RANK = (_BOMB, 0, 0)
-
-
-class InvalidHand(ValueError):
-    """A hand the rule set cannot judge (a set-aside card; a Force Sabacc hand with no side)."""
-
-    def __init__(self, message: str, code: str | None = None):
-        super().__init__(message)
-        self.message, self.code = message, code
 
 
 @dataclass(frozen=True)

@@ -5,21 +5,21 @@ differ between rule sets are written from the rule set's fields, so a changed op
 the text; nothing here tests a preset's name. The rules page and a live table's own rules
 page both render `explain(ruleset)`::
 
-    >>> from companion.rules.rulesets import PRESETS, ruleset_from
+    >>> from companion.games.classic.presets import PRESETS, rules_from
     >>> [s.key for s in explain(PRESETS["weg"])][:4]
     ['deck', 'hands', 'ranking', 'money']
     >>> section(explain(PRESETS["weg"]), "money").text().count("3 credits") > 0
     True
-    >>> "10 credits" in section(explain(ruleset_from({"preset": "weg", "bet_limit": 10})), "money").text()
+    >>> "10 credits" in section(explain(rules_from({"preset": "weg", "bet_limit": 10})), "money").text()
     True
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from companion.rules.cards import CARDS, SUITS, deck_count
+from companion.games.api import Section, credits, section
+from companion.games.classic.cards import CARDS, SUITS, deck_count
 from companion.rules.rulesets import (
+    RANKING_WORDS,
     DEFAULT_FACE,
     HAND_POT,
     PHASES,
@@ -35,41 +35,6 @@ from companion.rules.rulesets import (
 )
 
 
-@dataclass(frozen=True)
-class Section:
-    """One heading of the rules page.
-
-    `key` is a stable id (used as the HTML anchor and by tests), `paragraphs` are plain
-    sentences, `points` a list after them (numbered steps when `ordered`). `varies` is True
-    when the text depends on the rule set (the page marks those sections so players know where
-    tables differ).
-    """
-
-    key: str
-    title: str
-    paragraphs: tuple[str, ...]
-    points: tuple[str, ...] = ()
-    varies: bool = False
-    ordered: bool = False
-
-    def text(self) -> str:
-        """All the words of the section as one string (for search and tests)."""
-        return " ".join((self.title, *self.paragraphs, *self.points))
-
-
-def section(sections: list[Section], key: str) -> Section:
-    """The section with `key` (KeyError if there is none)."""
-    for s in sections:
-        if s.key == key:
-            return s
-    raise KeyError(key)
-
-
-def credits(n: int) -> str:
-    """'1 credit', '3 credits'."""
-    return f"{n} credit" if n == 1 else f"{n} credits"
-
-
 def _join(words: list[str]) -> str:
     """'a', 'a and b', 'a, b and c'."""
     if len(words) <= 1:
@@ -79,14 +44,6 @@ def _join(words: list[str]) -> str:
 
 # Plain words for each value of the rule set's enums: the one place the page's wording of an
 # option lives, so tests and the host's preset picker can reuse it.
-RANKING_WORDS = {
-    Ranking.HIGHEST: "the higher total wins (22 beats 5, 5 beats -3)",
-    Ranking.CLOSEST_POSITIVE: "the total furthest from zero wins (-22 beats 21); at equal "
-    "distance the positive total wins (+20 beats -20)",
-    Ranking.CLOSEST_NEGATIVE: "the total furthest from zero wins (-22 beats 21); at equal "
-    "distance the negative total wins (-20 beats +20, -10 beats 9)",
-}
-
 TRIGGER_WORDS = {
     Trigger.TWO_D6_DOUBLES: "two six-sided dice; any double causes a shift (1 roll in 6)",
     Trigger.TWO_D6_SPIKE: "two six-sided dice; only the double of the spike face causes a shift "
@@ -737,11 +694,7 @@ def _rulings() -> Section:
 
 
 def explain(rs: RuleSet) -> list[Section]:
-    """The whole rules page for `rs`, section by section, in reading order (a game with a
-    page of its own, such as Corellian Spike, gives its own sections)."""
-    own = rs.hands.explain(rs)
-    if own is not None:
-        return own
+    """The whole rules page for `rs`, section by section, in reading order."""
     return [
         _deck(),
         _hands(rs),

@@ -46,7 +46,7 @@ def _spike_deck() -> Deck:
         Group("sylop", "Sylops", (SYLOP,)),
     )
     return Deck("spike", "the 62-card Corellian Spike deck", cards, groups, "value",
-                hand_min=2, hand_max=5, staves=STAVES)
+                hand_min=2, hand_max=5, staves=STAVES, preview=("+7", "-3", "+10", SYLOP))
 
 
 #: The 62-card Corellian Spike deck.
@@ -179,8 +179,8 @@ def evaluate(rules: Any, cards: Iterable[str], **_: Any) -> SpikeHand:
     """Judge a Spike hand under a rule set (`rules.prime_sabacc` says whether Prime Sabacc is
     a hand). Raises `UnknownCard` for a code that is no Spike card.
 
-    >>> from companion.rules.rulesets import RULE_SETS
-    >>> h = evaluate(RULE_SETS["spike"], ["+4", "-4", "sylop"])
+    >>> from companion.games.spike.presets import PRESETS
+    >>> h = evaluate(PRESETS["spike"], ["+4", "-4", "sylop"])
     >>> h.kind, h.total
     ('yee_haa', 0)
     """
@@ -219,13 +219,13 @@ SPIKE_HANDS = HandRanking(
     name="spike",
     kinds=(*((k.kind, k.words) for k in KINDS), ("folded", SPIKE_WORDS.folded),
            ("conceded", f"won, everyone else {SPIKE_WORDS.folded}")),
-    evaluator="companion.rules.spike:evaluate",
+    evaluator="companion.games.spike.hands:evaluate",
     sabacc_pot_kinds=frozenset(k.kind for k in KINDS if k.sabacc),
     tie=BLIND_DRAW,
     survivor_shows=True,
     options=OPTIONS,
-    draw_key="companion.rules.spike:blind_draw_key",
-    explainer="companion.rules.spike_rules:explain",
+    draw_key="companion.games.spike.hands:blind_draw_key",
+    renames=(("ante_game", "ante"), ("junk_penalty", "fold_fee")),
 )
 
 #: A Spike hand ends after three rounds (RULES-SPIKE.md "A game"): nobody calls.

@@ -1,0 +1,198 @@
+"""The game interface: the one value a game package exports as `GAME`.
+
+A game is one object (boardgame.io's `Game`; OpenSpiel's `register_game` with its `GameType`):
+its name and words, its presets as frozen rules values (PokerKit's variants), the options a
+table may change, how a description becomes rules, its decks, its rules page, the engine its
+live table runs and how the payout calculator answers for it. The runtime, the server and the
+pages read these fields through `companion.games.registry` and never name a game.
+
+A game package (built in under `companion/games/<name>/`, or a pip package of its own that
+declares the entry point ``[project.entry-points."sabacc_companion.games"]``
+``<name> = "<module>:GAME"``) writes, for example::
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class HighCardRules:
+    ...     name: str
+    ...     title: str
+    ...     summary: str = "Everyone antes, one betting round, the highest card wins."
+    ...     ante: int = 1
+    >>> BASIC = HighCardRules("highcard", "High card")
+    >>> def rules_from(spec, field="rules"):
+    ...     spec = {"preset": spec} if isinstance(spec, str) else dict(spec)
+    ...     base = {"highcard": BASIC}[spec.pop("preset")]
+    ...     return HighCardRules(base.name, base.title, ante=spec.get("ante", base.ante))
+    >>> GAME = Game(name="highcard", title="High card", summary="One card each.",
+    ...             presets={"highcard": BASIC}, options={"ante": int}, rules_from=rules_from,
+    ...             engine=lambda: object, decks={}, explain=lambda rules: [])
+    >>> GAME.rules_from({"preset": "highcard", "ante": 3}).ante, GAME.preset_order()
+    (3, ['highcard'])
+
+This module imports no game and nothing of the table or the server: anything may import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+
+if TYPE_CHECKING:  # the deck type only; `companion.rules.decks` holds no game
+    from companion.rules.decks import Deck
+
+
+class InvalidRules(ValueError):
+    """A rule-set description that names an unknown preset or option, or a bad value:
+    `message` says what in words, `field` is the path of the bad field ("rules.bet_limit")."""
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.message, self.field = message, field
+
+
+class InvalidRequest(ValueError):
+    """A payout-calculator request that cannot be answered: `message` in words, `field` the
+    path of the first bad field ("players[0].cards[1]"). `POST /api/v1/settle` answers 422."""
+
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.message, self.field = message, field
+
+
+class Rules(Protocol):
+    """What every game's rules value has (a game's own frozen dataclass satisfies it).
+
+    `name` is the preset's name, kept when options override it (views and the ledger say
+    "name"); `title` and `summary` are the preset picker's words.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def summary(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Section:
+    """One heading of a rules page (`Game.explain` returns them in reading order).
+
+    `key` is a stable id (used as the HTML anchor and by tests), `paragraphs` are plain
+    sentences, `points` a list after them (numbered steps when `ordered`). `varies` is True
+    when the text depends on the rules (the page marks those sections so players know where
+    tables differ).
+    """
+
+    key: str
+    title: str
+    paragraphs: tuple[str, ...]
+    points: tuple[str, ...] = ()
+    varies: bool = False
+    ordered: bool = False
+
+    def text(self) -> str:
+        """All the words of the section as one string (for search and tests)."""
+        return " ".join((self.title, *self.paragraphs, *self.points))
+
+
+def section(sections: list[Section], key: str) -> Section:
+    """The section with `key` (KeyError if there is none)."""
+    for s in sections:
+        if s.key == key:
+            return s
+    raise KeyError(key)
+
+
+def credits(n: int) -> str:
+    """'1 credit', '3 credits'."""
+    return f"{n} credit" if n == 1 else f"{n} credits"
+
+
+def _always(rules: Any) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """One option as a form field of the host's pages (the start page, dealer's choice): its
+    words, its kind and limits, its group (`companion.rules.option_fields.GROUPS`), and when
+    the rules have use for it (`shown`). Kinds: "whole" (a whole number), "choice" (one of
+    `choices`, (value, words) pairs), "switch" (on/off), "penalty" (a choice of `choices` or a
+    fixed amount, `amount` its words)."""
+
+    name: str  # the option's name in a rule-set description
+    label: str
+    group: str
+    kind: str = "whole"
+    minimum: int = 0
+    maximum: int | None = None
+    empty: str = ""  # a whole number that may be left empty: what empty means (its hint)
+    hint: str = ""
+    choices: tuple[tuple[str, str], ...] = ()  # (value, words) of a choice or a penalty
+    amount: str = ""  # a penalty's fixed amount, in words
+    shown: Callable[[Any], bool] = _always
+
+
+#: An option's parser: the value as sent (JSON) -> the value the rules hold; raises
+#: `ValueError` whose message completes "<option name> ..." ("must be a whole number").
+Parser = Callable[[Any], Any]
+
+#: The payout calculator of a game: the whole `POST /api/v1/settle` body -> the answer's JSON.
+#: It reads the rules through `registry.rules_from(body["rules"])` and raises
+#: `InvalidRequest(message, field)` for the first bad field (the server answers 422).
+Calculator = Callable[[Any], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as its package exports it (`GAME`). The registry refuses, in words, a game
+    whose name, preset names or deck names another game already has.
+
+    - `name`: the package's name ("highcard" for `companion/games/highcard/`); stable, lower case.
+    - `title`, `summary`: the game in words (the start page, the rules page, the API).
+    - `presets`: preset name -> rules value; each value's `.name` is its key. The names are
+      unique across every game: a preset names its game.
+    - `options`: every option name a table may set for this game -> its parser. An option
+      another game accepts and this one does not is refused for this game's presets, in words.
+    - `rules_from(spec, field)`: the rules a description gives. `spec` is a preset name of
+      this game or ``{"preset": name, **options}``; raises `InvalidRules(message, field)` (its
+      field a path under `field`) for a bad value or combination. The registry has already
+      refused unknown presets, unknown option names and values the parsers refuse.
+    - `engine()`: the live table's engine class for this game. Imported inside the function,
+      so that loading the games never imports the table (no import circle).
+    - `decks`: deck name -> `Deck` (the card picker, the decks page and the printed cards).
+    - `explain(rules)`: the rules page, as `Section`s in reading order.
+    - `by_hand`: True when the game is played in hands within a session; dealer's choice may
+      switch only between such games. False: one game played to a winner.
+    - `own_words`: words only this game uses (the tree check refuses them outside its package).
+    - `default`: the preset the pages select first (empty: the first preset).
+    - `fields`: its options as the host's form fields, in the order the pages show them (an
+      option without a field is accepted but not offered on the pages).
+    - `calculator`: how `POST /api/v1/settle` answers a request for its presets (None: the
+      game has no payout calculator; a request naming its preset is a 422 in words).
+    """
+
+    name: str
+    title: str
+    summary: str
+    presets: Mapping[str, Any]
+    options: Mapping[str, Parser]
+    rules_from: Callable[..., Any]
+    engine: Callable[[], type]
+    decks: Mapping[str, "Deck"]
+    explain: Callable[[Any], list[Section]]
+    by_hand: bool = True
+    own_words: frozenset[str] = frozenset()
+    default: str = ""
+    fields: tuple[OptionField, ...] = ()
+    calculator: Calculator | None = field(default=None, compare=False)
+
+    def preset_order(self) -> list[str]:
+        """The preset names in the game's order (the start page lists them so)."""
+        return list(self.presets)
+
+    def default_preset(self) -> str:
+        """The preset the pages select first."""
+        return self.default or next(iter(self.presets))

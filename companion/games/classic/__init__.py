@@ -1,0 +1,47 @@
+"""Classic Sabacc (RULES.md): the 76-card deck, the scrambler, calling the hand, the sabacc pot.
+
+Its five presets (the rule sets of the sources: weg, classic, holodex, pagat, pagat-d6), its
+options, its deck, its hand judge (`hands.evaluate`) and its rules page (`explain.explain`),
+as the one value the registry finds (`GAME`)::
+
+    >>> GAME.name, list(GAME.presets), GAME.default_preset()
+    ('classic', ['weg', 'classic', 'holodex', 'pagat', 'pagat-d6'], 'classic')
+"""
+
+from __future__ import annotations
+
+from companion.games.api import Game
+from companion.games.classic.cards import SABACC
+from companion.games.classic import explain as rules_page
+from companion.games.classic.presets import FIELDS, OPTIONS, PRESETS, rules_from
+from companion.rules.request import answer
+
+
+def _engine() -> type:
+    """The live table's engine: a hand dealt to each player, played in rounds (imported here,
+    when a table needs it, so that loading the games never imports the table)."""
+    from companion.table.dealt import DealtHand
+
+    return DealtHand
+
+
+#: Classic Sabacc as the registry finds it.
+GAME = Game(
+    name="classic",
+    title="Classic Sabacc",
+    summary="The 76-card deck and the scrambler: bet, draw and roll until a player calls the "
+    "hand; closest to 23 wins the hand pot, a Pure Sabacc or an Idiot's Array the sabacc pot too.",
+    presets=PRESETS,
+    options=OPTIONS,
+    rules_from=rules_from,
+    engine=_engine,
+    decks={SABACC.name: SABACC},
+    explain=rules_page.explain,
+    by_hand=True,
+    own_words=frozenset({"static field", "sudden demise", "demise card", "bomb out", "bombed out", "idiot's array",
+                         "pure sabacc", "fairy empress", "force sabacc", "hold 'em", "holdem", "corellia run",
+                         "alderaan", "pot-building", "declare_side", "call_hand", "no_call"}),
+    default="classic",
+    fields=FIELDS,
+    calculator=answer,
+)

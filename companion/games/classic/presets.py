@@ -1,0 +1,279 @@
+"""Classic Sabacc's presets (RULES.md "Rule sets"): the five rule sets of the sources as values,
+with the values that make the game (its hand ranking, turn actions, ending, dice and words)
+and its chip sets, and how options change a preset (`rules_from`)::
+
+    >>> rs = rules_from({"preset": "classic", "bet_limit": 10, "bomb_out_penalty": 5})
+    >>> rs.ranking, rs.bet_limit, rs.bomb_out_penalty
+    (<Ranking.CLOSEST_POSITIVE: 'closest-positive'>, 10, 5)
+    >>> PRESETS["pagat-d6"].scrambler_trigger
+    <Trigger.D6_HIGH: 'd6-high'>
+    >>> rules_from({"preset": "holodex", "buy_in": 1000}).chip_set == HOLODEX_TOURNAMENT_CHIPS
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Mapping
+
+from companion.games.api import InvalidRules, OptionField
+from companion.games.classic.cards import SABACC
+from companion.rules import option_fields as fields
+from companion.rules.game import DROPPED_OUT, SUDDEN_DEMISE, Dice, Ending, GameWords, HandRanking, TurnAction
+from companion.rules.rulesets import (
+    BET,
+    BETTING,
+    CALL,
+    COMMON_OPTIONS,
+    DICE,
+    DRAW,
+    HAND_POT,
+    PLAY,
+    RANKING_WORDS,
+    ROLL,
+    TRADE,
+    AfterCall,
+    AnteRule,
+    CallingRule,
+    Chip,
+    OrderOfPlay,
+    Phase,
+    Ranking,
+    RuleSet,
+    ShiftKind,
+    StaticField,
+    Trigger,
+    apply_options,
+    bool_option,
+    enum_option,
+    penalty_option,
+    worth,
+)
+
+#: Classic Sabacc (RULES.md "Hands"): judged by `companion.games.classic.hands.evaluate`.
+CLASSIC_HANDS = HandRanking(
+    name="sabacc",
+    kinds=(("idiots_array", "Idiot's Array"), ("pure_sabacc", "Pure Sabacc"),
+           ("fairy_empress", "Fairy Empress"), ("ordinary", "ordinary"), ("bomb_out", "bombed out"),
+           *DROPPED_OUT),
+    evaluator="companion.games.classic.hands:evaluate",
+    sabacc_pot_kinds=frozenset({"idiots_array", "pure_sabacc"}),
+    tie=SUDDEN_DEMISE,
+    options=frozenset({"bomb_out_penalty", "ranking", "negative_pure", "fairy_empress", "holdem",
+                       "force_sabacc", "corellia_run"}),
+)
+
+
+#: Classic (RULES.md "Drawing"): gain a card, trade one (discard one, be dealt one), or stand.
+CLASSIC_ACTIONS: tuple[TurnAction, ...] = (
+    TurnAction("gain", "Gain a card", "gains a card", cards=1, dealt=1),
+    TurnAction("trade", "Trade a card", "trades a card", dealt=1, discards=1, offer="trade one"),
+    TurnAction("stand", "Stand", "stands", primary=True),
+)
+
+
+#: Classic: a hand ends when a player calls (RULES.md "Calling").
+BY_CALL = Ending(by_call=True)
+
+
+#: The classic scrambler: numbered dice (which faces shift is the rule set's trigger).
+SCRAMBLER_DICE = Dice("the scrambler")
+
+
+#: Classic Sabacc's words (RULES.md).
+CLASSIC_WORDS = GameWords()
+
+
+_TURNS = (BET, ROLL, CALL, DRAW)
+
+#: Generic chips for the free buy-in presets (values chosen so that small antes can be paid).
+DEFAULT_CHIPS = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
+#: Holodex lay game: 500 credits (the ruling on 001's table that does not add up).
+HOLODEX_LAY_CHIPS = (Chip("aurodium", 100, 2), Chip("argentium", 50, 4), Chip("bronzium", 5, 20))
+#: Holodex tournament: 1000 credits.
+HOLODEX_TOURNAMENT_CHIPS = (Chip("aurodium", 100, 4), Chip("argentium", 50, 8), Chip("bronzium", 10, 20))
+
+_WEG_CALL = CallingRule(Phase.CALL, 1, True, (AfterCall.REVEAL,))
+
+#: Classic's presets, in the start page's order.
+PRESETS: dict[str, RuleSet] = {
+    rs.name: rs
+    for rs in (
+        RuleSet(
+            name="weg",
+            title="West End Games (1989)",
+            summary="The Crisis on Cloud City rules: 1-credit ante, 3-credit bet limit, "
+            "a shift on 1-3 of one die, rim shifts, no static field.",
+            source="seed 003; seed 000 part 1",
+            ranking=Ranking.HIGHEST,
+            negative_pure=False,
+            fairy_empress=False,
+            ante=1,
+            ante_rule=AnteRule.SABACC_POT_WHEN_EMPTY,
+            fold_fee=1,
+            bet_limit=3,
+            bomb_out_penalty=HAND_POT,
+            buy_in=0,
+            chip_set=DEFAULT_CHIPS,
+            order_of_play=OrderOfPlay.TURNS,
+            turn_phases=_TURNS,
+            calling=_WEG_CALL,
+            scrambler_trigger=Trigger.D6_LOW,
+            shift_kind=ShiftKind.RIM,
+            static_field=StaticField.NONE,
+            only_turn_player_opens=True,
+            fold_until_roll=True,
+            deck=SABACC, hands=CLASSIC_HANDS, ending=BY_CALL, actions=CLASSIC_ACTIONS, dice=SCRAMBLER_DICE,
+            words=CLASSIC_WORDS,
+        ),
+        RuleSet(
+            name="classic",
+            title="Classic Sabacc v1.01",
+            summary="The community rules: equal ante to both pots, no bet limit, shift on any "
+            "double, core shifts, a free static field, closest to 23 either side.",
+            source="seed 000 (v1.01)",
+            ranking=Ranking.CLOSEST_POSITIVE,
+            negative_pure=True,
+            fairy_empress=False,
+            ante=1,
+            ante_rule=AnteRule.BOTH_POTS,
+            fold_fee=1,
+            bet_limit=None,
+            bomb_out_penalty=HAND_POT,
+            buy_in=0,
+            chip_set=DEFAULT_CHIPS,
+            order_of_play=OrderOfPlay.TURNS,
+            turn_phases=_TURNS,
+            calling=_WEG_CALL,
+            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
+            shift_kind=ShiftKind.CORE,
+            static_field=StaticField.FREE,
+            only_turn_player_opens=True,
+            fold_until_roll=True,
+            deck=SABACC, hands=CLASSIC_HANDS, ending=BY_CALL, actions=CLASSIC_ACTIONS, dice=SCRAMBLER_DICE,
+            words=CLASSIC_WORDS,
+        ),
+        RuleSet(
+            name="holodex",
+            title="Games of the Galaxy Holodex",
+            summary="Betting, trade and dice phases; call Alderaan after two rounds; 500-credit "
+            "buy-in; negative hands win ties; the Fairy Empress.",
+            source="seed 001",
+            ranking=Ranking.CLOSEST_NEGATIVE,
+            negative_pure=True,
+            fairy_empress=True,
+            ante=5,
+            ante_rule=AnteRule.BOTH_POTS,
+            fold_fee=1,
+            bet_limit=None,
+            bomb_out_penalty=HAND_POT,
+            buy_in=500,
+            chip_set=HOLODEX_LAY_CHIPS,
+            order_of_play=OrderOfPlay.PHASES,
+            turn_phases=(BETTING, TRADE, DICE),
+            calling=CallingRule(
+                Phase.TRADE, 2, False, (AfterCall.FINISH_PHASE, AfterCall.REVEAL)
+            ),
+            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
+            shift_kind=ShiftKind.CORE,
+            static_field=StaticField.ONE_CHANGE_PER_TURN,
+            starter_rotates_each_round=True,
+            deck=SABACC, hands=CLASSIC_HANDS, ending=BY_CALL, actions=CLASSIC_ACTIONS, dice=SCRAMBLER_DICE,
+            words=CLASSIC_WORDS,
+        ),
+        RuleSet(
+            name="pagat",
+            title="Brockley's rules (pagat.com)",
+            summary="Play rounds and betting rounds; the dealer rolls two dice after each "
+            "betting round; call from the 4th betting round; highest hand wins.",
+            source="seed 000 part 2 (Brockley); seeds 004, 002",
+            ranking=Ranking.HIGHEST,
+            negative_pure=True,
+            fairy_empress=False,
+            ante=1,
+            ante_rule=AnteRule.BOTH_POTS,
+            fold_fee=1,
+            bet_limit=None,
+            bomb_out_penalty=HAND_POT,
+            buy_in=0,
+            chip_set=DEFAULT_CHIPS,
+            order_of_play=OrderOfPlay.PLAY_AND_BETTING,
+            turn_phases=(PLAY, BETTING),
+            calling=CallingRule(
+                Phase.BETTING, 3, False, (AfterCall.FINISH_PHASE, AfterCall.ROLL, AfterCall.REVEAL)
+            ),
+            scrambler_trigger=Trigger.TWO_D6_DOUBLES,
+            shift_kind=ShiftKind.CORE,
+            static_field=StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
+            dealer_rolls_after=(Phase.BETTING,),
+            deck=SABACC, hands=CLASSIC_HANDS, ending=BY_CALL, actions=CLASSIC_ACTIONS, dice=SCRAMBLER_DICE,
+            words=CLASSIC_WORDS,
+        ),
+    )
+}
+# pagat-d6 (seed 002): the same game with one die that shifts on 4-6.
+PRESETS["pagat-d6"] = dataclasses.replace(
+    PRESETS["pagat"],
+    name="pagat-d6",
+    title="Brockley's rules with one die",
+    summary="As pagat, but the scrambler is one die and a 4-6 shifts (half of all rolls).",
+    source="seed 002",
+    scrambler_trigger=Trigger.D6_HIGH,
+)
+
+
+#: The chip sets of RULES.md's ruling on 001's table, by the buy-in they make up.
+CHIPS_FOR_BUY_IN = {worth(c): c for c in (HOLODEX_LAY_CHIPS, HOLODEX_TOURNAMENT_CHIPS)}
+
+#: The options classic takes: its own (the first seven names are fixed by SETTLE-API.md), then
+#: those every rule set takes.
+OPTIONS: dict[str, Callable[[Any], Any]] = {
+    "bomb_out_penalty": penalty_option,
+    "ranking": enum_option(Ranking),
+    "negative_pure": bool_option,
+    "fairy_empress": bool_option,
+    "holdem": bool_option,
+    "force_sabacc": bool_option,
+    "corellia_run": bool_option,
+    **COMMON_OPTIONS,
+}
+assert set(OPTIONS) - set(COMMON_OPTIONS) == CLASSIC_HANDS.options, "the game's own options are its hands'"
+
+
+def rules_from(spec: Any, field: str = "rules") -> RuleSet:
+    """A classic rule set from a preset name or ``{"preset": name, **options}`` (the registry
+    has refused unknown presets and options first). Raises `InvalidRules` for a bad value."""
+    spec = {"preset": spec} if isinstance(spec, str) else spec
+    if not isinstance(spec, Mapping) or spec.get("preset") not in PRESETS:
+        raise InvalidRules("unknown preset; one of " + ", ".join(PRESETS), f"{field}.preset")
+    rs = apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS, CHIPS_FOR_BUY_IN)
+    if rs.force_sabacc and rs.corellia_run:
+        raise InvalidRules("force_sabacc and corellia_run cannot be combined", f"{field}.corellia_run")
+    return rs
+
+
+#: Classic's options as the host's form fields, in the order the pages show them.
+FIELDS: tuple[OptionField, ...] = (
+    fields.ANTE,
+    fields.BUY_IN,
+    fields.BET_LIMIT,
+    OptionField("fold_fee", "Fold fee to the sabacc pot, credits", "money"),
+    OptionField("pot_building_rounds", "Pot-building rounds before a call", "money"),
+    OptionField("bomb_out_penalty", "Bomb-out penalty", "money", kind=fields.PENALTY, amount="Fixed penalty, credits",
+                choices=((HAND_POT, "The size of the hand pot"), ("fixed", "A fixed amount"))),
+    fields.SCRAMBLER_TRIGGER,
+    fields.TRIGGER_FACE,
+    fields.SHIFT_KIND,
+    OptionField("ranking", "Which total wins", "variants", kind=fields.CHOICE,
+                choices=tuple((r.value, w) for r, w in RANKING_WORDS.items())),
+    OptionField("negative_pure", "−23 is also a Pure Sabacc", "variants", kind=fields.SWITCH),
+    OptionField("fairy_empress", "The Fairy Empress: two Queens of Air and Darkness (−4) as a special hand",
+                "variants", kind=fields.SWITCH),
+    OptionField("holdem", "Hold 'Em: every card in a static field is a community card at the reveal",
+                "variants", kind=fields.SWITCH),
+    OptionField("force_sabacc", "Force Sabacc: each player declares the Light (+23) or the Dark (−23) side",
+                "variants", kind=fields.SWITCH),
+    OptionField("corellia_run", "Corellia Run: no face cards but the Idiot, the target is 0", "variants",
+                kind=fields.SWITCH),
+    fields.HOUSE_DEALER,
+)
