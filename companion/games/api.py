@@ -12,21 +12,21 @@ declares the entry point ``[project.entry-points."sabacc_companion.games"]``
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
-    ... class HighCardRules:
+    ... class CoinTossRules:
     ...     name: str
     ...     title: str
-    ...     summary: str = "Everyone antes, one betting round, the highest card wins."
+    ...     summary: str = "Everyone antes, one betting round, the coin decides."
     ...     ante: int = 1
-    >>> BASIC = HighCardRules("highcard", "High card")
+    >>> BASIC = CoinTossRules("cointoss", "Coin toss")
     >>> def rules_from(spec, field="rules"):
     ...     spec = {"preset": spec} if isinstance(spec, str) else dict(spec)
-    ...     base = {"highcard": BASIC}[spec.pop("preset")]
-    ...     return HighCardRules(base.name, base.title, ante=spec.get("ante", base.ante))
-    >>> GAME = Game(name="highcard", title="High card", summary="One card each.",
-    ...             presets={"highcard": BASIC}, options={"ante": int}, rules_from=rules_from,
+    ...     base = {"cointoss": BASIC}[spec.pop("preset")]
+    ...     return CoinTossRules(base.name, base.title, ante=spec.get("ante", base.ante))
+    >>> GAME = Game(name="cointoss", title="Coin toss", summary="Heads or tails.",
+    ...             presets={"cointoss": BASIC}, options={"ante": int}, rules_from=rules_from,
     ...             engine=lambda: object, decks={}, explain=lambda rules: [])
-    >>> GAME.rules_from({"preset": "highcard", "ante": 3}).ante, GAME.preset_order()
-    (3, ['highcard'])
+    >>> GAME.rules_from({"preset": "cointoss", "ante": 3}).ante, GAME.preset_order()
+    (3, ['cointoss'])
 
 This module imports no game and nothing of the table or the server: anything may import it.
 """
@@ -150,7 +150,7 @@ class Game:
     """One game, as its package exports it (`GAME`). The registry refuses, in words, a game
     whose name, preset names or deck names another game already has.
 
-    - `name`: the package's name ("highcard" for `companion/games/highcard/`); stable, lower case.
+    - `name`: the package's name ("cointoss" for `companion/games/cointoss/`); stable, lower case.
     - `title`, `summary`: the game in words (the start page, the rules page, the API).
     - `presets`: preset name -> rules value; each value's `.name` is its key. The names are
       unique across every game: a preset names its game.

@@ -105,15 +105,18 @@ def _request_fields(body: dict) -> tuple[int | None, str | None]:
 
 
 def commands() -> dict[str, dict]:
-    """The engine's command schemas (`COMMANDS`) of the table class in use."""
+    """Every command schema some table accepts (the table class's, each game's engine's)."""
     table_class = registry_for().table_class
-    return importlib.import_module(table_class.__module__).COMMANDS
+    every = getattr(table_class, "every_command_schema", None)
+    return every() if every is not None else importlib.import_module(table_class.__module__).COMMANDS
 
 
-def _command_entry(body: dict) -> dict:
-    """The command part of a request body, checked against its schema."""
+def _command_entry(body: dict, owner: Any) -> dict:
+    """The command part of a request body, checked against its schema: the one its table
+    accepts (its game's)."""
     kind = body.get("type")
-    table_commands = commands()
+    schemas = getattr(owner.table, "command_schemas", None)
+    table_commands = schemas() if schemas is not None else commands()
     if not isinstance(kind, str) or kind not in table_commands or kind == JOIN:
         known = ", ".join(sorted(k for k in table_commands if k != JOIN))
         raise Refused(400, f"type must be one of: {known}", "type")
@@ -292,7 +295,7 @@ def command(code: str):
     who = viewer(owner, required=True)
     body = _body_object()
     version, key = _request_fields(body)
-    entry = _command_entry(body)
+    entry = _command_entry(body, owner)
     if "dice" in entry and who != HOST:
         raise Refused(403, "only the host can enter dice; the scrambler rolls for you", "dice")
     try:

@@ -9,7 +9,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.table.play import NO_BETTING, Play, Refusal, need, sure
 from companion.table.state import Betting as BettingRound
-from companion.table.state import Hand, Player, Step, current_step, hand_pot
+from companion.table.state import Hand, Player, Step, hand_pot
 
 
 #: The commands whose check begins with `Betting.mover`: refused whenever it refuses (a
@@ -22,9 +22,9 @@ class Betting(Play):
 
     def open_betting(self, st: Step) -> bool:
         """Start a betting step; False when fewer than two players can still bet."""
-        h, rules = self.hand, self.rules
+        h = self.hand
         able = [sid for sid in self.live() if self.stack(sid) > 0]
-        opener = st["seat"] if rules.only_turn_player_opens else None
+        opener = st["seat"] if self.turn_player_opens() else None
         if len(able) < 2 or (opener is not None and opener not in able):
             return False
         for p in h["p"].values():
@@ -208,12 +208,15 @@ class Betting(Play):
         elif b is not None and b["to_act"] == sid:
             self.after_bet_action(sid)
 
+    def turn_player_opens(self) -> bool:
+        """Whether only the player whose step it is may open the betting (a game's engine
+        says so; by default anyone may)."""
+        return False
+
     def fold_window_open(self) -> bool:
-        """weg/classic: after the turn's betting ended (the turn player's check), folding stays
-        open until that turn's roll (RuleSet.fold_until_roll)."""
-        st = current_step(self.hand)
-        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
-            and st["turn_of"] is not None
+        """Whether a player may fold outside a betting round now (a game's engine says when;
+        by default never)."""
+        return False
 
     def concede(self, winner: str) -> None:
         """Everyone else folded: the last player takes every pot, shows nothing, pays nothing."""

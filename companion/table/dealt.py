@@ -37,6 +37,30 @@ from companion.table.turns import Turns, antes
 class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
+    def turn_player_opens(self) -> bool:
+        """Only the player whose turn it is opens the betting, where the rule set says so."""
+        return self.rules.only_turn_player_opens
+
+    def fold_window_open(self) -> bool:
+        """After the turn's betting ended (the turn player's check), folding stays open until
+        that turn's roll where the rule set says so (RuleSet.fold_until_roll)."""
+        st = current_step(self.hand)
+        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
+            and st["turn_of"] is not None
+
+    def fold_fee_into_pot(self) -> bool:
+        """A fold's fee goes into the hand's pot where the rule set says so."""
+        return self.rules.fold_fee_into_pot
+
+    def hand_on_discard_pile(self) -> None:
+        """A whole hand went face up onto the discard pile (a junk, in either phase): its top
+        card is one of that hand's, which only the table sees, so the card shown before is no
+        longer the top (issue 28, item 11). It stays unknown until someone enters it (a junk
+        in the turn phase may name it)."""
+        if self.rules.discard_pile_public and self.hand["discard_top"] is not None:
+            self.hand["discard_top"] = None
+            self.emit("discard_top", card=None)
+
     #: Every command this engine applies -> the JSON Schema of its fields (`Table.apply`
     #: checks an entry against its table's engine's).
     COMMANDS = COMMANDS

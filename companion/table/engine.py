@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from companion.games import registry
 from companion.refusal import Refused
 from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
 from companion.table.chips import chip_set_from
@@ -61,9 +62,11 @@ from companion.table.state import (
 
 
 
-def engine_of(rules: RuleSet) -> type[Game]:
-    """The engine class that plays a table with `rules`: its game's (the registry's)."""
-    return Game
+def engine_of(rules: Any) -> type[Game]:
+    """The engine class that plays a table with `rules`: its game's, found by the preset's
+    name in the registry (`Game.engine`)."""
+    engine: type[Game] = registry.game_of(rules.name).engine()
+    return engine
 
 
 __all__ = ["COMMANDS", "HOST", "NAME_MAX", "SCRAMBLER", "Game", "Refused", "Table"]
@@ -229,6 +232,20 @@ class Table:
     def rules(self) -> RuleSet:
         """The table's rule set."""
         return self._rules
+
+    def command_schemas(self) -> dict[str, dict[str, Any]]:
+        """The commands this table accepts now (its game's engine's) -> their JSON Schemas."""
+        return self._engine.COMMANDS
+
+    @classmethod
+    def every_command_schema(cls) -> dict[str, dict[str, Any]]:
+        """The commands some table may accept: every registered game's, the runtime's first
+        (the API's document lists them)."""
+        out = dict(COMMANDS)
+        for game in registry.games().values():
+            for typ, schema in getattr(game.engine(), "COMMANDS", {}).items():
+                out.setdefault(typ, schema)
+        return out
 
     def seat_ids(self) -> list[str]:
         """The seated players' ids in seat order (clockwise)."""

@@ -132,7 +132,8 @@ class Play:
         h, rules = self.hand, self.rules
         p = h["p"][sid]
         fee = min(rules.fold_fee, self.stack(sid))
-        if rules.fold_fee_into_pot:
+        into_pot = self.fold_fee_into_pot()
+        if into_pot:
             self.pay_fee(sid, fee)
         else:
             self.s["seats"][sid]["stack"] -= fee
@@ -141,16 +142,16 @@ class Play:
         h["junk"] += p["hand_size"]
         self.hand_on_discard_pile()
         self.emit("folded", seat=sid, fee=fee, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"],
-                  **({"pot": rules.words.pot} if fee and rules.fold_fee_into_pot else {}))
+                  **({"pot": rules.words.pot} if fee and into_pot else {}))
+
+    def fold_fee_into_pot(self) -> bool:
+        """Whether a fold's fee goes into the hand's pot as a fee (a game's engine says so);
+        by default it goes into the sabacc pot."""
+        return False
 
     def hand_on_discard_pile(self) -> None:
-        """A whole hand went face up onto the discard pile (a junk, in either phase): its top
-        card is one of that hand's, which only the table sees, so the card shown before is no
-        longer the top (issue 28, item 11). It stays unknown until someone enters it (a junk
-        in the turn phase may name it)."""
-        if self.rules.discard_pile_public and self.hand["discard_top"] is not None:
-            self.hand["discard_top"] = None
-            self.emit("discard_top", card=None)
+        """A whole hand went face up onto the discard pile (a fold): a game whose discard
+        pile is public says what that changes (`DealtHand`); by default nothing."""
 
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""
