@@ -42,6 +42,7 @@ from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
 from companion.scrambler.dice import DICE
 from companion.table.betting import MOVER_FIRST
 from companion.table.chips import chip_set_from
+from companion.table.offers import describe, seat_facts
 from companion.table.commands import (
     COMMANDS,
     HOST,
@@ -520,7 +521,7 @@ class Table:
         if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:
             out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
             out.append({"type": "no_show"})
-        return out
+        return describe(out, rules, seat_facts(s, sid))  # each move's words and inputs (offers.py)
 
     def _reader(self) -> Game:
         """A game that only reads this version of the state (the legal moves' checks): made
