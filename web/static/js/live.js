@@ -219,7 +219,8 @@ export function eventWords(ev, names) {
     case "session_ended": return "The session is over: see the final standings";
     case "undone": return ev.words ? `The host undid ${nameCards(ev.words)}` : "The host undid the last entry";
     case "rules_changed": return `From the next hand the table plays ${ev.game}`;
-    default: return null;
+    // An event of a game this page does not know says itself in its `words` (shown as text).
+    default: return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : null;
   }
 }
 
