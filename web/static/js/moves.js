@@ -40,14 +40,17 @@ function classes(style, big = true) {
 }
 
 /**
- * A button that sends `body()` (null: nothing, something is missing) with `opts.send`; where
- * `confirm`, the first tap arms it ("Tap again: …") and only a second one within 4 s sends.
+ * A button that sends `body()` (null: nothing, something is missing, which `body` says) with
+ * `opts.send`; where `confirm`, the first tap arms it ("Tap again: …") and only a second one
+ * within 4 s sends.
  */
 export function offerButton(words, body, { send, confirm = false, style = "", guard = null, key = "" } = {}) {
   const button = h("button", { type: "button", class: classes(style), dataset: { key } }, words);
   let until = 0;
   button.addEventListener("click", async (event) => {
     if (guard && guard(event)) return;
+    const entry = body(); // what is missing is said at the first tap, before any arming
+    if (!entry) return;
     if (confirm && until < Date.now()) {
       until = Date.now() + ARM_MS;
       button.textContent = `Tap again: ${words.toLowerCase()}`;
@@ -60,8 +63,7 @@ export function offerButton(words, body, { send, confirm = false, style = "", gu
     until = 0;
     button.textContent = words;
     button.classList.remove("armed");
-    const entry = body();
-    if (entry) await send(entry, button);
+    await send(entry, button);
   });
   return button;
 }
