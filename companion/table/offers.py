@@ -113,8 +113,13 @@ def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> li
     """`items` (one seat's legal moves) with `words`, `style`, `confirm` and `inputs` added to
     each (new dicts; every key of an item is kept, and so are words, style, confirm and inputs
     an item brings itself: a plug-in game's move words itself)."""
-    return [{**item, **_describe(item, rules, seat), **{k: item[k] for k in _ADDED if k in item}}
-            for item in items]
+    out = []
+    for item in items:
+        said = dict(item)
+        for k, v in _describe(item, rules, seat).items():
+            said.setdefault(k, v)  # what the item says itself stands
+        out.append(said)
+    return out
 
 
 _ADDED = ("words", "style", "confirm", "inputs")
