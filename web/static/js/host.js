@@ -724,7 +724,7 @@ function consolePage(root) {
       // The console says these two of the seat, not as the seat would ("Keep my hand hidden").
       else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));
       else if (l.type === "draw") {
-        if (l.card && !cards) cards = { type: "discard", action: l.action, words: l.inputs[0].words };
+        if (l.card && !cards) cards = { type: "discard", action: l.action };
         out.push(seatButton(sid, `${l.words} for ${name}`, { type: "draw", action: l.action },
           kind(l), l.card ? withDiscard : null, l.confirm));
       } else if (l.type === "no_show") out.push(seatButton(sid, `Keep ${name}'s hand hidden`, { type: "no_show" }));
