@@ -34,7 +34,7 @@ comes, as its ``words`` and ``inputs`` are).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from companion.rules.rulesets import RuleSet
 
@@ -62,7 +62,7 @@ class SeatFacts:
     stack: int
     bet: int = 0
     static: tuple[str, ...] = ()
-    buy_ins: tuple[int, ...] = ()
+    buy_ins: tuple[int, ...] | Callable[[], tuple[int, ...]] = ()  # or how to find them (only a free buy-in asks)
 
 
 def seat_facts(s: Mapping[str, Any], sid: str) -> SeatFacts:
@@ -70,15 +70,18 @@ def seat_facts(s: Mapping[str, Any], sid: str) -> SeatFacts:
     seat = s["seats"][sid]
     h = s["hand"]
     mine = h["p"].get(sid) if h is not None else None
-    chips = sum(c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"])
-    others = [x["bought_in"] for k, x in s["seats"].items() if k != sid and x["bought_in"] > 0]
+
+    def usual() -> tuple[int, ...]:
+        chips = sum(c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"])
+        return _usual(chips, (x["bought_in"] for k, x in s["seats"].items() if k != sid and x["bought_in"] > 0))
+
     return SeatFacts(stack=seat["stack"], bet=mine["bet"] if mine else 0,
-                     static=tuple(mine["static"]) if mine else (), buy_ins=_usual(chips, others))
+                     static=tuple(mine["static"]) if mine else (), buy_ins=usual)
 
 
 def _usual(chips: int, others: Iterable[int]) -> tuple[int, ...]:
     """The buy-ins offered as buttons: the chip set's, what others bought in for (the first
-    three of these), then round sums up to four (the ante's multiples are added by `describe`)."""
+    three of these; the ante's round multiples are added up to four by `describe`)."""
     out: list[int] = []
     for n in (chips, *others):
         if n > 0 and n not in out:
@@ -209,7 +212,7 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
             words, style = f"Buy in ({item['amount']})", "primary"
         else:
             words = "Buy in"
-            usual = list(seat.buy_ins)
+            usual = list(seat.buy_ins() if callable(seat.buy_ins) else seat.buy_ins)
             for n in (20 * ante, 50 * ante, 100 * ante):
                 if len(usual) < 4 and n not in usual:
                     usual.append(n)
