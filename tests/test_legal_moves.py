@@ -33,6 +33,7 @@ from companion.rules.rulesets import Trigger
 from companion.scrambler.dice import DICE
 from companion.table.commands import CHECKED, parse
 from companion.table.engine import HOST, SCRAMBLER, Game, Refused, Table
+from companion.table.offers import bare
 from companion.table.state import copy_json, current_step, roller_of, static_allowance, working_copy
 from test_table_fuzz import offered_in_turn
 
@@ -157,7 +158,7 @@ def assert_same_legal_moves(t: Table) -> dict[str, list[dict[str, Any]]]:
     """Every seat's and the host's derived moves equal the oracle's; listing them changed
     nothing. Returns each seat's moves."""
     before = copy_json(t._s)
-    moves = {sid: t.legal(sid) for sid in t.seat_ids()}
+    moves = {sid: bare(t.legal(sid)) for sid in t.seat_ids()}
     host = t._reader().host_legal()
     assert t._s == before, "listing the legal moves changed the table"
     for sid, mine in moves.items():

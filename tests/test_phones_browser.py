@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.server import create_app
+from companion.table.offers import bare
 from conftest import CHROMIUM, CHROMIUM_ARGS, DISPLAY, PHONE, LiveServer, screenshot
 from test_play_browser import Table, api
 
@@ -278,7 +279,7 @@ def test_item8_the_second_call_is_told_who_called_the_hand_first(make_table):
         api(t.live_server, f"/api/v1/tables/{t.code}/join", {"name": NAMES[s]})
     chewie_token = None
     reach_weg_call_window(t)
-    assert {"type": "call_hand"} in t.owner.legal("s1")[1] and {"type": "call_hand"} in t.owner.legal("s3")[1]
+    assert {"type": "call_hand"} in bare(t.owner.legal("s1")[1]) and {"type": "call_hand"} in bare(t.owner.legal("s3")[1])
     tokens = {}
     for s in ("s1", "s3"):
         status, body = api(t.live_server, f"/api/v1/tables/{t.code}/seats/{s}/token", {}, t.host_token)
@@ -505,7 +506,7 @@ def test_item4_5_whole_hand_two_phones_and_a_host_console_seat(make_table, prese
     tap(t, lando, "Stand")
     # Round 2: Lando is all-in with nothing left: no Fold for him (RULES.md: an all-in player
     # has nothing to fold for and is not offered it).
-    assert {"type": "fold"} not in t.owner.legal("s1")[1]
+    assert {"type": "fold"} not in bare(t.owner.legal("s1")[1])
     expect(lando.locator("#actions").get_by_role("button", name="Fold")).to_have_count(0)
     console_tap(t, con, "Fold for Chewie")
     expect(han.locator('#seats li[data-seat="s3"]')).to_contain_text("folded")

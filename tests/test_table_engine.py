@@ -7,6 +7,7 @@ import pytest
 
 from companion.rules.rulesets import Trigger
 from companion.table.engine import COMMANDS, HOST, SCRAMBLER, Refused, Table
+from companion.table.offers import bare
 
 NAMES = ["Lando", "Han", "Chewie", "Leia"]
 
@@ -257,7 +258,7 @@ def test_bet_limit_applies_to_the_bet_and_to_the_increase_of_a_raise_to():
     ev = do(t, "s3", "raise", to=6)  # raise TO 6: pays 6, adds 3
     assert ev[0] == {"type": "raised", "seat": "s3", "to": 6, "amount": 6, "stack": 30 - 2 - 6}
     assert refused(t, {"type": "all_in"}, "s1").status == 422  # all-in would add far over 3
-    legal = {m["type"]: m for m in t.view("s1")["you"]["legal"]}
+    legal = {m["type"]: m for m in bare(t.view("s1")["you"]["legal"])}
     assert legal["raise"] == {"type": "raise", "min_to": 7, "max_to": 9}
     assert legal["call"] == {"type": "call", "amount": 6}
 
@@ -694,7 +695,7 @@ def test_a_house_dealer_who_does_not_play_still_rolls_the_dice_phase():
     do(t, "s1", "draw", action="stand")
     do(t, "s2", "draw", action="stand")
     assert hand(t)["roller"] == "s3"
-    assert {"type": "roll"} in t.view("s3")["you"]["legal"]
+    assert {"type": "roll"} in bare(t.view("s3")["you"]["legal"])
     assert refused(t, {"type": "roll", "dice": [1, 2]}, "s1").status == 403
     do(t, "s3", "roll", dice=[1, 2])
     assert hand(t)["round"] == 2
@@ -718,10 +719,10 @@ def test_pagat_hand_with_everyone_all_in_can_still_be_called_from_the_4th_round(
             do(t, sid, "roll", dice=[1, 2])
     h = hand(t)
     assert (h["round"], h["phase"], h["do"]) == (4, "betting", "call")
-    assert {"type": "call_hand"} in t.view("s2")["you"]["legal"]
+    assert {"type": "call_hand"} in bare(t.view("s2")["you"]["legal"])
     # A call window open to every player still in the hand, all-in players included.
     assert hand(t)["call_window"] == ["s2", "s1"]
-    assert {"type": "call_hand"} in t.view("s1")["you"]["legal"]
+    assert {"type": "call_hand"} in bare(t.view("s1")["you"]["legal"])
     do(t, "s2", "call_hand")
     assert (hand(t)["stage"], hand(t)["roller"]) == ("final_roll", "s1")  # one more roll
     do(t, "s1", "roll", dice=[1, 2])

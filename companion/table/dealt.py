@@ -16,6 +16,7 @@ from companion.scrambler.dice import DICE
 from companion.table.betting import MOVER_FIRST, Betting
 from companion.table.commands import COMMANDS, HOST
 from companion.table.evening import Evening
+from companion.table.offers import describe, seat_facts
 from companion.table.play import Refusal
 from companion.table.reveal import Reveal
 from companion.table.seats import OUTSIDE_A_HAND, Seats
@@ -248,7 +249,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:
             out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
             out.append({"type": "no_show"})
-        return out
+        return describe(out, rules, seat_facts(s, sid))  # each move's words and inputs (offers.py)
 
     def any_roll(self) -> dict[str, Any]:
         """A roll's fields with dice of the table's trigger (which faces does not matter to

@@ -24,6 +24,7 @@ const SHELL = [
   "/static/js/settlement.js",
   "/static/js/showdown.js",
   "/static/js/live.js",
+  "/static/js/moves.js",
   "/static/js/player.js",
   "/static/js/display.js",
   "/static/js/host.js",

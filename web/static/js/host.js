@@ -7,7 +7,8 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, offeredAmounts, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, capital } from "./live.js";
+import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords } from "./live.js";
+import { offerBlocks } from "./moves.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { showdown } from "./showdown.js";
 
@@ -565,7 +566,9 @@ function consolePage(root) {
   // at each update, shows them as the phone's big buttons, marked "for Han", and sends them
   // with `seat`. (One seat's, not every seat's in every host view: each costs trial moves.)
 
-  const CONFIRM = new Set(["fold", "all_in", "call_hand"]);
+  // The moves the console draws itself; any other (a game's it does not know) is drawn from
+  // its offer by moves.js. Words, styles and second taps are the server's (offers.py).
+  const KNOWN = new Set(["check", "call", "bet", "raise", "all_in", "fold", "roll", "call_hand", "no_call", "draw", "no_show", "reveal", "demise_card", "show"]);
   let seatPlayKey = null;
   const tapGuard = new TapGuard(() => [$("seat-play")]);
   let armedKey = null;
@@ -645,7 +648,7 @@ function consolePage(root) {
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
     b.addEventListener("click", async (event) => {
       if (tapGuard.ignores(event, sending)) return;
-      if ((confirm || CONFIRM.has(entry.type)) && armedKey !== key) {
+      if (confirm && armedKey !== key) {
         armedKey = key;
         b.textContent = `Tap again: ${label.toLowerCase()}`;
         b.classList.add("armed");
@@ -671,25 +674,18 @@ function consolePage(root) {
     return b;
   }
 
-  /** Buttons for the usual amounts and a stepped amount for the rest (live.offeredAmounts). */
+  /** An amount offer's buttons (its usual amounts, in the server's words) and, where they
+   * leave amounts out, a stepped amount within its range. */
   function amountMoves(sid, name, l, out) {
-    const [type, lo, hi, field, verb] = l.type === "bet"
-      ? ["bet", l.min, l.max, "amount", "Bet"] : ["raise", l.min_to, l.max_to, "to", "Raise to"];
-    const offer = offeredAmounts(lo, hi, state.rules.ante);
-    // The amount that puts the seat's whole stack in is marked all-in.
-    const seat = state.seats.find((s) => s.seat === sid);
-    const playing = state.hand && state.hand.players.find((p) => p.seat === sid);
-    const whole = seat ? seat.stack + (type === "raise" && playing ? playing.bet : 0) : null;
-    for (const n of offer.buttons) {
-      out.push(seatButton(sid, `${verb} ${n}${n === whole ? " (all-in)" : ""} for ${name}`, { type, [field]: n }));
-    }
-    if (offer.typed) {
+    const input = l.inputs[0];
+    for (const [n, words] of input.shortcuts) out.push(seatButton(sid, `${words} for ${name}`, { type: l.type, [input.field]: n }));
+    if (input.shortcuts.length < input.max - input.min + 1) {
       out.push(amountField({
-        id: `seat-amount-${type}`, label: `${verb} another amount for ${name}`, lo, hi, verb,
+        id: `seat-amount-${l.type}`, label: `${input.words} for ${name}`, lo: input.min, hi: input.max, verb: l.words,
         guard: (e) => tapGuard.ignores(e, sending),
         onSend: async (n) => {
           sending = true;
-          const done = await send({ type, [field]: n, seat: sid }, $("seat-play-error"));
+          const done = await send({ type: l.type, [input.field]: n, seat: sid }, $("seat-play-error"));
           sending = false;
           if (done) seatPlayKey = null;
           return Boolean(done);
@@ -718,28 +714,35 @@ function consolePage(root) {
     const out = [];
     const name = seat ? seat.name : "";
     let cards = null;
+    const kind = (l) => (l.style === "primary" || l.style === "danger" ? l.style : "");
+    const others = [];
     for (const l of legal) {
-      if (l.type === "check") out.push(seatButton(sid, `Check for ${name}`, { type: "check" }, "primary"));
-      else if (l.type === "call") {
-        const all = seat && l.amount === seat.stack ? " (all-in)" : "";
-        out.push(seatButton(sid, `Call ${l.amount}${all} for ${name}`, { type: "call" }, "primary"));
+      if (["check", "call", "all_in", "fold", "roll", "call_hand"].includes(l.type)) {
+        out.push(seatButton(sid, `${l.words} for ${name}`, { type: l.type }, kind(l), null, l.confirm));
       }
       else if (l.type === "bet" || l.type === "raise") amountMoves(sid, name, l, out);
-      else if (l.type === "all_in") out.push(seatButton(sid, `All-in (${l.amount}) for ${name}`, { type: "all_in" }, "danger"));
-      else if (l.type === "fold") {
-        out.push(seatButton(sid, `${capital(gameWords().fold)} for ${name}`, { type: "fold" }, "danger"));
-      }
-      else if (l.type === "roll") out.push(seatButton(sid, `Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"} for ${name}`, { type: "roll" }, "primary"));
-      else if (l.type === "call_hand") out.push(seatButton(sid, `Call the hand for ${name}`, { type: "call_hand" }, "primary"));
+      // The console says these two of the seat, not as the seat would ("Keep my hand hidden").
       else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));
       else if (l.type === "draw") {
-        const words = actionWords(l.action);
         if (l.card && !cards) cards = { type: "discard", action: l.action };
-        out.push(seatButton(sid, `${words.button} for ${name}`, { type: "draw", action: l.action },
-          words.leaves ? "danger" : words.primary ? "primary" : "", l.card ? withDiscard : null, Boolean(words.leaves)));
+        out.push(seatButton(sid, `${l.words} for ${name}`, { type: "draw", action: l.action },
+          kind(l), l.card ? withDiscard : null, l.confirm));
       } else if (l.type === "no_show") out.push(seatButton(sid, `Keep ${name}'s hand hidden`, { type: "no_show" }));
       else if (l.type === "reveal" || l.type === "demise_card" || l.type === "show") cards = l;
+      else if (!KNOWN.has(l.type)) others.push(l);
     }
+    // A move of a game the console does not know, drawn from its offer, for the seat.
+    out.push(...offerBlocks(others, {
+      send: async (body, control) => {
+        sending = true;
+        const done = await send(body, control.closest("[data-error-slot]") || $("seat-play-error"));
+        sending = false;
+        tapGuard.arm();
+        if (done) seatPlayKey = null;
+        return Boolean(done);
+      },
+      forSeat: { seat: sid, name }, deck, guard: (e) => tapGuard.ignores(e, sending), idPrefix: "seat-amount-",
+    }));
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
     tapGuard.rebuilt();
     // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.

@@ -219,7 +219,8 @@ export function eventWords(ev, names) {
     case "session_ended": return "The session is over: see the final standings";
     case "undone": return ev.words ? `The host undid ${nameCards(ev.words)}` : "The host undid the last entry";
     case "rules_changed": return `From the next hand the table plays ${ev.game}`;
-    default: return null;
+    // An event of a game this page does not know says itself in its `words` (shown as text).
+    default: return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : null;
   }
 }
 
@@ -307,25 +308,6 @@ function clearStaleWords(handNo) {
       delete slot.dataset.staleHand;
     }
   }
-}
-
-/**
- * The amounts a bet or raise offers as buttons, and whether a typed (stepped) amount is
- * needed for the rest: every amount when there are few (after a bet of 2 with a limit of 3,
- * "Raise to 3", "to 4" and "to 5"), else the smallest, a few round ones and the largest.
- *   offeredAmounts(3, 5) -> {buttons: [3, 4, 5], typed: false}
- */
-export function offeredAmounts(min, max, ante = 1, most = 6) {
-  if (max - min + 1 <= most) {
-    return { buttons: Array.from({ length: max - min + 1 }, (_, i) => min + i), typed: false };
-  }
-  const out = [min];
-  for (const n of [2, 3, 5, 10, 20, 50, 100, 200, 500, 1000]) {
-    if (out.length >= most - 1) break;
-    if (n > min && n < max && n >= ante) out.push(n);
-  }
-  out.push(max);
-  return { buttons: out, typed: true };
 }
 
 /**

@@ -5,10 +5,11 @@
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
 import {
-  LiveTable, TapGuard, offeredAmounts, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
+  LiveTable, TapGuard, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  actionWords, gameWords, discardPileWords, capital,
+  gameWords, discardPileWords, capital,
 } from "./live.js";
+import { offerBlocks } from "./moves.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
 import { concededWords, describeSettlement } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
@@ -19,10 +20,11 @@ const code = root.dataset.code;
 const $ = (id) => document.getElementById(id);
 
 // Commands that get their own panel rather than a button in "Your move".
-const ELSEWHERE = new Set(["static_add", "static_remove", "reveal", "demise_card", "sit_out", "sit_in", "leave", "cash_out"]);
-// Taps that cannot be taken back ask for a second tap.
-// Taps that cannot be taken back (calling the hand ends the betting for everyone) ask twice.
-const CONFIRM = new Set(["fold", "all_in", "call_hand", "leave", "cash_out"]);
+const ELSEWHERE = new Set(["static_add", "static_remove", "reveal", "show", "demise_card", "sit_out", "sit_in", "leave", "cash_out"]);
+// The moves "Your move" draws itself; any other (a game's this page does not know) is drawn
+// from its offer by moves.js. Each move's words, style and second tap are the server's
+// (companion/table/offers.py: a move that cannot be taken back asks twice).
+const KNOWN = new Set([...ELSEWHERE, "buy_in", "check", "call", "bet", "raise", "all_in", "fold", "roll", "call_hand", "no_call", "draw", "no_show"]);
 const ARM_MS = 4000;
 
 // ---- join ------------------------------------------------------------------------------------
@@ -273,21 +275,16 @@ const tapGuard = new TapGuard(() => [$("actions-panel"), $("buyin-panel")]);
 let actionsKey = null;
 const typed = new Map(); // amount form -> the text typed in it (kept across rebuilds)
 
-/** The button that drops out of the hand, in the game's word: "Fold", "Junk". */
-function foldWords(state) {
-  return capital(gameWords().fold);
-}
-
 let discardRoot = null;
 let discardPicker = null;
 
 /** The card picker for the card a move discards onto the face-up discard pile (made once). */
-function discardBlock() {
+function discardBlock(words = "The card you discard") {
   if (!discardRoot) {
     const root = h("div", { id: "discard-picker" });
     discardRoot = h("div", { class: "discard-entry" },
-      h("p", { class: "label" }, "The card you discard (face up on the discard pile):"), root);
-    discardPicker = new CardPicker(root, { deck, max: 1, label: "The card you discard" });
+      h("p", { class: "label" }, `${words} (face up on the discard pile):`), root);
+    discardPicker = new CardPicker(root, { deck, max: 1, label: words });
   } else {
     // Detached while a move was sent (which disables the moves' buttons): enable it again.
     for (const b of discardRoot.querySelectorAll("button")) b.disabled = false;
@@ -318,7 +315,7 @@ function actionButton(label, entry, { primary = false, danger = false, key = nul
   }, text);
   button.addEventListener("click", async (event) => {
     if (tapGuard.ignores(event, busy)) return; // a double tap, or a tap meant for the button before
-    if ((confirm || CONFIRM.has(entry.type)) && !(armed && armed.key === id && armed.until > Date.now())) {
+    if (confirm && !(armed && armed.key === id && armed.until > Date.now())) {
       armed = { key: id, until: Date.now() + ARM_MS };
       button.textContent = `Tap again: ${label.toLowerCase()}`;
       button.classList.add("armed");
@@ -366,9 +363,27 @@ function amountForm(label, type, field, lo, hi, verb) {
   });
 }
 
-/** Whether the table waits for this seat (not merely: it could fold). */
+/** Whether the table waits for this seat (not merely: it could fold). A move of a game this
+ * page does not know counts as one. */
 function isMyMove(state) {
-  return ((state.you && state.you.legal) || []).some((l) => MY_MOVE.has(l.type));
+  return ((state.you && state.you.legal) || []).some((l) => MY_MOVE.has(l.type) || !KNOWN.has(l.type));
+}
+
+/** An offer's button options: its style and its second tap (the server's). */
+function styled(l, more = {}) {
+  return { primary: l.style === "primary", danger: l.style === "danger", quiet: l.style === "quiet", confirm: Boolean(l.confirm), ...more };
+}
+
+/** An amount offer's buttons (its usual amounts, in its words) and, where they leave amounts
+ * out, a number field within its range. */
+function amountMoves(l, into) {
+  const input = l.inputs[0];
+  const row = input.shortcuts.map(([n, words]) =>
+    actionButton(words, { type: l.type, [input.field]: n }, { key: `${l.type}-${n}` }));
+  into.push(h("div", { class: "shortcut-row", role: "group", "aria-label": l.words }, row));
+  if (input.shortcuts.length < input.max - input.min + 1) {
+    into.push(amountForm(input.words, l.type, input.field, input.min, input.max, l.words));
+  }
 }
 
 function renderActions(state) {
@@ -398,50 +413,33 @@ function renderActions(state) {
   // The moves come first, then the amounts to bet or raise and the card a move discards: on a
   // small phone "Call 3", "Fold" and the turn actions are in view without scrolling (issue 28).
   const later = [];
+  const others = []; // moves of a game this page does not know: drawn from their offers
   for (const l of legal) {
     switch (l.type) {
-      case "check": out.push(actionButton("Check", { type: "check" }, { primary: true })); break;
-      case "call": out.push(actionButton(l.amount === stack ? `Call ${l.amount} (all-in)` : `Call ${l.amount}`, { type: "call" }, { primary: true })); break;
-      case "bet": {
-        const offer = offeredAmounts(l.min, l.max, state.rules.ante);
-        const row = offer.buttons.map((n) =>
-          actionButton(n === stack ? `Bet ${n} (all-in)` : `Bet ${n}`, { type: "bet", amount: n }, { key: `bet-${n}` }));
-        later.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Bet" }, row));
-        if (offer.typed) later.push(amountForm("Bet another amount", "bet", "amount", l.min, l.max, "Bet"));
+      case "check": case "call": case "all_in": case "roll": case "call_hand": case "no_call": case "no_show":
+        out.push(actionButton(l.words, { type: l.type }, styled(l)));
         break;
-      }
-      case "raise": {
-        const offer = offeredAmounts(l.min_to, l.max_to, state.rules.ante);
-        const whole = player ? player.bet + stack : null; // raising to it puts the whole stack in
-        const row = offer.buttons.map((n) =>
-          actionButton(n === whole ? `Raise to ${n} (all-in)` : `Raise to ${n}`, { type: "raise", to: n }, { key: `raise-${n}` }));
-        later.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Raise to" }, row));
-        if (offer.typed) later.push(amountForm("Raise to another total", "raise", "to", l.min_to, l.max_to, "Raise to"));
-        break;
-      }
-      case "all_in": out.push(actionButton(`All-in (${l.amount})`, { type: "all_in" }, { danger: true })); break;
+      case "bet": case "raise": amountMoves(l, later); break;
       case "fold":
         // All-in with nothing left: folding only gives the pot away. Out of turn: quietly.
         if (player && player.all_in && stack === 0) break;
-        if (mine) out.push(actionButton(foldWords(state), { type: "fold" }, { danger: true }));
-        else quiet.push(actionButton(foldWords(state), { type: "fold" }, { danger: true, quiet: true }));
+        if (mine) out.push(actionButton(l.words, { type: "fold" }, styled(l)));
+        else quiet.push(actionButton(l.words, { type: "fold" }, styled(l, { quiet: true })));
         break;
-      case "roll": out.push(actionButton(`Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"}`, { type: "roll" }, { primary: true })); break;
-      case "call_hand": out.push(actionButton("Call the hand", { type: "call_hand" }, { primary: true })); break;
-      case "no_call": out.push(actionButton("No call: play on", { type: "no_call" })); break;
       case "draw": {
-        const words = actionWords(l.action);
         // A move that discards where the discard pile lies face up: the card is entered too.
-        if (l.card && deck && !later.includes(discardBlock())) later.push(discardBlock());
-        out.push(actionButton(words.button, { type: "draw", action: l.action },
-          { key: `draw-${l.action}`, primary: words.primary, fill: l.card ? withDiscard : null,
-            danger: Boolean(words.leaves), confirm: Boolean(words.leaves) })); // leaving cannot be taken back
+        if (l.card && deck && !later.includes(discardBlock(l.inputs[0].words))) later.push(discardBlock());
+        out.push(actionButton(l.words, { type: "draw", action: l.action },
+          styled(l, { key: `draw-${l.action}`, fill: l.card ? withDiscard : null })));
         break;
       }
-      case "no_show": out.push(actionButton("Keep my hand hidden", { type: "no_show" })); break;
-      default: break;
+      default: others.push(l); break;
     }
   }
+  out.push(...offerBlocks(others, {
+    send: async (body, control) => (await send(body, control)).ok, deck,
+    guard: (e) => tapGuard.ignores(e, busy), idPrefix: "amount-", kept: typed,
+  }));
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.key : null;
   // A turn's actions (Spike's six) two to a row, so that all of them fit a small phone's screen.
   box.classList.toggle("turn-actions", out.filter((b) => b.dataset && b.dataset.action === "draw").length > 2);
@@ -458,35 +456,20 @@ function renderActions(state) {
   }
 }
 
-/** The amounts a free buy-in offers: the chip set's buy-in, what the others bought in for, round sums. */
-function usualBuyIns(state) {
-  const chips = (state.settings.chip_set || []).reduce((sum, c) => sum + c.value * c.per_buy_in, 0);
-  const others = state.seats.filter((s) => s.seat !== live.seat && s.bought_in > 0).map((s) => s.bought_in);
-  const ante = state.rules.ante || 1;
-  const out = [...new Set([chips, ...others].filter((n) => n > 0))].slice(0, 3);
-  for (const n of [20 * ante, 50 * ante, 100 * ante]) if (out.length < 4 && !out.includes(n)) out.push(n);
-  return out.sort((a, b) => a - b);
-}
-
 let buyInKey = null;
 
 function renderBuyIn(state) {
   const legal = legalOf(state, "buy_in")[0];
   $("buyin-panel").hidden = !legal;
-  const amounts = legal && !legal.amount ? usualBuyIns(state) : [];
-  const key = JSON.stringify([legal || null, amounts]);
+  const key = JSON.stringify(legal || null);
   if (key === buyInKey) return;
   buyInKey = key;
   if (!legal) { $("buyin").replaceChildren(); return; }
   const focused = document.activeElement && $("buyin").contains(document.activeElement) ? document.activeElement.dataset.key : null;
   const out = [];
-  if (legal.amount) {
-    out.push(actionButton(`Buy in (${legal.amount})`, { type: "buy_in" }, { primary: true }));
-  } else {
-    out.push(h("div", { class: "shortcut-row", role: "group", "aria-label": "Buy in" },
-      amounts.map((n) => actionButton(`Buy in ${n}`, { type: "buy_in", amount: n }, { key: `buy-${n}` }))));
-    out.push(amountForm("Buy in another amount", "buy_in", "amount", 1, 1000000, "Buy in"));
-  }
+  // A fixed buy-in is one button; a free one its usual amounts and a typed one (the server's).
+  if (legal.inputs.length) amountMoves(legal, out);
+  else out.push(actionButton(legal.words, { type: "buy_in" }, styled(legal)));
   $("buyin").replaceChildren(...out);
   tapGuard.arm();
   if (focused) {
@@ -501,7 +484,7 @@ function cardItem(code, removable) {
   const li = h("li", { class: "card-item" }, h("span", { class: "card-name" }, cardWords(code)));
   if (removable) {
     const b = h("button", { type: "button", class: "button small", dataset: { action: "static_remove" } },
-      "Take back");
+      removable.words);
     b.setAttribute("aria-label", `Take ${cardWords(code)} back from my static field`);
     b.addEventListener("click", () => send({ type: "static_remove", card: code }, b));
     li.append(b);
@@ -514,14 +497,16 @@ function renderStatic(state, mine) {
   $("static-panel").hidden = !rulesAllow;
   if (!rulesAllow) return;
   const cards = mine ? mine.static : [];
-  const canRemove = legalOf(state, "static_remove").length > 0;
+  const canRemove = legalOf(state, "static_remove")[0] || null;
   $("my-static").replaceChildren(...(cards.length
     ? cards.map((c) => cardItem(c, canRemove))
     : [h("li", { class: "muted" }, "Empty.")]));
-  const canAdd = legalOf(state, "static_add").length > 0 && deck;
+  const adding = legalOf(state, "static_add")[0];
+  const canAdd = adding && deck;
   $("static-add-wrap").hidden = !canAdd;
+  if (adding) $("static-add").textContent = adding.words;
   if (canAdd && !pickers.static) {
-    pickers.static = new CardPicker($("static-picker"), { deck, max: 1, label: "Card to put in your static field" });
+    pickers.static = new CardPicker($("static-picker"), { deck, max: 1, label: adding.inputs[0].words });
   }
   if (pickers.static && state.hand) {
     pickers.static.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static));
@@ -577,7 +562,7 @@ function renderReveal(state, mine) {
       ? `Everyone else is out: show your ${reveal.hand_size} cards for the sabacc pot, or keep them hidden (Moves).`
       : `Enter all ${reveal.hand_size} cards of your hand.${(reveal.static || []).length ? " Your static field is already in." : ""}`;
     $("reveal-hint").classList.toggle("clash", Boolean(clash));
-    $("reveal-send").textContent = mine && mine.entered ? "Change my hand" : "Show my hand";
+    $("reveal-send").textContent = mine && mine.entered ? "Change my hand" : reveal.words;
     $("reveal-send").dataset.type = reveal.type;
     countCards(reveal.hand_size);
   }
@@ -594,8 +579,9 @@ function renderReveal(state, mine) {
       : "Draw a card from the draw pile. Enter it:";
   }
   if (demise && clash) $("demise-hint").textContent = clash;
+  if (demise) $("demise-send").textContent = demise.words;
   if (demise && deck && !pickers.demise) {
-    pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: `Your ${gameWords().tie_card}` });
+    pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: demise.inputs[0].words });
   }
   if (hand && hand.stage === "demise" && !demise && (hand.demise_players || []).includes(live.seat)) {
     $("demise-panel").hidden = true;
@@ -731,10 +717,7 @@ function renderSeatActions(state) {
   const box = $("seat-actions");
   const out = [];
   for (const l of (state.you && state.you.legal) || []) {
-    if (l.type === "sit_out") out.push(actionButton("Sit out the next hands", { type: "sit_out" }));
-    if (l.type === "sit_in") out.push(actionButton("Sit in again", { type: "sit_in" }, { primary: true }));
-    if (l.type === "cash_out") out.push(actionButton("Cash out my stack", { type: "cash_out" }));
-    if (l.type === "leave") out.push(actionButton("Leave the table", { type: "leave" }, { danger: true }));
+    if (["sit_out", "sit_in", "cash_out", "leave"].includes(l.type)) out.push(actionButton(l.words, { type: l.type }, styled(l)));
   }
   for (const b of out) b.classList.remove("big");
   box.replaceChildren(...(out.length ? out : [h("p", { class: "muted" }, "Nothing to change during a hand.")]));

@@ -1,0 +1,235 @@
+"""Every legal move as the pages draw it: its words, its style, whether it asks twice, and
+what the page must ask before sending it (issue 29, docs/design/games-interface.md §2 "Offer").
+
+`describe` takes a seat's legal list as `DealtHand.legal` builds it (``{"type": "bet", "min": 1,
+"max": 9}``, ``{"type": "draw", "action": "trade"}``, ...) and returns the same items, every
+key and value kept, with four keys added:
+
+- ``words``: the button's words, in the table's game words (`RuleSet.words`, the turn
+  actions' `TurnAction.button`, the dice's name), amounts where the pages put them;
+- ``style``: ``"primary"``, ``"danger"``, ``"quiet"`` or ``""``;
+- ``confirm``: the page asks for a second tap before it sends (what cannot be taken back);
+- ``inputs``: what the page asks before sending, each ``{"field", "kind", "words", ...}``:
+  ``"amount"`` (``min``, ``max``, ``shortcuts``: ``[[amount, words], ...]``: the buttons of the
+  usual amounts; a number field covers the rest of the range), ``"cards"`` (from the card picker:
+  ``deck``, ``count``; ``locked``: cards that are in already), or ``"choice"`` / ``"pile"`` /
+  ``"seat"`` / ``"token"`` (``options``: ``[[value, words], ...]``).
+
+The command a page sends is ``{"type": ..., <the item's fixed fields>, <each input's field>}``;
+the fixed fields are the command's own (``action`` of a draw), not the listing's (``min``,
+``amount`` of a call: the engine works those out). Which are which the pages know for today's
+moves; a move of a game they do not know names its fixed fields in ``fields`` (kept as it
+comes, as its ``words`` and ``inputs`` are).
+
+>>> from companion.rules.rulesets import ruleset_from
+>>> spike = ruleset_from({"preset": "spike"})
+>>> fold = describe([{"type": "fold"}], spike, SeatFacts(stack=10))[0]
+>>> fold["words"], fold["style"], fold["confirm"], fold["inputs"]
+('Junk', 'danger', True, [])
+>>> bet = describe([{"type": "bet", "min": 1, "max": 4}], spike, SeatFacts(stack=4))[0]
+>>> bet["words"], bet["inputs"][0]["shortcuts"]
+('Bet', [[1, 'Bet 1'], [2, 'Bet 2'], [3, 'Bet 3'], [4, 'Bet 4 (all-in)']])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from companion.rules.rulesets import RuleSet
+
+#: The moves a page asks twice for: they cannot be taken back (calling the hand ends the
+#: betting for everyone; leaving and cashing out end the evening's seat).
+CONFIRMED = frozenset({"fold", "all_in", "call_hand", "leave", "cash_out"})
+
+#: The round amounts a bet or raise offers as buttons besides its smallest and largest.
+ROUND_AMOUNTS = (2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
+
+#: The most a typed buy-in may be (the phone's field; the engine takes any positive amount).
+MOST_BUY_IN = 1_000_000
+
+#: Force Sabacc's two sides in words (RULES.md "Force Sabacc").
+SIDES = (("light", "Light (aims for +23)"), ("dark", "Dark (aims for −23)"))
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """What the words of a seat's moves depend on besides the rules: its stack (an amount
+    that puts all of it in is marked all-in), its bet in the betting round, its static field
+    (the cards it may take back, by name) and the amounts a free buy-in offers as buttons
+    besides the ante's round multiples."""
+
+    stack: int
+    bet: int = 0
+    static: tuple[str, ...] = ()
+    buy_ins: tuple[int, ...] | Callable[[], tuple[int, ...]] = ()  # or how to find them (only a free buy-in asks)
+
+
+def seat_facts(s: Mapping[str, Any], sid: str) -> SeatFacts:
+    """A seat's `SeatFacts` from the table state `s` (read-only)."""
+    seat = s["seats"][sid]
+    h = s["hand"]
+    mine = h["p"].get(sid) if h is not None else None
+
+    def usual() -> tuple[int, ...]:
+        chips = sum(c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"])
+        return _usual(chips, (x["bought_in"] for k, x in s["seats"].items() if k != sid and x["bought_in"] > 0))
+
+    return SeatFacts(stack=seat["stack"], bet=mine["bet"] if mine else 0,
+                     static=tuple(mine["static"]) if mine else (), buy_ins=usual)
+
+
+def _usual(chips: int, others: Iterable[int]) -> tuple[int, ...]:
+    """The buy-ins offered as buttons: the chip set's, what others bought in for (the first
+    three of these; the ante's round multiples are added up to four by `describe`)."""
+    out: list[int] = []
+    for n in (chips, *others):
+        if n > 0 and n not in out:
+            out.append(n)
+    return tuple(out[:3])
+
+
+def offered_amounts(lo: int, hi: int, ante: int = 1, most: int = 6) -> list[int]:
+    """The amounts offered as buttons: every one when there are few, else the smallest, a few
+    round ones (not below the ante) and the largest; a number field covers the rest.
+
+    >>> offered_amounts(3, 5), offered_amounts(1, 100, ante=2)
+    ([3, 4, 5], [1, 2, 3, 5, 10, 100])
+    """
+    if hi - lo + 1 <= most:
+        return list(range(lo, hi + 1))
+    out = [lo]
+    for n in ROUND_AMOUNTS:
+        if len(out) >= most - 1:
+            break
+        if lo < n < hi and n >= ante:
+            out.append(n)
+    return [*out, hi]
+
+
+def capital(words: str) -> str:
+    """`words` with a capital first letter ("junk" -> "Junk")."""
+    return words[:1].upper() + words[1:]
+
+
+def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> list[dict[str, Any]]:
+    """`items` (one seat's legal moves) with `words`, `style`, `confirm` and `inputs` added to
+    each (new dicts; every key of an item is kept, and so are words, style, confirm and inputs
+    an item brings itself: a plug-in game's move words itself)."""
+    out = []
+    for item in items:
+        said = dict(item)
+        for k, v in _describe(item, rules, seat).items():
+            said.setdefault(k, v)  # what the item says itself stands
+        out.append(said)
+    return out
+
+
+_ADDED = ("words", "style", "confirm", "inputs")
+
+
+def _amount(field: str, lo: int, hi: int, verb: str, words: str, ante: int,
+            whole: int | None, shortcuts: Iterable[int] | None = None) -> dict[str, Any]:
+    """An amount input from `lo` to `hi`: its buttons say "<verb> <n>", "(all-in)" on `whole`."""
+    amounts = offered_amounts(lo, hi, ante) if shortcuts is None else list(shortcuts)
+    return {"field": field, "kind": "amount", "min": lo, "max": hi, "words": words,
+            "shortcuts": [[n, f"{verb} {n}{' (all-in)' if n == whole else ''}"] for n in amounts]}
+
+
+def _cards(field: str, rules: RuleSet, count: int, words: str, locked: Iterable[str] = ()) -> dict[str, Any]:
+    """A cards input: `count` cards of the table's deck from the card picker."""
+    out: dict[str, Any] = {"field": field, "kind": "cards", "deck": rules.deck.name, "count": count, "words": words}
+    if locked:
+        out["locked"] = list(locked)
+    return out
+
+
+def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[str, Any]:
+    """The four added keys of one legal move."""
+    typ = item["type"]
+    words, style = typ.replace("_", " ").capitalize(), ""
+    inputs: list[dict[str, Any]] = []
+    ante = rules.ante or 1
+    confirm = typ in CONFIRMED
+    if typ == "check":
+        words, style = "Check", "primary"
+    elif typ == "call":
+        words, style = f"Call {item['amount']}{' (all-in)' if item['amount'] == seat.stack else ''}", "primary"
+    elif typ == "bet":
+        words = "Bet"
+        inputs = [_amount("amount", item["min"], item["max"], "Bet", "Bet another amount", ante, seat.stack)]
+    elif typ == "raise":
+        words = "Raise to"
+        inputs = [_amount("to", item["min_to"], item["max_to"], "Raise to", "Raise to another total", ante,
+                          seat.bet + seat.stack)]
+    elif typ == "all_in":
+        words, style = f"All-in ({item['amount']})", "danger"
+    elif typ == "fold":
+        words, style = capital(rules.words.fold), "danger"
+    elif typ == "roll":
+        words, style = f"Roll {rules.dice.name}", "primary"
+    elif typ == "call_hand":
+        words, style = "Call the hand", "primary"
+    elif typ == "no_call":
+        words = "No call: play on"
+    elif typ == "draw":
+        taken = next((a for a in rules.actions if a.action == item["action"]), None)
+        if taken is not None:
+            words = taken.button
+            # Leaving the hand cannot be taken back: it asks twice, as a fold does.
+            style = "danger" if taken.leaves else "primary" if taken.primary else ""
+            confirm = taken.leaves
+        if item.get("card"):
+            inputs = [_cards("card", rules, 1, "The card you discard")]
+    elif typ in ("reveal", "show"):
+        words, style = "Show my hand", "primary"
+        inputs = [_cards("cards", rules, item["hand_size"], "Your hand", item.get("static", ()))]
+    elif typ == "no_show":
+        words = "Keep my hand hidden"
+    elif typ == "demise_card":
+        words, style = "Enter my card", "primary"
+        inputs = [_cards("card", rules, 1, f"Your {rules.words.tie_card}")]
+    elif typ == "static_add":
+        words = "Add to my static field"
+        inputs = [_cards("card", rules, 1, "Card to put in your static field")]
+    elif typ == "static_remove":
+        words, style = "Take back", "quiet"
+        inputs = [{"field": "card", "kind": "choice", "words": "The card you take back from your static field",
+                   "options": [[c, _card_name(rules, c)] for c in dict.fromkeys(seat.static)]}]
+    elif typ == "declare_side":
+        words, style = "Declare my side", "primary"
+        inputs = [{"field": "side", "kind": "choice", "words": "Your side", "options": [list(x) for x in SIDES]}]
+    elif typ == "sit_out":
+        words = "Sit out the next hands"
+    elif typ == "sit_in":
+        words, style = "Sit in again", "primary"
+    elif typ == "cash_out":
+        words = "Cash out my stack"
+    elif typ == "leave":
+        words, style = "Leave the table", "danger"
+    elif typ == "buy_in":
+        if item.get("amount"):
+            words, style = f"Buy in ({item['amount']})", "primary"
+        else:
+            words = "Buy in"
+            usual = list(seat.buy_ins() if callable(seat.buy_ins) else seat.buy_ins)
+            for n in (20 * ante, 50 * ante, 100 * ante):
+                if len(usual) < 4 and n not in usual:
+                    usual.append(n)
+            inputs = [_amount("amount", 1, MOST_BUY_IN, "Buy in", "Buy in another amount", ante, None, sorted(usual))]
+    return {"words": words, "style": style, "confirm": confirm, "inputs": inputs}
+
+
+def _card_name(rules: RuleSet, code: str) -> str:
+    """A card's name in the table's deck ("7 of Coins"); its code for a card the deck lacks."""
+    card = rules.deck.cards.get(code)
+    return card.name if card is not None else code
+
+
+def bare(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Legal moves without what `describe` added (what the engine decided, for comparing).
+
+    >>> bare([{"type": "check", "words": "Check", "style": "primary", "confirm": False, "inputs": []}])
+    [{'type': 'check'}]
+    """
+    return [{k: v for k, v in item.items() if k not in _ADDED} for item in items]

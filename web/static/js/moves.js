@@ -1,0 +1,196 @@
+// Any game's moves, drawn from the server's offers (issue 29): each legal move comes with its
+// words, its style, whether it asks twice, and its inputs (companion/table/offers.py). The phone
+// and the console draw with this the moves they have no panel of their own for, so a move of a
+// game they do not know still has its button, its amount, its cards and its choices.
+//
+//   import { renderOffers } from "/static/js/moves.js";
+//   renderOffers(box, view.you.legal, {
+//     send: async (body, control) => ok,      // the page's send path; true when it went through
+//     forSeat: {seat: "s2", name: "Han"},     // the console playing a seat: "… for Han", seat sent
+//     deck,                                   // the page's deck (loadDeck()); else each input's
+//     guard: (event) => ignored,              // the page's tap guard (TapGuard.ignores)
+//     idPrefix: "amount-", kept: new Map(),   // ids of the amount fields; typed text kept
+//   });
+//
+// An offer: {type, words, style, confirm, inputs, fields?}. What is sent is
+// {type, ...fields, <each input's field>: its value} (and `seat` for the console).
+// Inputs: amount {field, min, max, shortcuts: [[n, words]], words}; cards {field, deck, count,
+// locked?, words}; choice | pile | seat | token {field, options: [[value, words]], words}.
+// Every text goes on the page as text (h(), textContent): nothing the server sends is parsed.
+
+import { h, amountField } from "./live.js";
+import { loadDeck, CardPicker } from "./cardpicker.js";
+
+const ARM_MS = 4000;
+const CHOICES = new Set(["choice", "pile", "seat", "token"]);
+
+/** The command an offer sends with `values` (its inputs'), for `forSeat` when the console plays. */
+export function commandOf(offer, values = {}, forSeat = null) {
+  return { type: offer.type, ...(offer.fields || {}), ...values, ...(forSeat ? { seat: forSeat.seat } : {}) };
+}
+
+/** Words as the console says them for the seat it plays ("Check for Han"). */
+function said(words, forSeat) {
+  return forSeat ? `${words} for ${forSeat.name}` : words;
+}
+
+/** The button classes of an offer's style. */
+function classes(style, big = true) {
+  return `button ${style === "quiet" ? "small quiet" : big ? "big" : ""}${style === "primary" ? " primary" : ""}${style === "danger" ? " danger" : ""}`.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * A button that sends `body()` (null: nothing, something is missing, which `body` says) with
+ * `opts.send`; where `confirm`, the first tap arms it ("Tap again: …") and only a second one
+ * within 4 s sends.
+ */
+export function offerButton(words, body, { send, confirm = false, style = "", guard = null, key = "" } = {}) {
+  const button = h("button", { type: "button", class: classes(style), dataset: { key } }, words);
+  let until = 0;
+  button.addEventListener("click", async (event) => {
+    if (guard && guard(event)) return;
+    const entry = body(); // what is missing is said at the first tap, before any arming
+    if (!entry) return;
+    if (confirm && until < Date.now()) {
+      until = Date.now() + ARM_MS;
+      button.textContent = `Tap again: ${words.toLowerCase()}`;
+      button.classList.add("armed");
+      setTimeout(() => {
+        if (until <= Date.now() && button.isConnected) { button.textContent = words; button.classList.remove("armed"); }
+      }, ARM_MS + 50);
+      return;
+    }
+    until = 0;
+    button.textContent = words;
+    button.classList.remove("armed");
+    await send(entry, button);
+  });
+  return button;
+}
+
+/** A segmented control of `input.options`: one value chosen (a radio group, so keys and screen
+ * readers know it). Its value: the chosen option's value, or null. */
+function choiceControl(input, id) {
+  const options = input.options || [];
+  const group = h("div", { class: "segmented", role: "radiogroup", "aria-label": input.words, dataset: { field: input.field } });
+  options.forEach(([value, words], i) => {
+    const radio = h("input", { type: "radio", name: id, id: `${id}-${i}`, value: String(value), checked: options.length === 1 });
+    group.append(h("label", { for: `${id}-${i}`, class: "segment" }, radio, h("span", {}, words)));
+  });
+  const value = () => {
+    const chosen = group.querySelector("input:checked");
+    if (!chosen) return null;
+    // The option's own value (a number stays a number).
+    const found = options.find(([v]) => String(v) === chosen.value);
+    return found ? found[0] : chosen.value;
+  };
+  return { element: h("fieldset", { class: "offer-input" }, h("legend", {}, input.words), group), value, missing: `Choose ${lower(input.words)} first.` };
+}
+
+/** A number within min..max (an amount among other inputs; alone, it is `amountField`). */
+function numberControl(input, id) {
+  const field = h("input", { type: "number", id, inputmode: "numeric", min: input.min, max: input.max, step: 1, placeholder: `${input.min}–${input.max}`, dataset: { field: input.field } });
+  const value = () => {
+    const raw = field.value.trim();
+    if (!/^\d+$/.test(raw)) return null;
+    const n = Number(raw);
+    return n >= input.min && n <= input.max ? n : null;
+  };
+  return {
+    element: h("div", { class: "offer-input control" }, h("label", { for: id }, input.words), field,
+      h("p", { class: "hint" }, `From ${input.min} to ${input.max}.`)),
+    value, missing: `${input.words}: type a whole number from ${input.min} to ${input.max}.`,
+  };
+}
+
+/** Cards from the card picker, limited to the input's deck and count. */
+function cardsControl(input, id, deck) {
+  const root = h("div", { id, class: "offer-cards" });
+  let picker = null;
+  const make = (d) => {
+    picker = new CardPicker(root, { deck: d, max: input.count || 0, label: input.words, locked: input.locked || [], cards: input.locked || [] });
+  };
+  if (deck && (!input.deck || deck.name === input.deck)) make(deck);
+  else loadDeck(input.deck || undefined).then(make);
+  const value = () => {
+    if (!picker) return null;
+    const cards = picker.cards;
+    if (input.count && cards.length !== input.count) return null;
+    return input.count === 1 ? cards[0] : cards;
+  };
+  const count = input.count === 1 ? "the card" : `${input.count} cards`;
+  return {
+    element: h("div", { class: "offer-input" }, h("p", { class: "label" }, `${input.words}:`), root),
+    value, missing: `Pick ${input.count ? count : "the cards"} first (${lower(input.words)}).`,
+  };
+}
+
+function lower(words) {
+  return words ? words[0].toLowerCase() + words.slice(1) : words;
+}
+
+let blockSeq = 0;
+
+/**
+ * One offer drawn: an amount alone is the row of its usual amounts and a number field for the
+ * rest (each sends at once); otherwise each input's control, then the offer's button.
+ */
+export function offerBlock(offer, opts) {
+  const { send, forSeat = null, guard = null, idPrefix = "offer-", kept = null } = opts;
+  const inputs = offer.inputs || [];
+  const block = h("div", { class: "offer", "data-error-slot": true, dataset: { offer: offer.type } });
+  const id = `${idPrefix}${offer.type}`;
+  if (inputs.length === 1 && inputs[0].kind === "amount") {
+    const input = inputs[0];
+    const shortcuts = input.shortcuts || [];
+    const row = shortcuts.map(([n, words]) => offerButton(said(words, forSeat), () => commandOf(offer, { [input.field]: n }, forSeat),
+      { send, guard, style: offer.style, confirm: offer.confirm, key: `${offer.type}-${n}` }));
+    if (row.length) block.append(h("div", { class: "shortcut-row", role: "group", "aria-label": said(offer.words, forSeat) }, row));
+    // Where the buttons leave amounts out, a number field within the range takes any of them.
+    if (shortcuts.length < input.max - input.min + 1) {
+      block.append(amountField({
+        id, label: said(input.words, forSeat), lo: input.min, hi: input.max, verb: offer.words, kept, guard,
+        onSend: async (n, button) => Boolean(await send(commandOf(offer, { [input.field]: n }, forSeat), button)),
+      }));
+    }
+    block.append(h("p", { class: "field-error", "aria-live": "assertive" }));
+    return block;
+  }
+  const seq = ++blockSeq;
+  const controls = inputs.map((input, i) => {
+    const cid = `${id}-${input.field || i}-${seq}`;
+    if (input.kind === "amount") return numberControl(input, cid);
+    if (input.kind === "cards") return cardsControl(input, cid, opts.deck);
+    if (CHOICES.has(input.kind)) return choiceControl(input, cid);
+    return null; // a kind this page does not know: the button says what is missing
+  });
+  const error = h("p", { class: "field-error", "aria-live": "assertive" });
+  const body = () => {
+    const values = {};
+    for (let i = 0; i < inputs.length; i++) {
+      const control = controls[i];
+      const v = control ? control.value() : null;
+      if (v === null || v === undefined) {
+        error.textContent = control ? control.missing : `This page cannot ask for ${lower(inputs[i].words || inputs[i].kind)}.`;
+        return null;
+      }
+      values[inputs[i].field] = v;
+    }
+    error.textContent = "";
+    return commandOf(offer, values, forSeat);
+  };
+  for (const c of controls) if (c) block.append(c.element);
+  block.append(offerButton(said(offer.words, forSeat), body,
+    { send, guard, style: offer.style, confirm: offer.confirm, key: offer.type }), error);
+  return block;
+}
+
+/** Every offer of `offers` drawn (offerBlock), in order. */
+export function offerBlocks(offers, opts) {
+  return offers.map((o) => offerBlock(o, opts));
+}
+
+/** Draw `offers` into `box` (its children replaced). */
+export function renderOffers(box, offers, opts) {
+  box.replaceChildren(...offerBlocks(offers, opts));
+}
