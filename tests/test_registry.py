@@ -236,3 +236,24 @@ def test_dealers_choice_changes_only_between_games_played_in_hands():
         assert t.rules.name == "spike-book"
     finally:
         undo()
+
+
+def test_nothing_outside_a_games_package_imports_it_but_through_the_registry():
+    """The runtime (the table, the server, the rules it shares, the decks, the bench, the
+    scrambler) reaches a game only through `companion.games.registry`."""
+    import ast
+
+    root = Path(registry.__file__).parents[1]
+    games = {p.parent.name for p in (root / "games").glob("*/__init__.py")}
+    assert {"classic", "spike"} <= games
+    found = []
+    for path in root.rglob("*.py"):
+        inside = path.relative_to(root).parts
+        if inside[0] == "games" and len(inside) > 2:  # a game's own package
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) and node.module else []
+            found += [(str(path.relative_to(root)), n) for n in names
+                      if any(n == f"companion.games.{g}" or n.startswith(f"companion.games.{g}.") for g in games)]
+    assert found == []

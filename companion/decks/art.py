@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from html import escape
 
+from companion.games import registry
 from companion.decks.source import DECKS, DeckCard, deck_cards, value_text
 
 WIDTH, HEIGHT = 630, 880  # tenths of a millimetre: a poker-size card
@@ -163,11 +164,6 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
     return _svg(label, "".join(parts), f"card-face deck-{deck}")
 
 
-#: Each deck's back: its title, its two inks and its emblem. A deck with no entry here (a game
-#: added since) gets `_plain_back`.
-_BACKS = {"sabacc": ("SABACC", "#14213d", "#c9a227", "face"), "spike": ("SPIKE", "#1b1b1b", "#d4452b", "triangle")}
-
-
 def _plain_back(deck: str) -> tuple[str, str, str, str]:
     """A back drawn from the deck's own data: its name in capitals, slate inks, and the mark
     its cards without a suit or stave carry (the sylop's ring, or the face cards' star)."""
@@ -176,7 +172,9 @@ def _plain_back(deck: str) -> tuple[str, str, str, str]:
 
 def back_svg(deck: str) -> str:
     """The back every card of `deck` shares: a lattice, a ring and the game's name."""
-    title, ground, line, emblem = _BACKS.get(deck) or _plain_back(deck)
+    # Each deck's back is its own (`Deck.back`: its title, its two inks and its emblem); a deck
+    # without one gets `_plain_back`.
+    title, ground, line, emblem = registry.decks()[deck].back or _plain_back(deck)
     lattice = "".join(
         f'<path d="M{x} 40 L{x + 400} 840 M{x} 840 L{x + 400} 40" stroke="{line}" stroke-width="3" opacity="0.35"/>'
         for x in range(-360, WIDTH, 60)

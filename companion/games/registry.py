@@ -13,8 +13,9 @@ game is refused at load time, in words, when it raises on import, is not a `Game
 name, a preset name or a deck name another game already has: the refusal is logged as a
 warning and that game is left out, so one bad plug-in never stops the site::
 
+    >>> first = next(iter(games().values()))
     >>> names = list(presets())
-    >>> names.index(default_preset()) >= 0, game_of(names[0]) is next(iter(games().values()))
+    >>> game_of(names[0]) is first, default_preset() in first.presets
     (True, True)
     >>> rules_from({"preset": names[0]}).name == names[0]
     True

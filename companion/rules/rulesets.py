@@ -418,8 +418,17 @@ def worth(chips: tuple[Chip, ...]) -> int:
     return sum(c.value * c.per_buy_in for c in chips)
 
 
+#: The chip sets a table is given (RULES.md's ruling on chips): 100 credits a buy-in, with
+#: small chips for small antes; 500 (a lay game of 500); 1000 (a tournament).
+CHIPS_100 = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
+CHIPS_500 = (Chip("aurodium", 100, 2), Chip("argentium", 50, 4), Chip("bronzium", 5, 20))
+CHIPS_1000 = (Chip("aurodium", 100, 4), Chip("argentium", 50, 8), Chip("bronzium", 10, 20))
+#: The chip set a buy-in other than the preset's plays with, by the buy-in it makes up.
+CHIPS_FOR_BUY_IN = {worth(c): c for c in (CHIPS_500, CHIPS_1000)}
+
+
 def apply_options(base: RuleSet, spec: Mapping[str, Any], field: str, options: Mapping[str, Callable[[Any], Any]],
-                  chips_for_buy_in: Mapping[int, tuple[Chip, ...]] | None = None,
+                  chips_for_buy_in: Mapping[int, tuple[Chip, ...]] = CHIPS_FOR_BUY_IN,
                   adjust: Callable[[dict[str, Any]], None] | None = None) -> RuleSet:
     """The rule set `spec`'s options make of the preset `base` (what a game's `rules_from` does).
 
@@ -446,10 +455,10 @@ def apply_options(base: RuleSet, spec: Mapping[str, Any], field: str, options: M
         changes["calling"] = dataclasses.replace(base.calling, rounds_before_call=rounds)
     if adjust is not None:
         adjust(changes)
-    # A buy-in another chip set makes up plays with that set (a game's tournament buy-in plays
-    # with its tournament chips).
+    # A buy-in another chip set makes up plays with that set (a buy-in of 1000 is a tournament:
+    # its chips add up to 1000, not the lay set's 500).
     if "buy_in" in changes and worth(base.chip_set) != changes["buy_in"]:
-        changes["chip_set"] = (chips_for_buy_in or {}).get(changes["buy_in"], base.chip_set)
+        changes["chip_set"] = chips_for_buy_in.get(changes["buy_in"], base.chip_set)
     overrides = tuple(sorted(spec.keys() - {"preset"}))
     rs = dataclasses.replace(base, **changes, overrides=overrides)
     if overrides:

@@ -163,7 +163,7 @@ def _sabacc() -> Deck:
     # The face cards named by a word of their own ("The Star") are not read out of sentences.
     plain = frozenset({"star", "balance", "demise", "endurance", "moderation"})
     return Deck("sabacc", "the 76-card Sabacc deck", CARDS, groups, "suit", (corellia,), plain_words=plain,
-                preview=("co7", "sa12", "idiot", "star"))
+                preview=("co7", "sa12", "idiot", "star"), back=("SABACC", "#14213d", "#c9a227", "face"))
 
 
 #: The classic 76-card deck (RULES.md): four suits of fifteen, sixteen face cards.

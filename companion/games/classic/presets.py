@@ -35,7 +35,9 @@ from companion.rules.rulesets import (
     AfterCall,
     AnteRule,
     CallingRule,
-    Chip,
+    CHIPS_100,
+    CHIPS_500,
+    CHIPS_1000,
     OrderOfPlay,
     Phase,
     Ranking,
@@ -47,7 +49,6 @@ from companion.rules.rulesets import (
     bool_option,
     enum_option,
     penalty_option,
-    worth,
 )
 
 #: Classic Sabacc (RULES.md "Hands"): judged by `companion.games.classic.hands.evaluate`.
@@ -87,11 +88,11 @@ CLASSIC_WORDS = GameWords()
 _TURNS = (BET, ROLL, CALL, DRAW)
 
 #: Generic chips for the free buy-in presets (values chosen so that small antes can be paid).
-DEFAULT_CHIPS = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
+DEFAULT_CHIPS = CHIPS_100
 #: Holodex lay game: 500 credits (the ruling on 001's table that does not add up).
-HOLODEX_LAY_CHIPS = (Chip("aurodium", 100, 2), Chip("argentium", 50, 4), Chip("bronzium", 5, 20))
+HOLODEX_LAY_CHIPS = CHIPS_500
 #: Holodex tournament: 1000 credits.
-HOLODEX_TOURNAMENT_CHIPS = (Chip("aurodium", 100, 4), Chip("argentium", 50, 8), Chip("bronzium", 10, 20))
+HOLODEX_TOURNAMENT_CHIPS = CHIPS_1000
 
 _WEG_CALL = CallingRule(Phase.CALL, 1, True, (AfterCall.REVEAL,))
 
@@ -222,9 +223,6 @@ PRESETS["pagat-d6"] = dataclasses.replace(
 )
 
 
-#: The chip sets of RULES.md's ruling on 001's table, by the buy-in they make up.
-CHIPS_FOR_BUY_IN = {worth(c): c for c in (HOLODEX_LAY_CHIPS, HOLODEX_TOURNAMENT_CHIPS)}
-
 #: The options classic takes: its own (the first seven names are fixed by SETTLE-API.md), then
 #: those every rule set takes.
 OPTIONS: dict[str, Callable[[Any], Any]] = {
@@ -246,7 +244,7 @@ def rules_from(spec: Any, field: str = "rules") -> RuleSet:
     spec = {"preset": spec} if isinstance(spec, str) else spec
     if not isinstance(spec, Mapping) or spec.get("preset") not in PRESETS:
         raise InvalidRules("unknown preset; one of " + ", ".join(PRESETS), f"{field}.preset")
-    rs = apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS, CHIPS_FOR_BUY_IN)
+    rs = apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS)
     if rs.force_sabacc and rs.corellia_run:
         raise InvalidRules("force_sabacc and corellia_run cannot be combined", f"{field}.corellia_run")
     return rs

@@ -46,7 +46,8 @@ def _spike_deck() -> Deck:
         Group("sylop", "Sylops", (SYLOP,)),
     )
     return Deck("spike", "the 62-card Corellian Spike deck", cards, groups, "value",
-                hand_min=2, hand_max=5, staves=STAVES, preview=("+7", "-3", "+10", SYLOP))
+                hand_min=2, hand_max=5, staves=STAVES, preview=("+7", "-3", "+10", SYLOP),
+                back=("SPIKE", "#1b1b1b", "#d4452b", "triangle"))
 
 
 #: The 62-card Corellian Spike deck.

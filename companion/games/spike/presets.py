@@ -22,7 +22,7 @@ from companion.rules.rulesets import (
     AfterCall,
     AnteRule,
     CallingRule,
-    Chip,
+    CHIPS_100,
     OrderOfPlay,
     Phase,
     PhaseRule,
@@ -43,8 +43,6 @@ from companion.rules.rulesets import (
 TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
 SPIKE_ROLL = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
 
-#: The chips of a free buy-in (values chosen so that small antes can be paid).
-CHIPS = (Chip("aurodium", 25, 2), Chip("argentium", 5, 6), Chip("bronzium", 1, 20))
 
 _SPIKE = RuleSet(
     name="spike",
@@ -62,7 +60,7 @@ _SPIKE = RuleSet(
     bet_limit=None,
     bomb_out_penalty=0,
     buy_in=0,
-    chip_set=CHIPS,
+    chip_set=CHIPS_100,
     order_of_play=OrderOfPlay.PHASES,
     turn_phases=(TURN, BETTING, SPIKE_ROLL),  # PHASE_ORDERS["turn-bet-spike"]
     calling=CallingRule(Phase.BETTING, 0, False, (AfterCall.REVEAL,)),  # not read: no calls
@@ -136,7 +134,7 @@ def rules_from(spec: Any, field: str = "rules") -> RuleSet:
     spec = {"preset": spec} if isinstance(spec, str) else spec
     if not isinstance(spec, Mapping) or spec.get("preset") not in PRESETS:
         raise InvalidRules("unknown preset; one of " + ", ".join(PRESETS), f"{field}.preset")
-    return apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS, {}, _follow)
+    return apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS, adjust=_follow)
 
 
 #: Spike's options as the host's form fields, in the order the pages show them (its own dice
