@@ -70,8 +70,8 @@ class Deck:
     plain_words: frozenset[str] = frozenset()
     # The cards the decks page shows of it, as a taste of its art (none: no preview).
     preview: tuple[str, ...] = ()
-    # The printed back: (its word, the ground's ink, the lines' ink, the emblem: "face",
-    # "sylop", "triangle", ...); empty: a plain back drawn from the deck's name.
+    # The printed back: (its word, the ground's ink, the lines' ink, the emblem: one of the
+    # shapes companion/decks/art.py draws); empty: a plain back drawn from the deck's name.
     back: tuple[str, str, str, str] | tuple[()] = ()
     _physical: tuple[str, ...] = field(default=(), repr=False)
 
