@@ -55,6 +55,8 @@ def same_state_checks(t: Table) -> int:
     refusals = 0
     for sid in t.seat_ids():
         for typ, fields in ASKED:
+            if typ not in t._engine.CHECKED:
+                continue  # another game's move (declare_side: classic's Force Sabacc)
             found, ran = answer(t, typ, fields, sid), applied(t, typ, fields, sid)
             if isinstance(found, Refusal):
                 found = found.refused()

@@ -65,8 +65,6 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "leave": _obj(dict(_FOR_SEAT)),
     "sit_out": _obj(dict(_FOR_SEAT)),
     "sit_in": _obj(dict(_FOR_SEAT)),
-    "declare_side": _obj({**_FOR_SEAT, "side": {"type": "string", "enum": ["light", "dark"]}},
-                         ("side",)),
     "reorder": _obj({"order": {"type": "array", "items": {"type": "string"}, "maxItems": 24}},
                     ("order",)),
     "set_dealer": _obj({"seat": {"type": ["string", "null"]}}, ("seat",)),
@@ -133,7 +131,7 @@ TRANSPORT_FIELDS = {"type", "version", "idempotency_key"}
 #: The commands with a read-only check (`Play.check`): the ones whose acceptance a view's legal
 #: moves ask about (the others' legal forms are derived from the state directly).
 CHECKED = frozenset({"check", "all_in", "fold", "call_hand", "no_call", "sit_out", "sit_in",
-                     "leave", "cash_out", "buy_in", "declare_side", "draw", "roll",
+                     "leave", "cash_out", "buy_in", "draw", "roll",
                      "start_hand", "end_session"})
 
 

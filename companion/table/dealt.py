@@ -61,6 +61,11 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             self.hand["discard_top"] = None
             self.emit("discard_top", card=None)
 
+    def seat_moves(self, sid: str) -> list[dict[str, Any]]:
+        """A game's own moves of a seat that `sid` may make now, listed after the session's
+        (each with its words: `offers.offer`); by default none."""
+        return []
+
     def hand_moves(self, sid: str) -> list[dict[str, Any]]:
         """A game's own moves that `sid` may make now in the hand, listed after the roll (each
         with its words: `offers.offer`); by default none."""
@@ -206,16 +211,12 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
             simple.append("no_call")  # a turn player who folded in their own turn closes it
         simple += ["sit_out", "sit_in", "leave", "cash_out", "buy_in"]
-        if rules.force_sabacc and s["seats"][sid]["side"] is None:
-            simple.append("declare_side")  # once, when the player sits down
         for typ in simple:
             if typ in MOVER_FIRST and moving is None or typ in OUTSIDE_A_HAND and playing:
                 continue
             fields: dict[str, Any] = {}
             if typ == "buy_in" and rules.buy_in == 0:
                 fields["amount"] = 1
-            if typ == "declare_side":
-                fields["side"] = "light"
             if game.allows(typ, fields, sid):
                 item: dict[str, Any] = {"type": typ}
                 if typ == "all_in":
@@ -223,6 +224,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                 if typ == "buy_in":
                     item["amount"] = rules.buy_in or None
                 out.append(item)
+        out += self.seat_moves(sid)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
             for taken in rules.actions:
                 # Where the discard pile is face up, a discarding move names its card: checked

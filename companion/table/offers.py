@@ -48,10 +48,6 @@ ROUND_AMOUNTS = (2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
 #: The most a typed buy-in may be (the phone's field; the engine takes any positive amount).
 MOST_BUY_IN = 1_000_000
 
-#: Force Sabacc's two sides in words (RULES.md "Force Sabacc").
-SIDES = (("light", "Light (aims for +23)"), ("dark", "Dark (aims for −23)"))
-
-
 @dataclass(frozen=True)
 class SeatFacts:
     """What the words of a seat's moves depend on besides the rules: its stack (an amount
@@ -193,9 +189,6 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
     elif typ == "demise_card":
         words, style = "Enter my card", "primary"
         inputs = [cards_input("card", rules, 1, f"Your {rules.words.tie_card}")]
-    elif typ == "declare_side":
-        words, style = "Declare my side", "primary"
-        inputs = [{"field": "side", "kind": "choice", "words": "Your side", "options": [list(x) for x in SIDES]}]
     elif typ == "sit_out":
         words = "Sit out the next hands"
     elif typ == "sit_in":

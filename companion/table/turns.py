@@ -71,8 +71,8 @@ class Turns(Play):
                 continue
             if seat["stack"] < rules.ante + sabacc_ante or (seat["stack"] == 0):
                 dealt_out.append((sid, "stack"))
-            elif rules.force_sabacc and seat["side"] is None:
-                dealt_out.append((sid, "no side declared"))
+            elif (why := self.not_ready(sid)) is not None:
+                dealt_out.append((sid, why))
             else:
                 players_set.append(sid)
         if len(players_set) < 2:
@@ -80,6 +80,11 @@ class Turns(Play):
         if len(players_set) * rules.deal_size > rules.deck.in_play(rules):
             return Refusal(409, "too many players for one deck")
         return players_set, dealt_out, sabacc_ante
+
+    def not_ready(self, sid: str) -> str | None:
+        """Why a seated player who can pay the ante is dealt out all the same (a game's own
+        condition, in the words the `dealt_out` event carries); by default None."""
+        return None
 
     def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
         players_set, dealt_out, sabacc_ante = sure(self.check_start_hand(f, actor))
