@@ -34,7 +34,8 @@ from companion.scrambler.dice import DICE
 from companion.table.commands import CHECKED, parse
 from companion.table.engine import HOST, SCRAMBLER, Game, Refused, Table
 from companion.table.offers import bare
-from companion.table.state import copy_json, current_step, roller_of, static_allowance, working_copy
+from companion.games.classic.static_field import static_allowance
+from companion.table.state import copy_json, current_step, roller_of, working_copy
 from test_table_fuzz import offered_in_turn
 
 PRESETS = ["weg", "classic", "holodex", "pagat", "pagat-d6"]
@@ -57,8 +58,8 @@ SESSION_MOVES = {"sit_out", "sit_in", "leave", "cash_out", "buy_in", "declare_si
 def trial(t: Table, entry: dict, actor: str | None) -> bool:
     """Whether `entry` is accepted: run on a working copy of the whole table."""
     try:
-        typ, fields = parse(entry)
-        Game(working_copy(t._s), t._rules, t._chips).run(typ, fields, actor)
+        typ, fields = parse(entry, t._engine.COMMANDS)
+        t._engine(working_copy(t._s), t._rules, t._chips).run(typ, fields, actor)
     except Refused:
         return False
     return True
@@ -72,8 +73,8 @@ def trial_legal(t: Table, sid: str) -> list[dict[str, Any]]:
     stack = s["seats"][sid]["stack"]
     betting = h["betting"] if h and h["stage"] == "play" else None
     bets = h
-    if betting is None and h and Game(s, rules, t._chips).folded_caller() is not None:
-        closed = Game(working_copy(s), rules, t._chips)
+    if betting is None and h and t._engine(s, rules, t._chips).folded_caller() is not None:
+        closed = t._engine(working_copy(s), rules, t._chips)
         closed.advance()
         bets = closed.hand
         betting = bets["betting"] if bets["stage"] == "play" else None
@@ -151,7 +152,7 @@ def trial_host_legal(t: Table) -> list[str]:
 # -- the comparison at one state ----------------------------------------------------------------
 
 def folded_window(t: Table) -> bool:
-    return Game(t._s, t._rules, t._chips).folded_caller() is not None
+    return t._engine(t._s, t._rules, t._chips).folded_caller() is not None
 
 
 def assert_same_legal_moves(t: Table) -> dict[str, list[dict[str, Any]]]:
@@ -296,7 +297,7 @@ class Driver:
             self.seen["call window"] += 1
         if folded_window(self.t):
             self.seen["folded turn player's call window"] += 1
-            past = Game(self.t._s, self.rules, self.t._chips).past_window().s["hand"]
+            past = self.t._engine(self.t._s, self.rules, self.t._chips).past_window().s["hand"]
             if past["stage"] == "play" and past["betting"] is not None:
                 self.seen["betting opened past a folded turn player's call window"] += 1
         if any(s["sitting_out"] for s in self.t._s["seats"].values()) and h["stage"] != "settled":
@@ -555,11 +556,17 @@ def test_listing_legal_moves_copies_no_table(monkeypatch):
 
 # -- one definition ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("typ", sorted(CHECKED))
-def test_each_checked_command_begins_with_its_own_check(typ):
+ENGINES = {Table.create("E", {"rules": p})._engine for p in ("classic", "spike")}
+
+
+@pytest.mark.parametrize("engine,typ", sorted(((e, typ) for e in ENGINES for typ in e.CHECKED),
+                                              key=lambda x: (x[0].__name__, x[1])))
+def test_each_checked_command_begins_with_its_own_check(engine, typ):
     """`cmd_<type>` calls `check_<type>` before it changes anything, so what a view offers
-    (`Play.check`) and what the command accepts have one definition."""
-    body = inspect.getsource(getattr(Game, "cmd_" + typ)).split("\n", 1)[1]
+    (`Play.check`) and what the command accepts have one definition (the runtime's commands
+    and each game's own)."""
+    assert CHECKED <= engine.CHECKED
+    body = inspect.getsource(getattr(engine, "cmd_" + typ)).split("\n", 1)[1]
     first = next(line.strip() for line in body.splitlines() if line.strip() and not line.strip().startswith(('"', "#")))
     assert f"self.check_{typ}(f, actor)" in first, first
 
@@ -567,4 +574,4 @@ def test_each_checked_command_begins_with_its_own_check(typ):
 def test_a_command_without_a_check_is_not_asked():
     t = Table.create("NONE", {"rules": "weg"})
     with pytest.raises(ValueError):
-        Game(t._s, t._rules, t._chips).check("bet", {"amount": 1}, HOST)
+        t._engine(t._s, t._rules, t._chips).check("bet", {"amount": 1}, HOST)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion.rules.rulesets import ruleset_from
-from companion.table.commands import CHECKED, parse
+from companion.table.commands import parse
 from companion.table.engine import Game, Table
 from companion.table.offers import SeatFacts, bare, describe
 from companion.table.state import working_copy
@@ -165,10 +165,10 @@ def check_offers(t: Table) -> int:
                     values = [v for v, _ in i["options"]]
                 for v in values[:2]:  # the range's ends; every option
                     entry = {"type": o["type"], **fixed, i["field"]: v}
-                    if o["type"] in CHECKED:
+                    if o["type"] in t._engine.CHECKED:
                         assert game.allows(o["type"], {k: x for k, x in entry.items() if k != "type"}, sid), (sid, o, entry)
                     else:  # a betting move: tried on a copy of the state (raises Refused if refused)
-                        Game(working_copy(t._s), t._rules, t._chips).run(*parse(entry), sid)
+                        t._engine(working_copy(t._s), t._rules, t._chips).run(*parse(entry, t._engine.COMMANDS), sid)
                     filled += 1
     return filled
 

@@ -59,7 +59,7 @@ def test_the_built_in_games_are_found_by_the_scan_with_their_presets_in_order():
     assert {"sabacc", "spike"} <= set(registry.decks())
     assert registry.rules_from({"preset": "spike-book", "junk_penalty": 2}).fold_fee == 2
     # The engine is the table's, imported only when asked for.
-    assert games["classic"].engine().__name__ == "DealtHand"
+    assert games["classic"].engine().__name__ == "ClassicHand"
 
 
 def test_the_built_in_games_entry_points_give_the_same_games_once(tmp_path, on_path):

@@ -36,15 +36,24 @@ NAME_MAX = 40
 _HEX = {"type": "string", "pattern": "^[0-9a-fA-F]{1,128}$"}
 
 
-def _obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+def obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The schema of a command's fields: `props` and no others, `required` among them (a
+    game's moves are written with it too)."""
     return {"type": "object", "properties": props, "required": list(required),
             "additionalProperties": False}
 
 
-_FOR_SEAT = {"seat": {"type": "string", "description": "host only: the seat acted for"}}
+_obj = obj
 
 
-_CARD = {"type": "string", "minLength": 1, "maxLength": 20}
+#: The field a seat command carries when the host sends it for a seat.
+FOR_SEAT = {"seat": {"type": "string", "description": "host only: the seat acted for"}}
+_FOR_SEAT = FOR_SEAT
+
+
+#: A card's code as a command carries it (the deck checks it).
+CARD = {"type": "string", "minLength": 1, "maxLength": 20}
+_CARD = CARD
 
 
 #: Every command type -> the JSON Schema of its fields (besides "type"); see docs/table-commands.md.
@@ -56,8 +65,6 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "leave": _obj(dict(_FOR_SEAT)),
     "sit_out": _obj(dict(_FOR_SEAT)),
     "sit_in": _obj(dict(_FOR_SEAT)),
-    "declare_side": _obj({**_FOR_SEAT, "side": {"type": "string", "enum": ["light", "dark"]}},
-                         ("side",)),
     "reorder": _obj({"order": {"type": "array", "items": {"type": "string"}, "maxItems": 24}},
                     ("order",)),
     "set_dealer": _obj({"seat": {"type": ["string", "null"]}}, ("seat",)),
@@ -96,8 +103,6 @@ COMMANDS: dict[str, dict[str, Any]] = {
                   # Where the discard pile is face up: the card discarded, now its top card.
                   "card": _CARD},
                  ("action",)),
-    "static_add": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
-    "static_remove": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
     "reveal": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}},
                    ("cards",)),
     "demise_card": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
@@ -123,13 +128,10 @@ SESSION_COMMANDS = ("join", "buy_in", "cash_out", "leave", "sit_out", "sit_in", 
 TRANSPORT_FIELDS = {"type", "version", "idempotency_key"}
 
 
-STATIC_COMMANDS = {"static_add", "static_remove"}
-
-
 #: The commands with a read-only check (`Play.check`): the ones whose acceptance a view's legal
 #: moves ask about (the others' legal forms are derived from the state directly).
 CHECKED = frozenset({"check", "all_in", "fold", "call_hand", "no_call", "sit_out", "sit_in",
-                     "leave", "cash_out", "buy_in", "declare_side", "draw", "roll",
+                     "leave", "cash_out", "buy_in", "draw", "roll",
                      "start_hand", "end_session"})
 
 

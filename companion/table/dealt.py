@@ -30,7 +30,6 @@ from companion.table.state import (
     hand_pot,
     pots_of,
     roller_of,
-    static_allowance,
 )
 from companion.table.turns import Turns, antes
 
@@ -61,6 +60,16 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         if self.rules.discard_pile_public and self.hand["discard_top"] is not None:
             self.hand["discard_top"] = None
             self.emit("discard_top", card=None)
+
+    def seat_moves(self, sid: str) -> list[dict[str, Any]]:
+        """A game's own moves of a seat that `sid` may make now, listed after the session's
+        (each with its words: `offers.offer`); by default none."""
+        return []
+
+    def hand_moves(self, sid: str) -> list[dict[str, Any]]:
+        """A game's own moves that `sid` may make now in the hand, listed after the roll (each
+        with its words: `offers.offer`); by default none."""
+        return []
 
     #: Every command this engine applies -> the JSON Schema of its fields (`Table.apply`
     #: checks an entry against its table's engine's).
@@ -161,8 +170,8 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         """The commands `sid` may send now, with amount ranges where they take one.
 
         Derived from the live state, never by trial on a copy of it (issue 19): the betting
-        ranges from what `Betting.mover` (where every betting command begins) finds, the static
-        field, the reveal from the state; every other move by the command's own read-only
+        ranges from what `Betting.mover` (where every betting command begins) finds, the
+        game's own moves from its engine (`hand_moves`), the reveal from the state; every other move by the command's own read-only
         check (`Play.answer`), so the list and the command cannot disagree. A check is not
         asked where its first step, shared with other checks and asked once, refuses."""
         s, rules = self.s, self.rules
@@ -202,16 +211,12 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
             simple.append("no_call")  # a turn player who folded in their own turn closes it
         simple += ["sit_out", "sit_in", "leave", "cash_out", "buy_in"]
-        if rules.force_sabacc and s["seats"][sid]["side"] is None:
-            simple.append("declare_side")  # once, when the player sits down
         for typ in simple:
             if typ in MOVER_FIRST and moving is None or typ in OUTSIDE_A_HAND and playing:
                 continue
             fields: dict[str, Any] = {}
             if typ == "buy_in" and rules.buy_in == 0:
                 fields["amount"] = 1
-            if typ == "declare_side":
-                fields["side"] = "light"
             if game.allows(typ, fields, sid):
                 item: dict[str, Any] = {"type": typ}
                 if typ == "all_in":
@@ -219,6 +224,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                 if typ == "buy_in":
                     item["amount"] = rules.buy_in or None
                 out.append(item)
+        out += self.seat_moves(sid)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
             for taken in rules.actions:
                 # Where the discard pile is face up, a discarding move names its card: checked
@@ -230,11 +236,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         if h and h["stage"] in ("play", "final_roll") and roller_of(h, step) == sid:
             if game.allows("roll", self.any_roll(), sid):
                 out.append({"type": "roll"})
-        static = static_allowance(s, rules, sid)
-        if static["add"]:
-            out.append({"type": "static_add"})
-        if static["remove"]:
-            out.append({"type": "static_remove"})
+        out += self.hand_moves(sid)
         if h and h["stage"] == "reveal" and sid in h["p"] and not h["p"][sid]["folded"]:
             p = h["p"][sid]
             if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands

@@ -41,7 +41,7 @@ from companion.refusal import Refused
 from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
 from companion.table.chips import chip_set_from
 from companion.table.commands import (
-    COMMANDS,
+    COMMANDS as RUNTIME_COMMANDS,
     HOST,
     NAME_MAX,
     SCRAMBLER,
@@ -70,6 +70,15 @@ def engine_of(rules: Any) -> type[Game]:
 
 
 __all__ = ["COMMANDS", "HOST", "NAME_MAX", "SCRAMBLER", "Game", "Refused", "Table"]
+
+
+def __getattr__(name: str) -> Any:
+    """`COMMANDS`: every command some table accepts, the runtime's and every registered
+    game's (`Table.every_command_schema`), worked out when first asked (the games' engines
+    import this package)."""
+    if name == "COMMANDS":
+        return Table.every_command_schema()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Table:
@@ -241,7 +250,7 @@ class Table:
     def every_command_schema(cls) -> dict[str, dict[str, Any]]:
         """The commands some table may accept: every registered game's, the runtime's first
         (the API's document lists them)."""
-        out = dict(COMMANDS)
+        out = dict(RUNTIME_COMMANDS)
         for game in registry.games().values():
             for typ, schema in getattr(game.engine(), "COMMANDS", {}).items():
                 out.setdefault(typ, schema)

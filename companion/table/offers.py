@@ -48,20 +48,14 @@ ROUND_AMOUNTS = (2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
 #: The most a typed buy-in may be (the phone's field; the engine takes any positive amount).
 MOST_BUY_IN = 1_000_000
 
-#: Force Sabacc's two sides in words (RULES.md "Force Sabacc").
-SIDES = (("light", "Light (aims for +23)"), ("dark", "Dark (aims for −23)"))
-
-
 @dataclass(frozen=True)
 class SeatFacts:
     """What the words of a seat's moves depend on besides the rules: its stack (an amount
-    that puts all of it in is marked all-in), its bet in the betting round, its static field
-    (the cards it may take back, by name) and the amounts a free buy-in offers as buttons
-    besides the ante's round multiples."""
+    that puts all of it in is marked all-in), its bet in the betting round and the amounts a
+    free buy-in offers as buttons besides the ante's round multiples."""
 
     stack: int
     bet: int = 0
-    static: tuple[str, ...] = ()
     buy_ins: tuple[int, ...] | Callable[[], tuple[int, ...]] = ()  # or how to find them (only a free buy-in asks)
 
 
@@ -75,8 +69,7 @@ def seat_facts(s: Mapping[str, Any], sid: str) -> SeatFacts:
         chips = sum(c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"])
         return _usual(chips, (x["bought_in"] for k, x in s["seats"].items() if k != sid and x["bought_in"] > 0))
 
-    return SeatFacts(stack=seat["stack"], bet=mine["bet"] if mine else 0,
-                     static=tuple(mine["static"]) if mine else (), buy_ins=usual)
+    return SeatFacts(stack=seat["stack"], bet=mine["bet"] if mine else 0, buy_ins=usual)
 
 
 def _usual(chips: int, others: Iterable[int]) -> tuple[int, ...]:
@@ -136,7 +129,14 @@ def _amount(field: str, lo: int, hi: int, verb: str, words: str, ante: int,
             "shortcuts": [[n, f"{verb} {n}{' (all-in)' if n == whole else ''}"] for n in amounts]}
 
 
-def _cards(field: str, rules: RuleSet, count: int, words: str, locked: Iterable[str] = ()) -> dict[str, Any]:
+def offer(item: dict[str, Any], words: str, style: str = "", confirm: bool = False,
+          inputs: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A legal move that brings its own words, style, confirm step and inputs (a game's own
+    move; `describe` keeps them), its keys in the order `describe` writes them."""
+    return {**item, "words": words, "style": style, "confirm": confirm, "inputs": list(inputs)}
+
+
+def cards_input(field: str, rules: RuleSet, count: int, words: str, locked: Iterable[str] = ()) -> dict[str, Any]:
     """A cards input: `count` cards of the table's deck from the card picker."""
     out: dict[str, Any] = {"field": field, "kind": "cards", "deck": rules.deck.name, "count": count, "words": words}
     if locked:
@@ -180,25 +180,15 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
             style = "danger" if taken.leaves else "primary" if taken.primary else ""
             confirm = taken.leaves
         if item.get("card"):
-            inputs = [_cards("card", rules, 1, "The card you discard")]
+            inputs = [cards_input("card", rules, 1, "The card you discard")]
     elif typ in ("reveal", "show"):
         words, style = "Show my hand", "primary"
-        inputs = [_cards("cards", rules, item["hand_size"], "Your hand", item.get("static", ()))]
+        inputs = [cards_input("cards", rules, item["hand_size"], "Your hand", item.get("static", ()))]
     elif typ == "no_show":
         words = "Keep my hand hidden"
     elif typ == "demise_card":
         words, style = "Enter my card", "primary"
-        inputs = [_cards("card", rules, 1, f"Your {rules.words.tie_card}")]
-    elif typ == "static_add":
-        words = "Add to my static field"
-        inputs = [_cards("card", rules, 1, "Card to put in your static field")]
-    elif typ == "static_remove":
-        words, style = "Take back", "quiet"
-        inputs = [{"field": "card", "kind": "choice", "words": "The card you take back from your static field",
-                   "options": [[c, _card_name(rules, c)] for c in dict.fromkeys(seat.static)]}]
-    elif typ == "declare_side":
-        words, style = "Declare my side", "primary"
-        inputs = [{"field": "side", "kind": "choice", "words": "Your side", "options": [list(x) for x in SIDES]}]
+        inputs = [cards_input("card", rules, 1, f"Your {rules.words.tie_card}")]
     elif typ == "sit_out":
         words = "Sit out the next hands"
     elif typ == "sit_in":
@@ -220,7 +210,7 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
     return {"words": words, "style": style, "confirm": confirm, "inputs": inputs}
 
 
-def _card_name(rules: RuleSet, code: str) -> str:
+def card_name(rules: RuleSet, code: str) -> str:
     """A card's name in the table's deck ("7 of Coins"); its code for a card the deck lacks."""
     card = rules.deck.cards.get(code)
     return card.name if card is not None else code

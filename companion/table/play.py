@@ -2,7 +2,7 @@
 state, the events it emits, and the checks that refuse it (who acts, whether a hand is on).
 
 `Game` (companion.table.engine) is made of the sections, each a class of its own module:
-seats.Seats (seats and session), turns.Turns (the turn, draws and the static field),
+seats.Seats (seats and session), turns.Turns (the turn and its draws),
 betting.Betting, shifts.Shifts (rolls and shifts), reveal.Reveal (the reveal and the settlement).
 A section calls another's step through `self` (the methods below that only raise name where
 each lives), so no section imports another.
@@ -19,7 +19,6 @@ from companion.table.commands import (
     HOST,
     HOST_ONLY,
     SCRAMBLER,
-    STATIC_COMMANDS,
 )
 from companion.table.state import Hand, Player, Step, TableState
 
@@ -56,10 +55,6 @@ def need(refusal: Refusal | None) -> None:
         raise refusal.refused()
 
 
-#: Each command with a read-only check -> the name of its check.
-CHECKS = {typ: "check_" + typ for typ in CHECKED}
-
-
 #: Refusals shared by more than one check (the same words wherever they are met).
 PLAYING = Refusal(409, "not while you are playing a hand")
 IN_HAND = Refusal(409, "not while a hand is being played")
@@ -69,6 +64,14 @@ NO_BETTING = Refusal(409, "there is no betting now")
 
 class Play:
     """One command being applied to a private copy of the state (discarded if refused)."""
+
+    #: The commands with a read-only check (`answer`): the runtime's, and a game's engine
+    #: adds its own moves' (whose `cmd_<typ>` begins with `check_<typ>`).
+    CHECKED: frozenset[str] = CHECKED
+
+    #: The moves that leave the drawer's window after a draw open (`Hand.drew_last`): a
+    #: game's engine names those of its moves a player may still make on the card just drawn.
+    KEEP_DRAW_WINDOW: frozenset[str] = frozenset()
 
     def __init__(self, s: TableState, rules: RuleSet, chips: tuple[Any, ...]):
         self.s, self.rules, self.chips = s, rules, chips
@@ -236,8 +239,8 @@ class Play:
         `Refused` (the state is then a copy to throw away: `Table.apply`)."""
         self.need_actor(typ, actor)
         h = self.s["hand"]
-        if h is not None and h["drew_last"] and typ not in STATIC_COMMANDS:
-            h["drew_last"] = None  # the next player acts: the drawer's static window closes
+        if h is not None and h["drew_last"] and typ not in self.KEEP_DRAW_WINDOW:
+            h["drew_last"] = None  # the next player acts: the drawer's window closes
         self.next_player_acts(typ, f, actor)
         getattr(self, "cmd_" + typ)(f, actor)
 
@@ -248,13 +251,11 @@ class Play:
         `check_<typ>` (the one definition of when the command is refused). The legal moves of
         a view ask this of the live state, with no copy of it (issue 19: a trial on a copy of
         the table for each candidate move was most of what a view cost). Clearing the drawer's
-        static window (`run`) changes no answer here: only the static-field commands read it,
-        and they keep it."""
-        check = CHECKS.get(typ)
-        if check is None:
+        window (`run`) changes no answer here: only the moves that keep it open read it."""
+        if typ not in self.CHECKED:
             raise ValueError(f"{typ!r} has no read-only check")
         self.need_actor(typ, actor)
-        return getattr(self.ahead(typ, f, actor), check)(f, actor)
+        return getattr(self.ahead(typ, f, actor), "check_" + typ)(f, actor)
 
     def check(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
         """Raise the `Refused` that `run(typ, f, actor)` would raise, changing nothing (`answer`)."""

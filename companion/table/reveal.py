@@ -9,7 +9,6 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
-from companion.rules.rulesets import Side
 from companion.rules.game import BLIND_DRAW
 from companion.rules.settle import BLIND_DRAW_STATUS, SUDDEN_DEMISE, InvalidReveal, PlayerReveal, settle
 from companion.table.evening import game_words
@@ -171,6 +170,11 @@ class Reveal(Play):
                           f"{names}: check your card and enter it again.")
         return True
 
+    def judged_with(self, sid: str) -> dict[str, Any]:
+        """What else a game's hand judge reads of `sid` at the reveal, by `PlayerReveal`'s
+        field names (a side the player plays, community cards); by default nothing."""
+        return {}
+
     def settle_hand(self) -> None:
         """Settle with the rules engine and move the stacks and the sabacc pot."""
         h, s, rules = self.hand, self.s, self.rules
@@ -186,8 +190,7 @@ class Reveal(Play):
         reveals = []
         for sid in h["players"]:
             p = h["p"][sid]
-            side = s["seats"][sid]["side"]
-            reveals.append(PlayerReveal(
+            reveals.append(PlayerReveal(**self.judged_with(sid),
                 name=sid,
                 cards=tuple(p["cards"] or ()) if not p["folded"] else (),
                 committed=p["committed"],
@@ -196,8 +199,6 @@ class Reveal(Play):
                 folded=p["folded"],
                 called=sid == h["called_by"],
                 demise=(p["demise"],) if p["demise"] else (),
-                static=tuple(p["static"]) if rules.holdem and not p["folded"] else (),
-                side=Side(side) if rules.force_sabacc and side else None,
                 blind_draw=tuple(p["blind_draw"]),
             ))
         try:
@@ -259,7 +260,7 @@ class Reveal(Play):
                                  if sid in start else h["p"][sid]["committed"]),
                         "static": h["p"][sid]["static"],
                         "blind_draw": h["p"][sid]["blind_draw"],
-                        "side": s["seats"][sid]["side"] if self.rules.force_sabacc else None}
+                        "side": self.judged_with(sid).get("side")}
                   for sid in h["players"]}
         return explain(record, played, self.rules, lambda sid: self.name(sid))
 

@@ -1,4 +1,4 @@
-"""Seats and the session: joining, buying in and cashing out, sitting out, sides, the dealer,
+"""Seats and the session: joining, buying in and cashing out, sitting out, the dealer,
 the host's adjustments and stakes (the end of the session is evening.py's)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from companion.table.state import new_seat
 
 #: The commands whose check refuses whatever `Seats.not_in_running_hand` refuses (a seat's
 #: legal moves ask it once for them all: `DealtHand.legal`).
-OUTSIDE_A_HAND = frozenset({"leave", "cash_out", "buy_in", "declare_side"})
+OUTSIDE_A_HAND = frozenset({"leave", "cash_out", "buy_in"})
 
 
 class Seats(Play):
@@ -135,30 +135,6 @@ class Seats(Play):
         sid = sure(self.check_sit_in(f, actor))
         self.s["seats"][sid]["sitting_out"] = False
         self.emit("sat_in", seat=sid)
-
-    def check_declare_side(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
-        """The refusal of a side that `cmd_declare_side` would raise (read-only); else the seat."""
-        sid = self.who(f, actor)
-        if not self.rules.force_sabacc:
-            return Refusal(409, "sides are declared only in Force Sabacc", "side")
-        refusal = self.not_in_running_hand(sid)
-        if refusal is not None:
-            return refusal
-        side = self.s["seats"][sid]["side"]
-        if side is not None:
-            # Declared once, when the player sits down; only the host may correct it, and only
-            # before the player's first hand of the session.
-            if actor != HOST:
-                return Refusal(409, f"you declared {side}: a side cannot change", "side")
-            if any(sid in row["players"] for row in self.s["hands"]):
-                return Refusal(409, f"{self.name(sid)} has played a hand as {side}: "
-                                    f"the side cannot change now", "side")
-        return sid
-
-    def cmd_declare_side(self, f: dict[str, Any], actor: str | None) -> None:
-        sid = sure(self.check_declare_side(f, actor))
-        self.s["seats"][sid]["side"] = f["side"]
-        self.emit("side_declared", seat=sid, side=f["side"])
 
     def cmd_reorder(self, f: dict[str, Any], actor: str | None) -> None:
         need(self.between_hands())

@@ -6,7 +6,7 @@ the same value); the `TypedDict`s below say what each part holds. `new_seat`, `n
 `migrate` gives an older snapshot's records the fields added since.
 
 Functions of the state that several sections of the engine read (the current step, who rolls,
-the cards left in the deck, the pots, the static-field allowance) live here too: they read the
+the cards left in the deck, the pots) live here too: they read the
 state and change nothing.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Literal, TypedDict, TypeVar, cast
 
-from companion.rules.rulesets import Phase, RuleSet, StaticField
+from companion.rules.rulesets import RuleSet
 from companion.rules.settle import build_pots
 
 #: Where a hand is: playing its rounds, at the last roll after a call, entering hands, a
@@ -412,42 +412,6 @@ def pots_of(h: Hand, stacks: dict[str, int] | None = None) -> list[dict[str, Any
 def hand_pot(h: Hand) -> int:
     """Every credit in the hand's pots: the commitments and the fees paid into the pot."""
     return sum(p["committed"] + p["fees"] for p in h["p"].values())
-
-
-def static_turn(h: Hand, sid: str) -> int | None:
-    """The turn in which `sid` may change their static field now: their own turn, or the turn
-    they just drew in, until the next player acts or the next phase begins (the static-field
-    timing ruling: a player can lock the card they just drew). None: not now."""
-    if h["turn_of"] == sid:
-        return h["turn_no"]
-    drew = h["drew_last"]
-    return drew["turn"] if drew and drew["seat"] == sid else None
-
-
-def static_allowance(s: TableState, rules: RuleSet, sid: str) -> dict[str, bool]:
-    """Whether `sid` may add / remove a static-field card now (RuleSet.static_field)."""
-    no = {"add": False, "remove": False}
-    h = s["hand"]
-    if rules.static_field is StaticField.NONE or h is None or h["stage"] != "play":
-        return no
-    p = h["p"].get(sid)
-    step = current_step(h)
-    if p is None or p["folded"] or step is None or h["called_by"] is not None:
-        return no
-    room = len(p["static"]) < p["hand_size"]
-    if rules.static_field is StaticField.FREE:
-        # classic: any time during play, in or out of turn, until the hand is called.
-        return {"add": room, "remove": bool(p["static"])}
-    turn = static_turn(h, sid)
-    if turn is None:
-        return no
-    if rules.static_field is StaticField.ONE_IN_ONE_OUT_PLAY_ROUND and step["phase"] != Phase.PLAY.value:
-        return no
-    added, removed = (p["added"], p["removed"]) if p["static_turn"] == turn else (0, 0)
-    if rules.static_field is StaticField.ONE_CHANGE_PER_TURN:
-        free = added + removed == 0
-        return {"add": free and room, "remove": free and bool(p["static"])}
-    return {"add": added == 0 and room, "remove": removed == 0 and bool(p["static"])}
 
 
 def join_words(words: list[str]) -> str:

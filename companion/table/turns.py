@@ -1,6 +1,6 @@
 """The turn and its draws: starting a hand, the round built from the rule set's phases
 (`RuleSet.turn_phases`: what each phase does and who does it), moving from step to step, the
-call and its windows, the draw and the static field, and the turn line in words."""
+call and its windows, the draw, and the turn line in words."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from companion.rules.rulesets import (
     OrderOfPlay,
     Phase,
     RuleSet,
-    StaticField,
     Trigger,
     Who,
 )
@@ -32,8 +31,6 @@ from companion.table.state import (
     next_in,
     roller_of,
     rotate,
-    static_allowance,
-    static_turn,
 )
 
 
@@ -74,8 +71,8 @@ class Turns(Play):
                 continue
             if seat["stack"] < rules.ante + sabacc_ante or (seat["stack"] == 0):
                 dealt_out.append((sid, "stack"))
-            elif rules.force_sabacc and seat["side"] is None:
-                dealt_out.append((sid, "no side declared"))
+            elif (why := self.not_ready(sid)) is not None:
+                dealt_out.append((sid, why))
             else:
                 players_set.append(sid)
         if len(players_set) < 2:
@@ -83,6 +80,11 @@ class Turns(Play):
         if len(players_set) * rules.deal_size > rules.deck.in_play(rules):
             return Refusal(409, "too many players for one deck")
         return players_set, dealt_out, sabacc_ante
+
+    def not_ready(self, sid: str) -> str | None:
+        """Why a seated player who can pay the ante is dealt out all the same (a game's own
+        condition, in the words the `dealt_out` event carries); by default None."""
+        return None
 
     def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
         players_set, dealt_out, sabacc_ante = sure(self.check_start_hand(f, actor))
@@ -578,50 +580,6 @@ class Turns(Play):
             self.concede(live[0])
             return
         self.advance()
-
-    def static_change(self, f: dict[str, Any], actor: str | None, add: bool) -> None:
-        sid = self.who(f, actor)
-        h = self.need_play()
-        if self.rules.static_field is StaticField.NONE:
-            raise Refused(409, "this rule set has no static field", None)
-        p = self.in_play(sid)
-        try:
-            code = self.rules.deck.normalize(f["card"])
-        except deck.UnknownCard as exc:
-            raise Refused(422, str(exc), "card") from None
-        self.need_in_play_deck(code, "card")
-        allowed = static_allowance(self.s, self.rules, sid)
-        turn = static_turn(h, sid)
-        if self.rules.static_field is not StaticField.FREE and turn is None:
-            raise Refused(409, "change your static field in your own turn", None)
-        if not allowed["add" if add else "remove"]:
-            if add and len(p["static"]) >= p["hand_size"]:
-                raise Refused(409, "every card of your hand is already in the static field", "card")
-            raise Refused(409, f"the static-field limit this turn is reached "
-                               f"({self.rules.static_field.value})", None)
-        if p["static_turn"] != turn:
-            p["static_turn"], p["added"], p["removed"] = turn, 0, 0
-        if add:
-            everywhere = [c for q in h["p"].values() if not q["folded"] for c in q["static"]] + [code]
-            try:
-                self.rules.deck.check_copies(everywhere)
-            except deck.TooManyCopies as exc:
-                raise Refused(422, f"{exc} across the static fields", "card") from None
-            p["static"].append(code)
-            p["added"] += 1
-            self.emit("static_added", seat=sid, card=code, static=list(p["static"]))
-        else:
-            if code not in p["static"]:
-                raise Refused(422, f"{code} is not in your static field", "card")
-            p["static"].remove(code)
-            p["removed"] += 1
-            self.emit("static_removed", seat=sid, card=code, static=list(p["static"]))
-
-    def cmd_static_add(self, f: dict[str, Any], actor: str | None) -> None:
-        self.static_change(f, actor, add=True)
-
-    def cmd_static_remove(self, f: dict[str, Any], actor: str | None) -> None:
-        self.static_change(f, actor, add=False)
 
     def turn_words(self, viewer: str | None) -> str:
         """Whose move it is and what they do, in words, for `viewer` ("You" for their own seat).

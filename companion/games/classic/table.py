@@ -1,0 +1,48 @@
+"""Classic Sabacc's live-table engine: the shared dealt-hand engine (`DealtHand`: seats,
+betting, rounds, rolls and shifts, the reveal and the settlement) with classic's own
+sections, whose moves, checks, words and schemas live in this package.
+
+`GAME.engine()` returns `ClassicHand`; the table finds it through the registry::
+
+    >>> sorted(set(ClassicHand.COMMANDS) - set(DealtHand.COMMANDS))
+    ['declare_side', 'static_add', 'static_remove']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.classic import sides, static_field
+from companion.games.classic.sides import Sides
+from companion.games.classic.static_field import StaticFieldMoves
+from companion.table.dealt import DealtHand
+
+
+class ClassicHand(Sides, StaticFieldMoves, DealtHand):
+    """A hand of classic Sabacc at the live table (its sections first: what they answer of
+    the shared engine's hooks wins)."""
+
+    #: The runtime's commands and classic's own moves.
+    COMMANDS = {**DealtHand.COMMANDS, **sides.COMMANDS, **static_field.COMMANDS}
+
+    #: The runtime's checked commands and classic's own.
+    CHECKED = DealtHand.CHECKED | {"declare_side"}
+
+    def seat_moves(self, sid: str) -> list[dict[str, Any]]:
+        """Classic's own seat moves: a side to declare (Force Sabacc)."""
+        return self.side_moves(sid)
+
+    def hand_moves(self, sid: str) -> list[dict[str, Any]]:
+        """Classic's own moves in the hand: the static field's."""
+        return self.static_moves(sid)
+
+    def not_ready(self, sid: str) -> str | None:
+        """A player without a side is dealt out (Force Sabacc)."""
+        return "no side declared" if self.side_missing(sid) else None
+
+    def judged_with(self, sid: str) -> dict[str, Any]:
+        """The judge reads each player's side (Force Sabacc) and, in Hold 'Em, which of a hand's
+        cards lie in its static field (every other player's are community cards)."""
+        p = self.hand["p"][sid]
+        return {"static": tuple(p["static"]) if self.rules.holdem and not p["folded"] else (),
+                "side": self.side_of(sid)}
