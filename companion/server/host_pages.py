@@ -297,7 +297,8 @@ def console(code: str):
         f["value"] = now.get(f["name"], f["default"])
     return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
                            presets=registry.presets(), fields=fields, groups=GROUPS, hand_pot=HAND_POT,
-                           deck_name=rules.deck.name, game_name=state["game"], dice_table=dice_table())
+                           deck_name=state["rules"].get("deck") or "", game_name=state["game"],
+                           dice_table=dice_table())
 
 
 def scrambler_devices_words(hub: Any) -> str:

@@ -51,7 +51,7 @@ def qr_svg(url: str) -> Markup:
 
 def _context(owner: TableOwner) -> dict:
     _, state = owner.view(None)
-    return {"code": owner.code, "state": state, "rules": state["rules"], "deck_name": state["rules"]["deck"],
+    return {"code": owner.code, "state": state, "rules": state["rules"], "deck_name": state["rules"].get("deck") or "",
             "game_name": state["game"]}  # one view: the deck and the game the stream's views are compared with
 
 

@@ -161,10 +161,10 @@ class HighCardHand(Evening, Seats, Betting):
         h = self.hand
         amount = hand_pot(h)
         self.s["seats"][winner]["stack"] += amount
-        self.settled({"status": "conceded", "winner": winner, "amount": amount,
-                      "payouts": {sid: amount if sid == winner else 0 for sid in h["players"]}})
-        self.emit("conceded", seat=winner, amount=amount, words=f"{self.name(winner)} takes {amount}: "
-                  "everyone else folded.")
+        words = f"{self.name(winner)} takes {amount}: everyone else folded."
+        self.settled({"status": "conceded", "winner": winner, "winners": [winner], "amount": amount,
+                      "payouts": {sid: amount if sid == winner else 0 for sid in h["players"]}, "words": words})
+        self.emit("conceded", seat=winner, amount=amount, words=words)
 
     def check_show_card(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
         """The seat showing a card, or why it may not now."""
@@ -199,15 +199,16 @@ class HighCardHand(Evening, Seats, Betting):
             payouts[sid] = share + (1 if i < odd else 0)
             self.s["seats"][sid]["stack"] += payouts[sid]
         names = " and ".join(self.name(sid) for sid in winners)
+        words = f"{names} {'wins' if len(winners) == 1 else 'split'} {pot} with {top}."
         self.settled({"status": "won" if len(winners) == 1 else "split", "winners": winners,
-                      "amount": pot, "payouts": payouts})
-        self.emit("settled", winners=winners, payouts=payouts,
-                  words=f"{names} {'wins' if len(winners) == 1 else 'split'} {pot} with {top}.")
+                      "amount": pot, "payouts": payouts, "words": words})
+        self.emit("settled", winners=winners, payouts=payouts, words=words)
 
     def settled(self, record: dict[str, Any]) -> None:
         """Close the hand with its settlement (history, stack chart, the dealer moves on)."""
         h, s = self.hand, self.s
-        h["settlement"] = {**record, "nets": {sid: record["payouts"].get(sid, 0) - h["p"][sid]["committed"]
+        # `words`: the result as every screen says it; `net`: what each player gained or lost.
+        h["settlement"] = {**record, "net": {sid: record["payouts"].get(sid, 0) - h["p"][sid]["committed"]
                                               for sid in h["players"]}}
         h["stage"], h["betting"] = "settled", None
         stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}

@@ -4,9 +4,12 @@
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
 
-import { LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords, discardPileWords } from "./live.js";
-import { loadDeck, cardName } from "./cardpicker.js";
-import { concededWords, describeSettlement } from "./settlement.js";
+import {
+  LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords,
+  discardPileWords, hasSabaccPot, handSizeWords,
+} from "./live.js";
+import { loadDeck, cardName, pageDeckName } from "./cardpicker.js";
+import { resultWords } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
 
 const root = document.getElementById("play-root");
@@ -23,13 +26,6 @@ const SHIFT_SHOWN_MS = 30000;
 const cardWords = (c) => (deck ? cardName(deck, c) : c);
 const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift", sabacc: "Sabacc Shift" };
 
-function settlementWords(settlement, names) {
-  if (settlement.status === "conceded") {
-    return concededWords(settlement, names);
-  }
-  return describeSettlement(namedSettlement(settlement, names));
-}
-
 /** "2", or "2 of 3" where a hand lasts a fixed number of rounds. */
 function roundWords(state, hand) {
   const rounds = state.rules.ending && state.rules.ending.rounds;
@@ -43,6 +39,7 @@ function render(state, events) {
 
   $("d-hand-pot").textContent = String(live ? live.hand_pot : 0);
   $("d-sabacc-pot").textContent = String(state.sabacc_pot);
+  $("d-sabacc-pot").closest(".d-pot").hidden = !hasSabaccPot(state);
   const pots = live ? live.pots.filter((p) => p.eligible.length > 1) : [];
   $("d-side-pots").textContent = pots.length > 1
     ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"}: ${p.amount}`).join(" · ")
@@ -91,7 +88,7 @@ function render(state, events) {
   root.classList.toggle("is-settled", Boolean(settled)); // the result takes the room of older lines
   if (settled) {
     try {
-      $("d-result-words").textContent = settlementWords(hand.settlement, names);
+      $("d-result-words").textContent = resultWords(hand.settlement, names, namedSettlement);
     } catch (err) {
       $("d-result-words").textContent = "";
     }
@@ -117,9 +114,9 @@ function render(state, events) {
       h("span", { class: "d-stack", "aria-label": `stack ${s.stack}` }, String(s.stack)),
       h("span", { class: "d-tags" }, tags.map((t) => h("span", { class: "tag" }, t))),
       p ? h("span", { class: "d-facts" }, h("span", { class: "d-committed" }, `in the pot ${p.committed}`),
-        `${p.bet ? ` · bet ${p.bet}` : ""} · ${p.hand_size} cards`) : null,
+        `${p.bet ? ` · bet ${p.bet}` : ""}${handSizeWords(p) ? ` · ${handSizeWords(p)}` : ""}`) : null,
       job ? h("span", { class: "d-job" }, job.words) : null,
-      p && p.static.length ? h("span", { class: "d-static" }, `Static: ${p.static.map(cardWords).join(", ")}`) : null,
+      p && p.static && p.static.length ? h("span", { class: "d-static" }, `Static: ${p.static.map(cardWords).join(", ")}`) : null,
       p && p.cards ? h("span", { class: "d-static" }, `Hand: ${p.cards.map(cardWords).join(", ")}`) : null);
     return li;
   });
@@ -192,7 +189,8 @@ function displayKey(tableCode) {
 }
 
 keepScreenOn();
-loadDeck().then((d) => { deck = d; if (live.state) render(live.state, []); });
+// A game without cards to pick has no deck: the shown cards are the game's own words.
+if (pageDeckName()) loadDeck().then((d) => { deck = d; if (live.state) render(live.state, []); });
 const live = new LiveTable(code, {
   displayKey: displayKey(code),
   onState: render,

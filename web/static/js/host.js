@@ -7,10 +7,11 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords } from "./live.js";
+import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement } from "./live.js";
 import { offerBlocks } from "./moves.js";
-import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
+import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { showdown } from "./showdown.js";
+import { resultWords } from "./settlement.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
 
@@ -382,14 +383,17 @@ function consolePage(root) {
     renderResult();
     renderDiceEntry(hand);
     $("sabacc-pot").textContent = String(state.sabacc_pot);
+    for (const id of ["sabacc-pot-term", "sabacc-pot"]) $(id).hidden = !hasSabaccPot(state);
     const legal = new Set(state.host_legal || []);
     for (const id of ["start-hand", "host-roll", "host-no-call"]) {
       const button = $(id);
       button.disabled = !legal.has(button.dataset.command);
     }
-    // In the game's words: what rolls; a game nobody calls in offers no "Nobody calls".
-    $("host-roll").textContent = `Roll ${(state.rules.dice && state.rules.dice.name) || "the scrambler"}`;
-    $("host-no-call").hidden = Boolean(state.rules.ending && !state.rules.ending.by_call);
+    // In the game's words: what rolls; a game without dice offers no roll, a game nobody calls
+    // in no "Nobody calls".
+    $("host-roll").hidden = !state.rules.dice;
+    if (state.rules.dice) $("host-roll").textContent = `Roll ${state.rules.dice.name}`;
+    $("host-no-call").hidden = !(state.rules.ending && state.rules.ending.by_call);
     renderSeats();
     renderSeatPlay();
     renderItems();
@@ -405,13 +409,17 @@ function consolePage(root) {
     const settled = Boolean(hand && hand.stage === "settled" && hand.settlement && !state.ended);
     $("hand-result-panel").hidden = !settled;
     if (!settled) { $("hand-result").replaceChildren(); return; }
-    $("hand-result").replaceChildren(showdown(hand.settlement, hand.players, seatNames(state),
+    const names = seatNames(state);
+    let words = "";
+    try { words = resultWords(hand.settlement, names, namedSettlement); } catch (err) { words = ""; }
+    $("hand-result").replaceChildren(el("p", { class: "result-sentence" }, words), showdown(hand.settlement, hand.players, seatNames(state),
       (c) => (deck ? cardName(deck, c) : c), { caption: `Hand ${hand.no}: the result` }));
   }
 
   function renderSeats() {
     const list = $("seat-list");
     $("end-sabacc-pot").textContent = String(state.sabacc_pot);
+    $("sabacc-pot-choice").hidden = !state.sabacc_pot; // nothing to split or carry
     const seen = new Set();
     state.seats.forEach((seat, i) => {
       seen.add(seat.seat);
@@ -576,7 +584,8 @@ function consolePage(root) {
   let deck = null;
   let cardsPicker = null;
   let cardsFor = null;
-  loadDeck().then((d) => { deck = d; setCardNamer(codeNamer(d)); seatPlayKey = null; if (state) renderSeatPlay(); });
+  // A game without cards to pick has no deck: its cards are said in its own words.
+  if (pageDeckName()) loadDeck().then((d) => { deck = d; setCardNamer(codeNamer(d)); seatPlayKey = null; if (state) renderSeatPlay(); });
 
   let topPicker = null;
 
@@ -678,8 +687,9 @@ function consolePage(root) {
    * leave amounts out, a stepped amount within its range. */
   function amountMoves(sid, name, l, out) {
     const input = l.inputs[0];
-    for (const [n, words] of input.shortcuts) out.push(seatButton(sid, `${words} for ${name}`, { type: l.type, [input.field]: n }));
-    if (input.shortcuts.length < input.max - input.min + 1) {
+    const shortcuts = input.shortcuts || []; // a game may offer no usual amounts: the field alone
+    for (const [n, words] of shortcuts) out.push(seatButton(sid, `${words} for ${name}`, { type: l.type, [input.field]: n }));
+    if (shortcuts.length < input.max - input.min + 1) {
       out.push(amountField({
         id: `seat-amount-${l.type}`, label: `${input.words} for ${name}`, lo: input.min, hi: input.max, verb: l.words,
         guard: (e) => tapGuard.ignores(e, sending),
@@ -776,7 +786,8 @@ function consolePage(root) {
   function renderSeatStatic(sid, seat, statics) {
     const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
     const player = hand ? hand.players.find((p) => p.seat === sid) : null;
-    const show = Boolean(state.rules.static_field !== "none" && player && deck && (statics.length || player.static.length));
+    const show = Boolean(state.rules.static_field && state.rules.static_field !== "none" && player && player.static
+      && deck && (statics.length || player.static.length));
     $("seat-static-wrap").hidden = !show;
     if (!show) return;
     $("seat-static-name").textContent = seat ? seat.name : sid;

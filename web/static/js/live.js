@@ -115,6 +115,19 @@ export function clearError(control) {
   if (slot) slot.textContent = "";
 }
 
+/** Whether the table's second pot has anything to show: it has held credits this session
+ * (now, carried in, or after any hand). A game that never uses it shows no "0" for it. */
+export function hasSabaccPot(state) {
+  return Boolean(state && (state.sabacc_pot || state.carried_sabacc_pot
+    || (state.stack_history || []).some((x) => x.sabacc_pot)));
+}
+
+/** How many cards a player holds, in words ("1 card", "3 cards"), or "" where the game's view
+ * does not count them. */
+export function handSizeWords(p) {
+  return typeof p.hand_size === "number" ? `${p.hand_size} ${p.hand_size === 1 ? "card" : "cards"}` : "";
+}
+
 /** Every seat's name by seat id, departed players too. */
 export function seatNames(state) {
   const names = new Map();
@@ -206,6 +219,8 @@ export function eventWords(ev, names) {
       ? `${who(ev.seat)} sits this hand out: the stack cannot pay the ante`
       : `${who(ev.seat)} sits this hand out: ${ev.reason}`;
     case "settled":
+      // A game that words its own result says it (`words`); otherwise the settlement is read.
+      if (typeof ev.words === "string" && ev.words) return nameCards(ev.words);
       // The result stays readable in the last actions after the next hand has started.
       try {
         const hands = (ev.settlement.hands || []).filter((x) => x.kind !== "folded")
@@ -214,7 +229,8 @@ export function eventWords(ev, names) {
       } catch (err) {
         return null;
       }
-    case "conceded": return `${who(ev.seat)} takes ${ev.amount}: everyone else ${w.folded}`;
+    case "conceded": return typeof ev.words === "string" && ev.words ? nameCards(ev.words)
+      : `${who(ev.seat)} takes ${ev.amount}: everyone else ${w.folded}`;
     case "hand_ended": return `Hand ${ev.hand} is over`;
     case "session_ended": return "The session is over: see the final standings";
     case "undone": return ev.words ? `The host undid ${nameCards(ev.words)}` : "The host undid the last entry";

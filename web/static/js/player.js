@@ -7,11 +7,11 @@
 import {
   LiveTable, TapGuard, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  gameWords, discardPileWords, capital,
+  gameWords, discardPileWords, capital, hasSabaccPot, handSizeWords,
 } from "./live.js";
 import { offerBlocks } from "./moves.js";
-import { loadDeck, CardPool, CardPicker, cardName, codeNamer } from "./cardpicker.js";
-import { concededWords, describeSettlement } from "./settlement.js";
+import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
+import { resultWords } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
 
@@ -134,7 +134,8 @@ function seatPage() {
   $("demise-send").addEventListener("click", (e) => sendDemise(e.currentTarget));
   $("static-add").addEventListener("click", (e) => addStatic(e.currentTarget));
   keepScreenOn();
-  loadDeck().then((d) => {
+  // A game without cards to pick has no deck: its cards are said in its own words.
+  if (pageDeckName()) loadDeck().then((d) => {
     deck = d;
     setCardNamer(codeNamer(d));
     actionsKey = null;
@@ -188,6 +189,7 @@ function render(state, events) {
   $("my-stack").textContent = me ? String(me.stack) : "–";
   $("hand-pot").textContent = hand && hand.stage !== "settled" ? String(hand.hand_pot) : "0";
   $("sabacc-pot").textContent = String(state.sabacc_pot);
+  $("sabacc-pot-box").hidden = !hasSabaccPot(state);
   const contested = hand && hand.stage !== "settled" ? hand.pots.filter((p) => p.eligible.length > 1) : [];
   $("side-pots").textContent = contested.length > 1
     ? `Main pot ${contested[0].amount}; ${contested.slice(1).map((p, i) => `side pot ${i + 1}: ${p.amount} (${p.eligible.map((s) => names.get(s)).join(", ")})`).join("; ")}`
@@ -378,10 +380,11 @@ function styled(l, more = {}) {
  * out, a number field within its range. */
 function amountMoves(l, into) {
   const input = l.inputs[0];
-  const row = input.shortcuts.map(([n, words]) =>
+  const shortcuts = input.shortcuts || []; // a game may offer no usual amounts: the field alone
+  const row = shortcuts.map(([n, words]) =>
     actionButton(words, { type: l.type, [input.field]: n }, { key: `${l.type}-${n}` }));
-  into.push(h("div", { class: "shortcut-row", role: "group", "aria-label": l.words }, row));
-  if (input.shortcuts.length < input.max - input.min + 1) {
+  if (row.length) into.push(h("div", { class: "shortcut-row", role: "group", "aria-label": l.words }, row));
+  if (shortcuts.length < input.max - input.min + 1) {
     into.push(amountForm(input.words, l.type, input.field, input.min, input.max, l.words));
   }
 }
@@ -493,7 +496,8 @@ function cardItem(code, removable) {
 }
 
 function renderStatic(state, mine) {
-  const rulesAllow = state.rules.static_field !== "none";
+  // Only a game whose rules have a static field (and say it is played) shows one.
+  const rulesAllow = Boolean(state.rules.static_field) && state.rules.static_field !== "none";
   $("static-panel").hidden = !rulesAllow;
   if (!rulesAllow) return;
   const cards = mine ? mine.static : [];
@@ -509,7 +513,7 @@ function renderStatic(state, mine) {
     pickers.static = new CardPicker($("static-picker"), { deck, max: 1, label: adding.inputs[0].words });
   }
   if (pickers.static && state.hand) {
-    pickers.static.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static));
+    pickers.static.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static || []));
   }
 }
 
@@ -535,7 +539,7 @@ function renderReveal(state, mine) {
     clash = null;
   }
   $("reveal-panel").hidden = !reveal || !deck;
-  const othersStatic = hand ? hand.players.filter((p) => p.seat !== live.seat && !p.folded).flatMap((p) => p.static) : [];
+  const othersStatic = hand ? hand.players.filter((p) => p.seat !== live.seat && !p.folded).flatMap((p) => p.static || []) : [];
   if (reveal && deck) {
     const saved = `sabacc.reveal.${code}.${handKey}`;
     if (!pickers.reveal) {
@@ -618,9 +622,7 @@ function renderResult(state, names) {
   if (!settled) return;
   let words;
   try {
-    words = hand.settlement.status === "conceded"
-      ? concededWords(hand.settlement, names)
-      : describeSettlement(namedSettlement(hand.settlement, names));
+    words = resultWords(hand.settlement, names, namedSettlement);
   } catch (err) {
     words = "The hand is settled: see the stacks below.";
   }
@@ -700,12 +702,12 @@ function renderSeats(state, names) {
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
     const facts = [`stack ${s.stack}`];
-    if (p) facts.push(`in the pot ${p.committed}`, `${p.hand_size} cards`);
+    if (p) facts.push(`in the pot ${p.committed}`, handSizeWords(p));
     const li = h("li", { class: `seat${s.seat === live.seat ? " is-me" : ""}${moving ? " is-moving" : ""}`, dataset: { seat: s.seat } },
       h("span", { class: "seat-name" }, s.name),
       tags.map((t) => h("span", { class: "tag" }, t)),
-      h("span", { class: "seat-facts" }, facts.join(" · ")));
-    if (p && p.static.length) {
+      h("span", { class: "seat-facts" }, facts.filter(Boolean).join(" · ")));
+    if (p && p.static && p.static.length) {
       li.append(h("span", { class: "seat-static" }, `Static field: ${p.static.map(cardWords).join(", ")}`));
     }
     return li;

@@ -54,6 +54,14 @@ export function concededWords(settlement, names) {
   return `${n} takes the ${potWords}, ${settlement.amount}: everyone else ${kindWords.folded || gameWordsNow.folded}${more}.`;
 }
 
+/** A settled hand's result sentence: the game's own words where its settlement has them,
+ * else read from its pots and hands (`names`: seat id -> name; `named`: the settlement with
+ * names for seat ids, live.js namedSettlement). */
+export function resultWords(settlement, names, named) {
+  if (typeof settlement.words === "string" && settlement.words) return settlement.words;
+  return settlement.status === "conceded" ? concededWords(settlement, names) : describeSettlement(named(settlement, names));
+}
+
 /** How one hand was judged, in words. */
 export function handWords(hand) {
   const kind = kindWords[hand.kind] || String(hand.kind).replace(/_/g, " ");

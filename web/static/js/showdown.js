@@ -33,7 +33,7 @@ function potLabel(pots, pot) {
 /** Who took which pot and who paid what, one sentence each: ["Main pot, 9: Chewie", ...]. */
 export function potLines(settlement, names) {
   const n = (s) => names.get(s) || s;
-  if (settlement.status === "conceded") {
+  if (settlement.status === "conceded" && settlement.words === undefined) {
     return [concededWords(settlement, names)];
   }
   const pots = settlement.pots || [];
@@ -71,9 +71,23 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
   // A blind draw's cards, one a draw, in a column of their own (the why tells who won it).
   const anyBlind = (settlement.hands || []).some((x) => x.blind_draw);
   const shown = settlement.shown; // the last player's hand, shown for the sabacc pot
+  // A settlement without judged hands (a game that words its own result): each player, their
+  // shown cards, whether they folded or won, and the money.
+  const players = Array.isArray(cards) ? cards : [];
+  const folded = new Set(players.filter((p) => p.folded).map((p) => p.seat));
+  const winners = settlement.winners || (settlement.winner ? [settlement.winner] : []);
+  const plain = (seat) => ({
+    name: seat, total: null, kind: null,
+    why: folded.has(seat) ? capital(gameWords().folded) : winners.includes(seat) ? `Wins the ${gameWords().pot}` : "",
+  });
   const hands = settlement.hands
-    || Object.keys(payouts).map((seat) => (seat !== settlement.winner ? { name: seat, total: null, kind: "folded" }
-      : shown ? { name: seat, total: shown.total, kind: shown.kind } : { name: seat, total: null, kind: "conceded" }));
+    || (settlement.status === "conceded" && settlement.words === undefined
+      ? Object.keys(payouts).map((seat) => (seat !== settlement.winner ? { name: seat, total: null, kind: "folded" }
+        : shown ? { name: seat, total: shown.total, kind: shown.kind } : { name: seat, total: null, kind: "conceded" }))
+      : (players.length ? players.map((p) => p.seat) : Object.keys(payouts)).map(plain));
+  // The columns a game's hands have: totals and kinds only where it judges hands so.
+  const anyTotal = hands.some((x) => x.total !== null && x.total !== undefined);
+  const anyKind = hands.some((x) => x.kind);
   const nets = settlement.net || {};
   const signed = (v) => (v === undefined ? "—" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`);
   const rows = hands.map((x) => {
@@ -88,15 +102,15 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
     return h("tr", { dataset: { seat: x.name, kind: x.demise_kind || x.kind } },
       h("th", { scope: "row", class: "sd-name" }, n(x.name)),
       h("td", { class: "sd-cards", "data-label": "Cards" }, codes && codes.length ? codes.map(cardWords).join(", ") : "—"),
-      h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)),
-      h("td", { class: "sd-kind", "data-label": "Hand" }, handWords({ ...x, total: null })),
+      anyTotal ? h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)) : null,
+      anyKind ? h("td", { class: "sd-kind", "data-label": "Hand" }, x.kind ? handWords({ ...x, total: null }) : "—") : null,
       anyDemise ? h("td", { class: "sd-demise", "data-label": capital(gameWords().tie) }, demise || "—") : null,
       anyBlind ? h("td", { class: "sd-blind-draw", "data-label": capital(gameWords().tie) }, x.blind_draw ? x.blind_draw.map(cardWords).join(", then ") : "—") : null,
       h("td", { class: "sd-result", "data-label": "Why" }, x.why || what.join("; ") || "—"),
       h("td", { class: "sd-payout num", "data-label": "Payout" }, pay === undefined ? "—" : String(pay)),
       h("td", { class: "sd-net num", "data-label": "Net" }, signed(nets[x.name])));
   });
-  const heads = ["Player", "Cards", "Total", "Hand", ...(anyDemise ? [capital(gameWords().tie)] : []), ...(anyBlind ? [capital(gameWords().tie)] : []), "Why", "Payout", "Net"];
+  const heads = ["Player", "Cards", ...(anyTotal ? ["Total"] : []), ...(anyKind ? ["Hand"] : []), ...(anyDemise ? [capital(gameWords().tie)] : []), ...(anyBlind ? [capital(gameWords().tie)] : []), "Why", "Payout", "Net"];
   const table = h("table", { class: "showdown-table" },
     h("caption", {}, caption),
     h("thead", {}, h("tr", {}, heads.map((t) =>
