@@ -10,6 +10,7 @@ shown takes the pot; equal cards split it, the odd credit to the first in seat o
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -116,8 +117,17 @@ def test_a_whole_hand_of_high_card_through_the_api(highcard, client):
     assert [o["type"] for o in v["you"]["legal"]] == ["show_card"]
     assert [o[0] for o in v["you"]["legal"][0]["inputs"][0]["options"]] == [str(n) for n in range(1, 11)]
     _act(api, code, seats[s3], {"type": "show_card", "card": "7"})
-    # A shown card stays hidden from the others until everyone has shown.
+    # A shown card stays hidden from the others until everyone has shown: in the views, and in
+    # the audit log (the game's engine declares the field secret; the runtime hides it).
     assert all(p["cards"] is None for p in _view(api, code, seats[s2])["hand"]["players"])
+
+    def shown_in_log(token):
+        log = api.get(f"/api/v1/tables/{code}/log", token)["entries"]
+        return [e["body"]["card"] for e in log if e["type"] == "show_card"], json.dumps(log)
+
+    theirs, text = shown_in_log(seats[s2])
+    assert theirs == ["hidden"] and '"7"' not in text
+    assert shown_in_log(seats[s3])[0] == ["7"]
     _act(api, code, seats[s2], {"type": "show_card", "card": "9"})
     v = _view(api, code)
     assert v["hand"]["stage"] == "settled" and v["hand"]["settlement"]["winners"] == [s2]

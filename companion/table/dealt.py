@@ -71,6 +71,13 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         with its words: `offers.offer`); by default none."""
         return []
 
+    #: The fields of a command no one but its seat may read in the audit log until they are
+    #: face up (owner.secret_fields): the cards entered at a reveal and a tie's card.
+    HIDDEN_FIELDS = {"reveal": ("cards",), "demise_card": ("card",)}
+    #: The events that put them face up: every hand is in (`revealed`), every tie card is in
+    #: (`demise_conflict` shows them all; `settled` ends the tie).
+    SHOWN_BY = {"reveal": ("revealed",), "demise_card": ("demise_conflict", "settled")}
+
     #: Every command this engine applies -> the JSON Schema of its fields (`Table.apply`
     #: checks an entry against its table's engine's).
     COMMANDS = COMMANDS

@@ -41,6 +41,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from companion.games import registry
 from companion.refusal import Refused
 from companion.scrambler.dice import Roller, SoftwareRoller
 from companion.scrambler.seed import SeededRoller
@@ -79,10 +80,28 @@ SNAPSHOT_EVERY = 25
 #: everyone sees the hands in the public `revealed` event once every player has entered.
 #: (The engine's events and views never carry them: docs/table-commands.md.) A refused undo does
 #: not quote the refusal of an entry of these kinds either: its words may name the cards.
-HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("cards",), "demise_card": ("card",)}
-#: The events that put those cards face up: every hand is in (`revealed`), every demise card is
-#: in (`demise_conflict` shows them all; `settled` ends the demise).
-SHOWN_BY: dict[str, tuple[str, ...]] = {"reveal": ("revealed",), "demise_card": ("demise_conflict", "settled")}
+#: Each game's engine declares its own (`HIDDEN_FIELDS`: command type -> fields; `SHOWN_BY`:
+#: command type -> the events that put them face up, before which an undo of a later entry
+#: is refused); the table hides the union of every registered game's, so no game's secret
+#: shows whatever game the table plays now (dealer's choice).
+_SECRETS: list[Any] = [None, {}, {}]
+
+
+def secret_fields() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """(HIDDEN_FIELDS, SHOWN_BY) of every registered game's engine, joined; worked out again
+    only when the registry's games change."""
+    games = registry.games()
+    if _SECRETS[0] is not games:
+        hidden: dict[str, tuple[str, ...]] = {}
+        shown: dict[str, tuple[str, ...]] = {}
+        for game in games.values():
+            engine = game.engine()
+            for into, declared in ((hidden, getattr(engine, "HIDDEN_FIELDS", {})),
+                                   (shown, getattr(engine, "SHOWN_BY", {}))):
+                for typ, names in declared.items():
+                    into[typ] = tuple(dict.fromkeys(into.get(typ, ()) + tuple(names)))
+        _SECRETS[:] = [games, hidden, shown]
+    return _SECRETS[1], _SECRETS[2]
 
 
 @dataclass
@@ -370,7 +389,7 @@ class TableOwner:
     def log_entry(self, e: Entry, who: str | None) -> dict[str, Any]:
         """Entry `e` as the audit log shows it to `who` (a seat, HOST or None)."""
         body = dict(e.body)
-        hidden = HIDDEN_FIELDS.get(e.type, ())
+        hidden = secret_fields()[0].get(e.type, ())
         if hidden and who != body.get("seat", e.actor):
             for name in hidden:
                 if name in body:
@@ -555,7 +574,7 @@ class TableOwner:
                     table.apply(dict(e.body), e.actor)
                 except Exception as exc:
                     why = exc.error if isinstance(exc, Refused) else str(exc)
-                    if e.type in HIDDEN_FIELDS:
+                    if e.type in secret_fields()[0]:
                         # Its words may name the entry's hidden cards ("sa5 would be on the
                         # table 2 times"): the host is not told another player's hand.
                         why = "the cards entered no longer fit the table"
@@ -614,8 +633,9 @@ class TableOwner:
                 raise Refused(409, f"entry {rolls[-1]} is a later roll of this hand: undo the rolls "
                                    f"from the latest back (the hand's n-th roll is always the "
                                    f"seed's n-th roll)", "seq")
+        shown_by = secret_fields()[1]
         for i, e in enumerate(later):
-            if e.type in SHOWN_BY and not any(ev.get("type") in SHOWN_BY[e.type]
+            if e.type in shown_by and not any(ev.get("type") in shown_by[e.type]
                                               for x in later[i:] for ev in x.events):
                 raise Refused(409, f"entry {e.seq} ({e.type}) holds cards that are not face up "
                                    f"yet: undo it first, or wait until every card is in", "seq")

@@ -106,6 +106,10 @@ class HighCardHand(Evening, Seats, Betting):
                               "properties": {"seat": {"type": "string"},
                                              "card": {"type": "string", "enum": list(CARDS)}}}}
 
+    #: A shown card is secret until every card is in: the audit log shows it only to its seat.
+    HIDDEN_FIELDS = {"show_card": ("card",)}
+    SHOWN_BY = {"show_card": ("settled", "hand_ended")}
+
     # -- the hand ---------------------------------------------------------------------------
 
     def check_start_hand(self, f: dict[str, Any], actor: str | None) -> list[str] | Refusal:
@@ -181,7 +185,8 @@ class HighCardHand(Evening, Seats, Betting):
         sid = sure(self.check_show_card(f, actor))
         h = self.hand
         h["p"][sid]["cards"] = [f["card"]]
-        self.emit("card_shown", seat=sid, card=f["card"], words=f"{self.name(sid)} shows {f['card']}.")
+        # Face down until every card is in (the audit log hides it too: HIDDEN_FIELDS).
+        self.emit("card_shown", seat=sid, words=f"{self.name(sid)} has shown a card.")
         if all(h["p"][x]["cards"] is not None for x in self.live()):
             self.settle()
 
@@ -202,7 +207,8 @@ class HighCardHand(Evening, Seats, Betting):
         words = f"{names} {'wins' if len(winners) == 1 else 'split'} {pot} with {top}."
         self.settled({"status": "won" if len(winners) == 1 else "split", "winners": winners,
                       "amount": pot, "payouts": payouts, "words": words})
-        self.emit("settled", winners=winners, payouts=payouts, words=words)
+        self.emit("settled", winners=winners, payouts=payouts,
+                  cards={sid: h["p"][sid]["cards"][0] for sid in live}, words=words)
 
     def settled(self, record: dict[str, Any]) -> None:
         """Close the hand with its settlement (history, stack chart, the dealer moves on)."""
