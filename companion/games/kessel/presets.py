@@ -54,8 +54,7 @@ class KesselRules:
     house_dealer: bool = False
     chip_set: tuple[Chip, ...] = field(default=(Chip("chip", 1, 6),))
     fold_fee: int = 0
-    # Not yet: the live table's engine is to come; the payout calculator settles Kessel reveals.
-    live_table: bool = False
+    live_table: bool = True
     words: GameWords = KESSEL_WORDS
 
     @property
