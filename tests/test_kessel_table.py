@@ -270,3 +270,17 @@ def test_refusals_at_the_start_are_in_words(api):
         {"error": "Blood 1 is not a Sand card", "field": "sand"}
     assert g.act(a, {"type": "choose_tokens", "tokens": ["refund", "embargo", "immunity"]}, 409)["error"] == \
         "not now: the dealer turns up the first card of each discard pile"
+
+
+def test_the_start_page_the_rules_page_and_a_tables_phone_and_display_pages_show_kessel(api, client):
+    start = client.get("/host").get_data(as_text=True)
+    assert "Kessel Sabacc" in start and "kessel-plain" in start
+    page = client.get("/rules?preset=kessel").get_data(as_text=True)
+    assert "Target Audit" in page and "one Sand card and one Blood card" in page
+    g = Game(api, "kessel")
+    g.act("host", {"type": "start_hand"})
+    assert g.view()["rules"]["deck"] == "kessel" and g.view()["rules"]["plays_tokens"] is True
+    cards = client.get("/api/v1/cards?deck=kessel").get_json()
+    assert [grp["key"] for grp in cards["groups"]] == ["sand", "blood"] and len(cards["cards"]) == 16
+    for path in (f"/t/{g.code}/seat", f"/t/{g.code}/display", f"/t/{g.code}/history"):
+        assert client.get(path).status_code == 200, path

@@ -13,9 +13,11 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from companion.games.api import InvalidRules, OptionField
+from companion.games.kessel.cards import KESSEL_DECK
 from companion.games.kessel.chips import TARIFF_INVESTED, TARIFF_OUT
 from companion.rules import option_fields as fields
-from companion.rules.game import GameWords
+from companion.rules.decks import Deck
+from companion.rules.game import Dice, GameWords
 from companion.rules.rulesets import Chip, choice_option
 
 #: The most credits a buy-in may be (as the payout calculator's credit fields).
@@ -29,6 +31,9 @@ TOKEN_DEALS = ("select", "random", "none")
 
 #: Kessel's words: chips are invested and the last player takes the credits pot; nobody folds,
 #: a tie has no tie-break (every tied best hand wins), no bomb-out; a turn's step is a draw.
+#: The two six-sided dice (K4): an Impostor's two choices, and Prime Sabacc's.
+KESSEL_DICE = Dice("the dice")
+
 KESSEL_WORDS = GameWords(pot="credits pot", fold="", folds="", folded="", fold_fee="", tie="exact tie",
                          tie_card="", tie_started="", draw_step="draw", bomb_out="")
 
@@ -56,6 +61,8 @@ class KesselRules:
     fold_fee: int = 0
     live_table: bool = True
     words: GameWords = KESSEL_WORDS
+    deck: Deck = field(default=KESSEL_DECK, compare=False)  # the pages' card picker reads it by name
+    dice: Dice = KESSEL_DICE
 
     @property
     def plays_tokens(self) -> bool:
@@ -64,8 +71,9 @@ class KesselRules:
 
     def to_json(self) -> dict[str, Any]:
         """The rules as a view carries them."""
-        return {k: v for k, v in asdict(self).items() if k not in ("chip_set", "words")} | \
-            {"words": asdict(self.words), "plays_tokens": self.plays_tokens}
+        plain = replace(self, deck=None)  # type: ignore[arg-type]  # the deck is named, not spelt out
+        return {k: v for k, v in asdict(plain).items() if k not in ("chip_set", "words", "deck")} | \
+            {"words": asdict(self.words), "plays_tokens": self.plays_tokens, "deck": self.deck.name}
 
 
 _KESSEL = KesselRules(
