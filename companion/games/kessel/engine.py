@@ -303,7 +303,8 @@ class KesselTable(Evening, Seats):
         but its top card first (K16)."""
         if g["draw_left"][fam] == 0:
             pile = g["discards"][fam]
-            g["draw_left"][fam], g["discards"][fam] = len(pile) - 1, pile[-1:]
+            g["draw_left"][fam] = len(pile) - 1
+            del pile[:-1]  # in place: a draw holding the pile puts its discard on the new one
             self.emit("reshuffled", family=fam, cards=g["draw_left"][fam],
                       words=f"The {fam.capitalize()} draw pile is empty: the dealer shuffles the discard pile "
                             "but its top card into a new draw pile.")
