@@ -105,10 +105,12 @@ class KesselTable(Evening, Seats):
         return {sid: Pile(c["stock"], c["invested"]) for sid, c in g["chips"].items()}
 
     def store(self, g: dict[str, Any], piles: dict[str, Pile]) -> None:
+        """Write the piles back into the game state."""
         for sid, p in piles.items():
             g["chips"][sid] = {"stock": p.stock, "invested": p.invested}
 
     def effects(self, g: dict[str, Any]) -> Effects:
+        """The judging effects in force (K35)."""
         e = g["effects"]
         return Effects(e["major_fraud"], e["markdown"], e["cook_the_books"], e["prime_sabacc"])
 
@@ -134,6 +136,7 @@ class KesselTable(Evening, Seats):
         return players
 
     def cmd_start_hand(self, f: dict[str, Any], actor: str | None) -> None:
+        """Start the game: the buy-ins into the credits pot, the chips, the first dealer and starter (K5, K6)."""
         players = sure(self.check_start_hand(f, actor))
         s = self.s
         # The starter: the host's dealer setting names the dealer; the starter sits on their left (K6).
@@ -165,6 +168,7 @@ class KesselTable(Evening, Seats):
                         f"{hand_pot(h)}.")
 
     def cmd_choose_tokens(self, f: dict[str, Any], actor: str | None) -> None:
+        """A player chooses their 3 tokens, in secret (K28)."""
         sid = self.who(f, actor)
         g = self.need_game("tokens")
         if sid not in g["in_game"]:
@@ -183,6 +187,7 @@ class KesselTable(Evening, Seats):
     # -- a round (K7–K16) ------------------------------------------------------------------
 
     def cmd_turn_up(self, f: dict[str, Any], actor: str | None) -> None:
+        """The dealer enters the two cards turned up to start the discard piles (K7, K14)."""
         g = self.need_game("deal")
         if actor != HOST and actor != g["dealer"]:
             raise Refused(403, "the dealer (or the host) turns up the discard piles' first cards", None)
@@ -207,6 +212,7 @@ class KesselTable(Evening, Seats):
         return c
 
     def need_turn(self, sid: str) -> dict[str, Any]:
+        """The game, when it is `sid`'s turn to act; else refused."""
         g = self.need_game("turns")
         if g["to_act"] != sid:
             raise Refused(409, f"it is {self.name(g['to_act'])}'s turn", None)
@@ -248,6 +254,7 @@ class KesselTable(Evening, Seats):
         return sid, target
 
     def cmd_play_token(self, f: dict[str, Any], actor: str | None) -> None:
+        """Play a token and apply it at once (K29–K36)."""
         sid, target = sure(self.check_play_token(f, actor))
         g = self.game()
         assert g is not None
@@ -323,6 +330,7 @@ class KesselTable(Evening, Seats):
         return sid
 
     def cmd_draw_card(self, f: dict[str, Any], actor: str | None) -> None:
+        """A paid draw from one of the four piles, keeping the card or discarding it (K9, K16)."""
         sid = sure(self.check_draw_card(f, actor))
         g = self.game()
         assert g is not None
@@ -358,11 +366,13 @@ class KesselTable(Evening, Seats):
         self.acted(g, sid)
 
     def check_stand(self, f: dict[str, Any], actor: str | None) -> str:
+        """The seat standing (it must be their turn)."""
         sid = self.who(f, actor)
         self.need_turn(sid)
         return sid
 
     def cmd_stand(self, f: dict[str, Any], actor: str | None) -> None:
+        """Stand: nothing done, nothing paid (K10)."""
         sid = self.check_stand(f, actor)
         g = self.game()
         assert g is not None
@@ -395,9 +405,11 @@ class KesselTable(Evening, Seats):
     # -- the reveal and the settlement (K17–K27) -------------------------------------------
 
     def next_to_show(self, g: dict[str, Any]) -> str | None:
+        """Who shows their hand next (K17: clockwise from the starter), or None."""
         return next((sid for sid in g["in_game"] if sid not in g["shown"]), None)
 
     def check_show_hand(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
+        """The seat showing, or why it may not now."""
         sid = self.who(f, actor)
         g = self.need_game("reveal")
         nxt = self.next_to_show(g)
@@ -409,6 +421,7 @@ class KesselTable(Evening, Seats):
         return sid
 
     def cmd_show_hand(self, f: dict[str, Any], actor: str | None) -> None:
+        """A player enters their two cards and Impostor values; the last one settles the round."""
         sid = sure(self.check_show_hand(f, actor))
         g = self.game()
         assert g is not None
@@ -471,6 +484,7 @@ class KesselTable(Evening, Seats):
         g["stage"], g["to_act"], g["discards"] = "deal", None, {"sand": [], "blood": []}
 
     def next_in_game(self, g: dict[str, Any], after: str) -> str:
+        """The first player still in the game clockwise after `after`."""
         ring = g["seats"]
         i = ring.index(after)
         return next(sid for sid in ring[i + 1:] + ring[:i + 1] if sid in g["in_game"])
@@ -506,9 +520,11 @@ class KesselTable(Evening, Seats):
         """No call window in Kessel: nothing to close."""
 
     def ahead(self, typ: str, f: dict[str, Any], actor: str | None) -> "KesselTable":
+        """Kessel's moves are checked on this game itself (no call window to pass)."""
         return self
 
     def end_hand(self) -> None:
+        """Never called: the game ends in `end_game`."""
         raise AssertionError("Kessel closes its game in `end_game`")
 
     def pots_held(self) -> int:
@@ -517,12 +533,15 @@ class KesselTable(Evening, Seats):
         return 0 if h is None or h["stage"] == "settled" else hand_pot(h)
 
     def ante_due(self) -> int:
+        """What joining the game takes from a stack: the buy-in."""
         return self.kr.buy_in
 
     def roll_due(self, entry: dict) -> None:
+        """No roll the table makes for Kessel yet."""
         return None  # the Impostor dice are not rolled by the table yet: the value chosen is entered
 
     def turn_words(self, viewer: str | None) -> str | None:
+        """Whose turn it is and what to do, in words ("You" for the viewer)."""
         g = self.game() if self.in_hand() else None
         if g is None:
             return None
@@ -556,6 +575,7 @@ class KesselTable(Evening, Seats):
         }
 
     def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
+        """The game as every viewer sees it (no seat's unplayed tokens)."""
         h = self.s["hand"]
         if h is None:
             return None
@@ -575,6 +595,7 @@ class KesselTable(Evening, Seats):
         }
 
     def private(self, sid: str, legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """What only `sid` sees: their own tokens and their legal moves."""
         g = self.game()
         return {"seat": sid, "cards": None, "tokens": list(g["tokens"].get(sid, [])) if g else [],
                 "legal": self.legal(sid) if legal is None else legal}
@@ -626,5 +647,6 @@ class KesselTable(Evening, Seats):
         return out
 
     def host_legal(self) -> list[str]:
+        """The host's commands now."""
         return ["start_hand"] if self.allows("start_hand", {}, HOST) else []
 
