@@ -194,3 +194,15 @@ def test_k34_every_effect_ends_with_the_settlement():
     g = game(t)
     assert g["effects"] == {"major_fraud": False, "markdown": False, "cook_the_books": False, "prime_sabacc": None}
     assert g["immune"] == [] and g["embargo"] is None and g["round"] == 2
+
+
+def test_the_host_plays_a_seat_without_a_phone_and_a_seat_plays_only_its_own_moves():
+    t, (a, b, c) = start("kessel", 3, tokens=[["refund", "embargo", "immunity"], ["markdown", "free_draw", "refund"],
+                                            ["general_tariff", "refund", "immunity"]])
+    assert refused(t, {"type": "stand", "seat": a}, b).status == 403  # not for another seat
+    assert refused(t, {"type": "stand"}, HOST).field == "seat"  # the host names the seat
+    t.apply({"type": "play_token", "token": "embargo", "seat": a}, HOST)
+    t.apply({"type": "draw_card", "pile": "blood_discard", "keep": False, "seat": a}, HOST)
+    g = game(t)
+    assert g["chips"][a] == {"stock": 5, "invested": 1} and g["embargo"] == b and g["to_act"] == b
+    assert [p["token"] for p in g["played"]] == ["embargo"] and g["tokens"][a] == ["refund", "immunity"]
