@@ -81,6 +81,14 @@ def _play(t: Table, rnd: random.Random, draws_to: str | None = None) -> dict:
         _check_secrets(t, held)
         assert t.credits() == credits
         assert all(c["stock"] >= 0 and c["invested"] >= 0 for c in g["chips"].values())
+        if g.get("pending") is not None:  # the dice for an Impostor or Prime Sabacc
+            p = g["pending"]
+            if p["dice"] is None:
+                t.apply({"type": "roll", "dice": [rnd.randint(1, 6), rnd.randint(1, 6)]},
+                        rnd.choice([HOST, p["seat"]]))
+            else:
+                t.apply({"type": "choose_value", "value": rnd.choice(p["dice"])}, p["seat"])
+            continue
         if g["stage"] == "tokens":
             sid = next(s for s in g["in_game"] if s not in g["chosen"])
             t.apply({"type": "choose_tokens", "tokens": rnd.sample([x.code for x in TOKENS], 3)}, sid)
@@ -116,9 +124,14 @@ def _play(t: Table, rnd: random.Random, draws_to: str | None = None) -> dict:
             sid = next(s for s in g["in_game"] if s not in g["shown"])
             free = _free_cards(g, [])
             cards = [_pick(rnd, free, "s"), _pick(rnd, free, "b")]
-            imps = [] if g["effects"]["major_fraud"] else [rnd.randint(1, 6) for c in cards if c[1] == "i"]
             before = sum(c["stock"] + c["invested"] for c in g["chips"].values())
-            t.apply({"type": "show_hand", "cards": cards, "impostors": imps}, sid)
+            t.apply({"type": "show_hand", "cards": cards}, sid)
+            while _game(t).get("pending") is not None:  # K17: each Impostor's dice, then a value
+                p = _game(t)["pending"]
+                if p["dice"] is None:
+                    t.apply({"type": "roll", "dice": [rnd.randint(1, 6), rnd.randint(1, 6)]}, HOST)
+                else:
+                    t.apply({"type": "choose_value", "value": rnd.choice(p["dice"])}, p["seat"])
             after = _game(t)
             if len(after["rounds"]) > rounds_seen:  # the round was settled
                 rounds_seen = len(after["rounds"])

@@ -103,8 +103,16 @@ def test_a_whole_kessel_plain_game_to_its_winner(api):
     assert g.act(a, {"type": "show_hand", "cards": ["s5", "s3"]}, 422)["field"] == "cards"
     g.act(a, {"type": "show_hand", "cards": ["s5", "b5"]})
     g.act(b, {"type": "show_hand", "cards": ["b6", "s2"]})
-    assert g.act(c, {"type": "show_hand", "cards": ["s3", "bi"]}, 422)["field"] == "impostors"
-    g.act(c, {"type": "show_hand", "cards": ["s3", "bi"], "impostors": [4]})
+    # K17: the Impostor's two dice (here a roll of the table's dice the host enters), then a value.
+    g.act(c, {"type": "show_hand", "cards": ["s3", "bi"]})
+    assert g.act(c, {"type": "choose_value", "value": 4}, 409)["error"] == "no dice to choose from now"
+    assert g.view(c)["hand"]["words"] == "The scrambler rolls two dice for the Impostor."
+    assert [o["type"] for o in g.view(c)["you"]["legal"]] == ["roll"]
+    g.act("host", {"type": "roll", "dice": [4, 1]})
+    assert g.view(c)["hand"]["words"] == "You: take 4 or 1 for the Impostor."
+    assert g.act(c, {"type": "choose_value", "value": 5}, 422) == \
+        {"error": "choose 4 or 1, the values rolled", "field": "value"}
+    g.act(c, {"type": "choose_value", "value": 4})
     r1 = g.game()["rounds"][0]
     names = g.by_seat()
     assert [names[w] for w in r1["winners"]] == [a] and r1["chips_removed"] == 5
@@ -205,10 +213,11 @@ def test_a_kessel_game_with_tokens_secret_until_played(api):
         g.act(p, {"type": "stand"})
     assert secret_kept()
     # The reveal under Major Fraud: Impostors are 6, no value is entered.
-    assert g.act(a, {"type": "show_hand", "cards": ["si", "b6"], "impostors": [6]}, 422)["field"] == "impostors"
     g.act(a, {"type": "show_hand", "cards": ["si", "b6"]})
+    assert g.game()["pending"] is None and g.game()["shown"][g.seat[a]]["values"] == [6, 6]  # nothing rolled
     g.act(b, {"type": "show_hand", "cards": ["s3", "b3"]})
     g.act(c, {"type": "show_hand", "cards": ["s1", "bi"]})
+    assert g.game()["pending"] is None
     names = g.by_seat()
     r1 = g.game()["rounds"][0]
     assert [names[w] for w in r1["winners"]] == [b] and r1["chips_removed"] == 6
@@ -284,3 +293,24 @@ def test_the_start_page_the_rules_page_and_a_tables_phone_and_display_pages_show
     assert [grp["key"] for grp in cards["groups"]] == ["sand", "blood"] and len(cards["cards"]) == 16
     for path in (f"/t/{g.code}/seat", f"/t/{g.code}/display", f"/t/{g.code}/history"):
         assert client.get(path).status_code == 200, path
+
+
+def test_the_scrambler_rolls_the_impostor_dice_from_the_tables_roller(api):
+    g = Game(api, "kessel-plain")
+    g.act("host", {"type": "start_hand"})
+    a, b, c = g.order()
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    for p in (a, b, c):
+        g.act(p, {"type": "stand"})
+    g.act(a, {"type": "show_hand", "cards": ["bi", "si"]})  # two Impostors: two rolls, Sand first
+    assert g.act(b, {"type": "roll"}, 403)["error"] == f"the scrambler, the host or {a} rolls"
+    values = []
+    for _ in range(2):
+        g.act(a, {"type": "roll"})  # no dice sent: the table's roller rolls them
+        dice = g.game()["pending"]["dice"]
+        assert len(dice) == 2 and all(1 <= d <= 6 for d in dice)
+        g.act(a, {"type": "choose_value", "value": dice[1]})
+        values.append(dice[1])
+    shown = g.game()["shown"][g.seat[a]]
+    assert shown["cards"] == ["si", "bi"] and shown["values"] == values
+    assert g.act(a, {"type": "roll"}, 409)["error"].startswith("nothing to roll now")

@@ -105,7 +105,11 @@ def test_k17_hands_are_shown_one_at_a_time_from_the_starter_and_face_up_at_once(
     t, (a, b, c) = start()
     stand_all(t, (a, b, c))  # everyone stands: the reveal (K11)
     assert refused(t, {"type": "show_hand", "cards": ["s2", "b2"]}, b).status == 409
-    t.apply({"type": "show_hand", "cards": ["s2", "bi"], "impostors": [2]}, a)
+    t.apply({"type": "show_hand", "cards": ["s2", "bi"]}, a)
+    assert refused(t, {"type": "show_hand", "cards": ["s3", "b3"]}, b).error == \
+        "first the dice for the Impostor: roll the scrambler"
+    t.apply({"type": "roll", "dice": [5, 2]}, HOST)
+    t.apply({"type": "choose_value", "value": 2}, a)
     shown = t.view(c)["hand"]["game"]["shown"]  # public before the others show (K17)
     assert shown[a]["values"] == [2, 2] and shown[a]["kind"] == "sabacc"
     assert refused(t, {"type": "show_hand", "cards": ["s3", "b3"]}, c).error == \
@@ -160,9 +164,15 @@ def test_k30_a_targeted_token_needs_a_valid_target_and_a_token_with_none_is_not_
 def test_k33_prime_sabacc_again_replaces_the_value_and_cook_the_books_again_restores_the_order():
     t, (a, b) = start("kessel", 2, tokens=[["prime_sabacc", "cook_the_books", "refund"],
                                           ["prime_sabacc", "cook_the_books", "markdown"]])
-    t.apply({"type": "play_token", "token": "prime_sabacc", "value": 3}, a)
+    t.apply({"type": "play_token", "token": "prime_sabacc"}, a)
+    assert refused(t, {"type": "stand"}, a).error == "first the dice for the Prime Sabacc token: roll the scrambler"
+    t.apply({"type": "roll", "dice": [3, 1]}, a)
+    t.apply({"type": "choose_value", "value": 3}, a)
+    assert game(t)["effects"]["prime_sabacc"] == 3
     t.apply({"type": "draw_card", "pile": "sand_discard", "keep": False}, a)
-    t.apply({"type": "play_token", "token": "prime_sabacc", "value": 5}, b)
+    t.apply({"type": "play_token", "token": "prime_sabacc"}, b)
+    t.apply({"type": "roll", "dice": [5, 5]}, HOST)
+    t.apply({"type": "choose_value", "value": 5}, b)
     t.apply({"type": "stand"}, b)
     t.apply({"type": "play_token", "token": "cook_the_books"}, a)
     t.apply({"type": "draw_card", "pile": "sand_discard", "keep": False}, a)

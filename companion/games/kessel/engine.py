@@ -6,16 +6,17 @@ whole game: `start_hand` takes each player's buy-in into the credits pot (the ha
 gives them their chips, and the hand is settled when one player is left with chips, who takes
 the pot (K26, K27). Inside it, the rounds: the dealer turns up the two discard piles' first
 cards (`turn_up`), three turns of an optional token (`play_token`) then `draw_card` or
-`stand`, the reveal one player at a time from the starter (`show_hand`), the settlement and
-elimination. Kessel's own state lies under the hand's ``"game"`` key (the runtime's hand
+`stand`, the reveal one player at a time from the starter (`show_hand`; an Impostor's two dice
+are the runtime's `roll`, from the table's roller and its committed seed, or typed by the host
+from real dice, and the player takes one with `choose_value`; so is Prime Sabacc's value), the
+settlement and elimination. Kessel's own state lies under the hand's ``"game"`` key (the runtime's hand
 record has no place for a game's own state: see the report of issue 30); each seat's unplayed
 tokens are in it, and `hand_view` and `private` show them to that seat only.
 
-What is not done here yet, because the runtime has no place for it: the Impostor and Prime
-Sabacc dice (the player enters the value chosen), the first starter drawn on the scrambler
-(the table's first seat starts, or the host names one), tokens dealt at random, a player
-leaving mid-game (K39), and Exhaustion's two cards entered by its target (the player who plays
-it enters them).
+What is not done here yet, because the runtime has no place for it: the first starter drawn
+on the scrambler (the host names the dealer; the starter sits on their left), tokens dealt at
+random, a player leaving mid-game (K39), and Exhaustion's two cards entered by its target (the
+player who plays it enters them).
 """
 
 from __future__ import annotations
@@ -24,13 +25,15 @@ from typing import Any, cast
 
 from companion.games.kessel.cards import KESSEL_DECK, family, name as card_name
 from companion.games.kessel.chips import TARIFF_OUT, Pile, draw, embezzle, pay, refund
-from companion.games.kessel.hands import Effects, InvalidHand, judge
+from companion.games.kessel.cards import is_impostor
+from companion.games.kessel.hands import Effects, InvalidHand, judge, shape
 from companion.games.kessel.presets import KesselRules
 from companion.games.kessel.settle import Seat as SettleSeat, settle
 from companion.games.kessel.tokens import TOKEN_BY_CODE, TOKENS, TOKENS_EACH
 from companion.refusal import Refused
 from companion.rules.cards import TooManyCopies
-from companion.table.commands import COMMANDS, HOST, SESSION_COMMANDS
+from companion.rules.rulesets import Trigger
+from companion.table.commands import COMMANDS, HOST, SCRAMBLER, SESSION_COMMANDS
 from companion.table.evening import Evening
 from companion.table.play import Refusal, sure
 from companion.table.seats import Seats
@@ -38,6 +41,8 @@ from companion.table.state import hand_pot, new_hand, rotate
 
 #: The four piles a draw takes from (K9), and the family each belongs to.
 PILES = {"sand_draw": "sand", "blood_draw": "blood", "sand_discard": "sand", "blood_discard": "blood"}
+#: The roll the scrambler makes for Kessel: two six-sided dice (its "doubles" mean nothing here).
+ROLL = Trigger.TWO_D6_DOUBLES
 #: The cards of each family a draw pile holds at the start of a round (K14).
 FAMILY_SIZE = 22
 
@@ -55,15 +60,17 @@ KESSEL_COMMANDS: dict[str, dict[str, Any]] = {
         t.code for t in TOKENS]}, "minItems": TOKENS_EACH, "maxItems": TOKENS_EACH}}, ("tokens",)),
     "turn_up": _obj({"sand": _CODE, "blood": _CODE}, ("sand", "blood")),
     "play_token": _obj({**_SEAT, "token": {"type": "string", "enum": [t.code for t in TOKENS]},
-                        "target": {"type": "string"}, "value": {"type": "integer", "minimum": 1, "maximum": 6},
+                        "target": {"type": "string"},
                         "cards": {"type": "array", "items": _CODE, "minItems": 2, "maxItems": 2}},
                        ("token",)),
     "draw_card": _obj({**_SEAT, "pile": {"type": "string", "enum": list(PILES)}, "keep": {"type": "boolean"},
                        "discard": _CODE}, ("pile", "keep")),
     "stand": _obj(dict(_SEAT)),
-    "show_hand": _obj({**_SEAT, "cards": {"type": "array", "items": _CODE, "minItems": 2, "maxItems": 2},
-                       "impostors": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6},
-                                     "maxItems": 2}}, ("cards",)),
+    "show_hand": _obj({**_SEAT, "cards": {"type": "array", "items": _CODE, "minItems": 2, "maxItems": 2}},
+                      ("cards",)),
+    # The scrambler's two dice (K4), the runtime's roll: for an Impostor or the Prime Sabacc token.
+    "roll": COMMANDS["roll"],
+    "choose_value": _obj({**_SEAT, "value": {"type": "integer", "minimum": 1, "maximum": 6}}, ("value",)),
 }
 
 
@@ -159,7 +166,7 @@ class KesselTable(Evening, Seats):
             "effects": {"major_fraud": False, "markdown": False, "cook_the_books": False, "prime_sabacc": None},
             "immune": [], "embargo": None, "last": {}, "stood": [],
             "discards": {"sand": [], "blood": []}, "draw_left": {"sand": FAMILY_SIZE, "blood": FAMILY_SIZE},
-            "shown": {}, "rounds": [], "winners": [],
+            "shown": {}, "rounds": [], "winners": [], "pending": None,
         }
         self.emit("hand_started", hand=h["no"], dealer=dealer, token=None, first=starter, players=list(order),
                   deal_size=2, seed_commitment=h["seed_commitment"])
@@ -216,7 +223,16 @@ class KesselTable(Evening, Seats):
         g = self.need_game("turns")
         if g["to_act"] != sid:
             raise Refused(409, f"it is {self.name(g['to_act'])}'s turn", None)
+        self.need_no_pending(g)
         return g
+
+    def need_no_pending(self, g: dict[str, Any]) -> None:
+        """Refuse a move while the dice are to be rolled or a value chosen."""
+        p = g.get("pending")
+        if p is not None:
+            what = "the Prime Sabacc token" if p["for"] == "prime_sabacc" else "the Impostor"
+            raise Refused(409, f"first the dice for {what}: " + (
+                "roll the scrambler" if p["dice"] is None else f"{self.name(p['seat'])} chooses a value"), None)
 
     def others(self, g: dict[str, Any], sid: str) -> list[str]:
         """The other players in the game a token reaches (not the immune: K32)."""
@@ -244,10 +260,6 @@ class KesselTable(Evening, Seats):
                                   " (not in stand)" if t.target_in_stand else ""), "target")
         elif target is not None:
             return Refusal(422, f"{t.name} has no target", "target")
-        if code == "prime_sabacc" and f.get("value") is None:
-            return Refusal(422, "enter the value chosen from the two dice (1 to 6)", "value")
-        if code != "prime_sabacc" and f.get("value") is not None:
-            return Refusal(422, f"{t.name} takes no value", "value")
         if (code == "exhaustion") != (f.get("cards") is not None):
             return Refusal(422, "Exhaustion needs the two cards its target discards" if code == "exhaustion"
                            else f"{t.name} takes no cards", "cards")
@@ -289,8 +301,10 @@ class KesselTable(Evening, Seats):
             g["effects"][code] = True
         elif code == "cook_the_books":
             g["effects"]["cook_the_books"] = not g["effects"]["cook_the_books"]
-        elif code == "prime_sabacc":
-            g["effects"]["prime_sabacc"] = f["value"]
+        elif code == "prime_sabacc":  # the scrambler rolls two dice and the player takes one (K35)
+            g["pending"] = {"for": "prime_sabacc", "seat": sid, "cards": [], "impostors": [], "dice": None,
+                            "values": []}
+            said.append("the scrambler rolls two dice for its value")
         elif t.who_pays:
             hit: list[str] = {"target": [target] if target else [], "others": others,
                               "others_in_stand": [o for o in others if g["last"].get(o) == "stand"]}[t.who_pays]
@@ -301,8 +315,8 @@ class KesselTable(Evening, Seats):
         g["tokens"][sid].remove(code)
         g["token_turn"] = g["turn"]
         g["played"].append({"round": g["round"], "turn": g["turn"], "seat": sid, "token": code,
-                            "target": target, "value": f.get("value")})
-        self.emit("token_played", seat=sid, token=code, target=target, value=f.get("value"),
+                            "target": target, "value": None})
+        self.emit("token_played", seat=sid, token=code, target=target,
                   words=": ".join([said[0], "; ".join(said[1:])]) if len(said) > 1 else said[0] + ".")
 
     def take_from_draw_pile(self, g: dict[str, Any], fam: str) -> None:
@@ -412,6 +426,8 @@ class KesselTable(Evening, Seats):
         """The seat showing, or why it may not now."""
         sid = self.who(f, actor)
         g = self.need_game("reveal")
+        if g.get("pending") is not None:
+            self.need_no_pending(g)
         nxt = self.next_to_show(g)
         if sid not in g["in_game"]:
             return Refusal(409, "you are not in this round")
@@ -426,17 +442,30 @@ class KesselTable(Evening, Seats):
         g = self.game()
         assert g is not None
         try:
-            hand = judge(f["cards"], f.get("impostors", []), self.effects(g))
+            cards = list(shape(f["cards"]))  # K3: Sand first
         except InvalidHand as exc:
             raise Refused(422, exc.message, exc.field) from None
         shown = [c for o in g["shown"].values() for c in o["cards"]]
         try:  # K3, K15: the other reveals and the discard piles count against the copies
-            KESSEL_DECK.check_copies([*shown, *hand.cards, *g["discards"]["sand"], *g["discards"]["blood"]])
+            KESSEL_DECK.check_copies([*shown, *cards, *g["discards"]["sand"], *g["discards"]["blood"]])
         except TooManyCopies as exc:
             raise Refused(422, f"{card_name(exc.code)}: {exc.count} entered with the other hands and the "
                                f"discard piles, but the deck has {exc.copies}; the host corrects the wrong one",
                           "cards") from None
-        g["shown"][sid] = {"cards": list(hand.cards), "impostors": list(f.get("impostors", [])),
+        impostors = [] if self.effects(g).major_fraud else [c for c in cards if is_impostor(c)]
+        if impostors:  # K17: each Impostor, Sand first, gets two dice from the scrambler
+            g["pending"] = {"for": "impostor", "seat": sid, "cards": cards, "impostors": impostors, "dice": None,
+                            "values": []}
+            self.emit("cards_shown", seat=sid, cards=cards,
+                      words=f"{self.name(sid)} shows {card_name(cards[0])} and {card_name(cards[1])}: the scrambler "
+                            f"rolls for the {card_name(impostors[0])}.")
+            return
+        self.show(g, sid, cards, [])
+
+    def show(self, g: dict[str, Any], sid: str, cards: list[str], values: list[int]) -> None:
+        """`sid`'s hand is face up and judged; the last one settles the round."""
+        hand = judge(cards, values, self.effects(g))
+        g["shown"][sid] = {"cards": list(hand.cards), "impostors": values,
                            "values": list(hand.values), "kind": hand.kind, "value": hand.value,
                            "difference": hand.difference}
         self.emit("hand_shown", seat=sid, cards=list(hand.cards), values=list(hand.values), kind=hand.kind,
@@ -444,6 +473,62 @@ class KesselTable(Evening, Seats):
                         f"{hand.words}.")
         if self.next_to_show(g) is None:
             self.settle_round(g)
+
+    # -- the dice (K4, K17, K35) ------------------------------------------------------------
+
+    def pending(self) -> dict[str, Any] | None:
+        """What the dice are wanted for now (an Impostor, the Prime Sabacc token), or None."""
+        g = self.game() if self.in_hand() else None
+        return g.get("pending") if g is not None else None
+
+    def check_roll(self, f: dict[str, Any], actor: str | None) -> list[int] | Refusal:
+        """The two dice, or why there is nothing to roll (the table's roller fills them in)."""
+        p = self.pending()
+        if p is None or p["dice"] is not None:
+            return Refusal(409, "nothing to roll now: the dice are rolled for an Impostor or the Prime Sabacc token")
+        if actor not in (HOST, SCRAMBLER, p["seat"]):
+            return Refusal(403, f"the scrambler, the host or {self.name(p['seat'])} rolls")
+        dice = f.get("dice")
+        if not isinstance(dice, list) or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+            return Refusal(422, "two dice, each 1 to 6", "dice")
+        return list(dice)
+
+    def cmd_roll(self, f: dict[str, Any], actor: str | None) -> None:
+        """The scrambler's two dice for the pending Impostor or Prime Sabacc (K4)."""
+        dice = sure(self.check_roll(f, actor))
+        p = self.pending()
+        assert p is not None
+        p["dice"] = dice
+        what = "Prime Sabacc" if p["for"] == "prime_sabacc" else card_name(p["impostors"][len(p["values"])])
+        self.emit("rolled", seat=p["seat"], roll={"trigger": ROLL.value, "dice": dice, "shift": False, "kind": None},
+                  words=f"The dice for {what}: {dice[0]} and {dice[1]}; {self.name(p['seat'])} chooses one.")
+
+    def cmd_choose_value(self, f: dict[str, Any], actor: str | None) -> None:
+        """The player takes one of the two values rolled (K17, K35)."""
+        sid = self.who(f, actor)
+        p = self.pending()
+        if p is None or p["dice"] is None:
+            raise Refused(409, "no dice to choose from now", None)
+        if sid != p["seat"]:
+            raise Refused(409, f"{self.name(p['seat'])} chooses", None)
+        if f["value"] not in p["dice"]:
+            raise Refused(422, f"choose {p['dice'][0]} or {p['dice'][1]}, the values rolled", "value")
+        g = self.game()
+        assert g is not None
+        if p["for"] == "prime_sabacc":
+            g["effects"]["prime_sabacc"], g["pending"] = f["value"], None
+            g["played"][-1]["value"] = f["value"]
+            self.emit("value_chosen", seat=sid, value=f["value"],
+                      words=f"Prime Sabacc: any Sabacc of {f['value']} ranks just under Pure Sabacc.")
+            return
+        p["values"].append(f["value"])
+        p["dice"] = None
+        self.emit("value_chosen", seat=sid, value=f["value"],
+                  words=f"{self.name(sid)} takes {f['value']} for the {card_name(p['impostors'][len(p['values']) - 1])}.")
+        if len(p["values"]) == len(p["impostors"]):
+            g["pending"] = None
+            # The values in the order of the cards as held (Sand first), as the judge reads them.
+            self.show(g, sid, p["cards"], p["values"])
 
     def settle_round(self, g: dict[str, Any]) -> None:
         """The round's settlement (K22–K25), then the next round or the end of the game (K26, K27)."""
@@ -536,17 +621,28 @@ class KesselTable(Evening, Seats):
         """What joining the game takes from a stack: the buy-in."""
         return self.kr.buy_in
 
-    def roll_due(self, entry: dict) -> None:
-        """No roll the table makes for Kessel yet."""
-        return None  # the Impostor dice are not rolled by the table yet: the value chosen is entered
+    def roll_due(self, entry: dict) -> Trigger | None:
+        """Two six-sided dice when a roll without dice comes while the dice are wanted (the owner
+        fills them from the table's roller, covered by the committed seed)."""
+        if isinstance(entry, dict) and entry.get("type") == "roll" and entry.get("dice") is None:
+            p = self.pending()
+            if p is not None and p["dice"] is None:
+                return ROLL
+        return None
 
     def turn_words(self, viewer: str | None) -> str | None:
         """Whose turn it is and what to do, in words ("You" for the viewer)."""
         g = self.game() if self.in_hand() else None
         if g is None:
             return None
+
         def who(sid: str) -> str:
             return "You" if sid == viewer else self.name(sid)
+        p = g.get("pending")
+        if p is not None:
+            what = "Prime Sabacc" if p["for"] == "prime_sabacc" else "the Impostor"
+            return (f"The scrambler rolls two dice for {what}." if p["dice"] is None else
+                    f"{who(p['seat'])}: take {p['dice'][0]} or {p['dice'][1]} for {what}.")
         if g["stage"] == "tokens":
             waiting = [sid for sid in g["in_game"] if sid not in g["chosen"]]
             return ("You: choose 3 shift tokens." if viewer in waiting else
@@ -571,7 +667,7 @@ class KesselTable(Evening, Seats):
             "embargo": g["embargo"], "effects": dict(g["effects"]),
             "discard_tops": {fam: (p[-1] if p else None) for fam, p in g["discards"].items()},
             "draw_left": dict(g["draw_left"]), "shown": dict(g["shown"]), "rounds": list(g["rounds"]),
-            "winners": list(g["winners"]),
+            "winners": list(g["winners"]), "pending": g.get("pending"),
         }
 
     def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
@@ -606,6 +702,16 @@ class KesselTable(Evening, Seats):
         out: list[dict[str, Any]] = []
         if g is None:
             return out
+        p = g.get("pending")
+        if p is not None:  # the dice first: the roll (the scrambler, the host or the player), then a value
+            if p["seat"] == sid and p["dice"] is None:
+                out.append({"type": "roll", "words": "Roll the dice", "style": "primary", "confirm": False,
+                            "inputs": []})
+            elif p["seat"] == sid:
+                out.append({"type": "choose_value", "words": "Take a value", "style": "primary", "confirm": False,
+                            "inputs": [{"field": "value", "kind": "choice", "words": "Which die",
+                                        "options": [[d, str(d)] for d in dict.fromkeys(p["dice"])]}]})
+            return out
         if g["stage"] == "tokens" and sid in g["in_game"] and sid not in g["chosen"]:
             out.append({"type": "choose_tokens", "words": "Choose 3 tokens", "style": "primary", "confirm": True,
                         "inputs": [{"field": "tokens", "kind": "choice", "words": "Your 3 tokens", "count": 3,
@@ -627,9 +733,6 @@ class KesselTable(Evening, Seats):
                     if t.target:
                         inputs.append({"field": "target", "kind": "seat", "words": "On whom",
                                        "options": [[o, self.name(o)] for o in targets]})
-                    if code == "prime_sabacc":
-                        inputs.append({"field": "value", "kind": "choice", "words": "The value chosen",
-                                       "options": [[v, str(v)] for v in range(1, 7)]})
                     out.append({"type": "play_token", "token": code, "words": f"Play {t.name}", "style": "",
                                 "confirm": True, "fields": {"token": code}, "inputs": inputs})
             if not isinstance(self.check_draw_card({}, sid), Refusal):
@@ -648,5 +751,8 @@ class KesselTable(Evening, Seats):
 
     def host_legal(self) -> list[str]:
         """The host's commands now."""
-        return ["start_hand"] if self.allows("start_hand", {}, HOST) else []
+        if self.allows("start_hand", {}, HOST):
+            return ["start_hand"]
+        p = self.pending()
+        return ["roll"] if p is not None and p["dice"] is None else []
 
