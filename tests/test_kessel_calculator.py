@@ -6,8 +6,11 @@ calculator's shapes and edge cases)."""
 from __future__ import annotations
 
 import pytest
-
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_kessel import EXAMPLES
+
+from companion.games.kessel.cards import KESSEL_DECK
 
 
 def _post(client, body, status=200):
@@ -186,3 +189,56 @@ def test_a_failed_request_changes_nothing_and_the_same_request_answers_the_same(
     _post(client, {**good, "credits_pot": "x"}, 422)
     assert _post(client, good) == first
     assert first["winners"] == ["Ana", "Ben"] and "credits_payouts" not in first  # two still have chips
+
+
+_ANY = st.recursive(st.none() | st.booleans() | st.integers(-3, 9) | st.floats(allow_nan=False, width=16)
+                    | st.sampled_from(["s1", "SI", "bs", "b7", "x", ""]),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
+                        ["name", "cards", "impostors", "invested", "stock", "major_fraud", "prime_sabacc"]), inner,
+                        max_size=3), max_leaves=8)
+_SAND = [c for c in KESSEL_DECK.cards if c[0] == "s"]
+_BLOOD = [c for c in KESSEL_DECK.cards if c[0] == "b"]
+
+
+@st.composite
+def _bodies(draw):
+    """A request that is valid more often than not, then perhaps one field spoilt."""
+    n = draw(st.integers(2, 5))
+    fraud = draw(st.booleans())
+    players = []
+    for i in range(n):
+        cards = [draw(st.sampled_from(_SAND)), draw(st.sampled_from(_BLOOD))]
+        if draw(st.booleans()):
+            cards.reverse()
+        p = {"name": f"P{i}", "cards": cards, "invested": draw(st.integers(0, 6)), "stock": draw(st.integers(0, 6))}
+        imps = [draw(st.integers(1, 6)) for c in cards if c.endswith("i")]
+        if imps and not fraud:
+            p["impostors"] = imps
+        players.append(p)
+    body = {"rules": draw(st.sampled_from(["kessel", {"preset": "kessel", "chips": 5}])), "players": players,
+            "effects": {"major_fraud": fraud, "markdown": draw(st.booleans()),
+                        "cook_the_books": draw(st.booleans()), "prime_sabacc": draw(st.none() | st.integers(1, 6))},
+            "credits_pot": draw(st.integers(0, 900))}
+    spoil = draw(st.sampled_from(["", "", "", "body", "player", "effects"]))
+    if spoil == "body":
+        body[draw(st.sampled_from(["rules", "players", "effects", "credits_pot", "discards", "extra"]))] = draw(_ANY)
+    elif spoil == "player":
+        players[draw(st.integers(0, n - 1))][draw(st.sampled_from(
+            ["name", "cards", "impostors", "invested", "stock", "other"]))] = draw(_ANY)
+    elif spoil == "effects":
+        body["effects"][draw(st.sampled_from(["major_fraud", "markdown", "prime_sabacc", "x"]))] = draw(_ANY)
+    return body
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_bodies())
+def test_any_request_is_answered_or_refused_in_words_never_a_500(client, body):
+    r = client.post("/api/v1/settle", json=body)
+    assert r.status_code in (200, 422), (r.status_code, body)
+    a = r.get_json()
+    if r.status_code == 422:
+        assert a["error"] and isinstance(a["field"], str)
+    else:  # K24 holds for whatever was accepted, and there is a winner
+        before = sum(p["stock"] + p["invested"] for p in body["players"])
+        assert sum(a["chips_after"].values()) == before - a["chips_removed"] and a["winners"]
+        assert a["game_over"] == (sum(1 for v in a["chips_after"].values() if v) <= 1)
