@@ -59,6 +59,11 @@ class Game:
     def game(self):
         return self.view()["hand"]["game"]
 
+    def log(self, name=None):
+        """The audit log as `name` reads it (the host's: "host"; a spectator's: None)."""
+        token = self.host if name == "host" else self.token[name] if name else None
+        return self.api.get(f"/api/v1/tables/{self.code}/log", token)
+
     def by_seat(self):
         return {v: k for k, v in self.seat.items()}
 
@@ -159,13 +164,14 @@ def test_a_kessel_game_with_tokens_secret_until_played(api):
     assert g.act(a, {"type": "choose_tokens", "tokens": hands[a]}, 409)["error"].startswith("not now")
 
     def secret_kept():
-        """No view shows a seat's unplayed tokens to another seat, nor to the display."""
-        for viewer in (None, a, b, c):
-            text = json.dumps(g.view(viewer))
+        """No view and no audit log shows a seat's unplayed tokens to another seat, nor to the
+        display or the host (the log hides a choice of tokens but to its own seat)."""
+        for viewer in (None, "host", a, b, c):
+            text = json.dumps(g.view(None if viewer == "host" else viewer)) + json.dumps(g.log(viewer))
             for owner, held in g.game()["tokens_left"].items():
                 if g.by_seat()[owner] == viewer:
                     continue
-                mine = set(hands[viewer]) if viewer else set()
+                mine = set(hands[viewer]) if viewer in hands else set()
                 unplayed = [t for t in hands[g.by_seat()[owner]] if t not in played and t not in mine]
                 # A token's code as a value anywhere ("embargo" is also the name of a key: the seat under it).
                 assert not any(re.search(f'"{t}"(?!\\s*:)', text) for t in unplayed), (viewer, owner, unplayed)

@@ -78,6 +78,9 @@ class KesselTable(Evening, Seats):
     """The live Kessel table: the runtime's session and seats sections, and Kessel's game."""
 
     COMMANDS = {**{k: COMMANDS[k] for k in SESSION_COMMANDS}, **KESSEL_COMMANDS}
+    #: A seat's chosen tokens are its secret until it plays each (K29): the audit log shows the
+    #: choice only to that seat (owner.secret_fields); the views and events never carry it.
+    HIDDEN_FIELDS = {"choose_tokens": ("tokens",)}
 
     # -- reading the state ------------------------------------------------------------------
 
