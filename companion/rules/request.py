@@ -59,7 +59,8 @@ class InvalidRequest(InvalidReveal):
     """A request body that is not a valid settlement request: `message` and `field` path."""
 
 
-def _type_name(value: Any) -> str:
+def type_name(value: Any) -> str:
+    """A JSON value's kind in words, for a refusal ("must be a list, not a string")."""
     return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
         type(value), "a number"
     )
@@ -67,7 +68,7 @@ def _type_name(value: Any) -> str:
 
 def _credits(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRequest(f"{where} must be a whole number of credits, not {_type_name(value)}", where)
+        raise InvalidRequest(f"{where} must be a whole number of credits, not {type_name(value)}", where)
     if not 0 <= value <= MAX_CREDITS:
         raise InvalidRequest(f"{where} must be between 0 and {MAX_CREDITS} credits", where)
     return value
@@ -75,19 +76,19 @@ def _credits(value: Any, where: str) -> int:
 
 def _flag(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidRequest(f"{where} must be true or false, not {_type_name(value)}", where)
+        raise InvalidRequest(f"{where} must be true or false, not {type_name(value)}", where)
     return value
 
 
 def _cards(deck: Deck, value: Any, where: str, most: int = MAX_CARDS) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise InvalidRequest(f"{where} must be a list of card codes, not {_type_name(value)}", where)
+        raise InvalidRequest(f"{where} must be a list of card codes, not {type_name(value)}", where)
     if len(value) > most:
         raise InvalidRequest(f"{where} may hold at most {most} cards", where)
     out = []
     for k, code in enumerate(value):
         if not isinstance(code, str):
-            raise InvalidRequest(f"a card code is a string, not {_type_name(code)}", f"{where}[{k}]")
+            raise InvalidRequest(f"a card code is a string, not {type_name(code)}", f"{where}[{k}]")
         try:
             out.append(deck.card(code).code)
         except UnknownCard as exc:
@@ -95,24 +96,29 @@ def _cards(deck: Deck, value: Any, where: str, most: int = MAX_CARDS) -> tuple[s
     return tuple(out)
 
 
-def _object(value: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> dict:
+def request_object(value: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...],
+                   error: type[ValueError] = InvalidRequest) -> dict:
+    """`value` checked to be an object with only the `allowed` fields and every `required` one;
+    else `InvalidRequest` naming the field (`where` is its path). Every game's calculator
+    reads its request's objects with it, so they refuse alike (`error`: the exception its
+    calculator raises, made with the message and the field)."""
     if not isinstance(value, dict):
-        raise InvalidRequest(f"{where or 'the body'} must be an object, not {_type_name(value)}", where or "body")
+        raise error(f"{where or 'the body'} must be an object, not {type_name(value)}", where or "body")
     prefix = f"{where}." if where else ""
     for key in value:
         if key not in allowed:
-            raise InvalidRequest(f"unknown field {key!r}; the fields are " + ", ".join(allowed), prefix + key)
+            raise error(f"unknown field {key!r}; the fields are " + ", ".join(allowed), prefix + key)
     for key in required:
         if key not in value:
-            raise InvalidRequest(f"{key} is missing", prefix + key)
+            raise error(f"{key} is missing", prefix + key)
     return value
 
 
 def _player(deck: Deck, value: Any, at: str) -> PlayerReveal:
-    raw = _object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"))
+    raw = request_object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"))
     name = raw["name"]
     if not isinstance(name, str):
-        raise InvalidRequest(f"a name is a string, not {_type_name(name)}", f"{at}.name")
+        raise InvalidRequest(f"a name is a string, not {type_name(name)}", f"{at}.name")
     if not 1 <= len(name) <= MAX_NAME or not name.strip():
         raise InvalidRequest(f"a name must be 1 to {MAX_NAME} characters (not only spaces)", f"{at}.name")
     stack = raw.get("stack")
@@ -147,7 +153,7 @@ def _player(deck: Deck, value: Any, at: str) -> PlayerReveal:
 
 def parse_settle_request(body: Any) -> tuple[RuleSet, list[PlayerReveal], int]:
     """Read a SETTLE-API.md request body; raise `InvalidRequest` for the first bad field."""
-    raw = _object(body, "", TOP_FIELDS, TOP_FIELDS)
+    raw = request_object(body, "", TOP_FIELDS, TOP_FIELDS)
     try:
         rules = ruleset_from(raw["rules"])
     except InvalidRules as exc:
@@ -159,7 +165,7 @@ def parse_settle_request(body: Any) -> tuple[RuleSet, list[PlayerReveal], int]:
     sabacc_pot = _credits(raw["sabacc_pot"], "sabacc_pot")
     players_raw = raw["players"]
     if not isinstance(players_raw, list):
-        raise InvalidRequest(f"players must be a list, not {_type_name(players_raw)}", "players")
+        raise InvalidRequest(f"players must be a list, not {type_name(players_raw)}", "players")
     if not MIN_PLAYERS <= len(players_raw) <= MAX_PLAYERS:
         raise InvalidRequest(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players_raw)}", "players")
     players = [_player(rules.deck, p, f"players[{i}]") for i, p in enumerate(players_raw)]

@@ -23,6 +23,7 @@ from companion.games.kessel.hands import Effects, InvalidHand, judge
 from companion.games.kessel.presets import MAX_BUY_IN, MAX_PLAYERS, MIN_PLAYERS, KesselRules
 from companion.games.kessel.settle import Seat, settle
 from companion.rules.cards import UnknownCard
+from companion.rules.request import request_object, type_name
 
 #: The fields of a request, of a player and of the effects (anything else is refused).
 TOP_FIELDS = ("rules", "players", "effects", "credits_pot", "discards")
@@ -33,27 +34,9 @@ MAX_NAME = 24
 MAX_AMOUNT = MAX_BUY_IN
 
 
-def _type_name(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
-        type(value), "a number")
-
-
-def _object(value: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidRequest(f"{where or 'the body'} must be an object, not {_type_name(value)}", where or "body")
-    prefix = f"{where}." if where else ""
-    for key in value:
-        if key not in allowed:
-            raise InvalidRequest(f"unknown field {key!r}; the fields are " + ", ".join(allowed), prefix + key)
-    for key in required:
-        if key not in value:
-            raise InvalidRequest(f"{key} is missing", prefix + key)
-    return value
-
-
 def _whole(value: Any, where: str, what: str = "chips") -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRequest(f"{where} must be a whole number of {what}, not {_type_name(value)}", where)
+        raise InvalidRequest(f"{where} must be a whole number of {what}, not {type_name(value)}", where)
     if not 0 <= value <= MAX_AMOUNT:
         raise InvalidRequest(f"{where} must be between 0 and {MAX_AMOUNT} {what}", where)
     return value
@@ -61,13 +44,13 @@ def _whole(value: Any, where: str, what: str = "chips") -> int:
 
 def _codes(value: Any, where: str, most: int) -> list[str]:
     if not isinstance(value, list):
-        raise InvalidRequest(f"{where} must be a list of card codes, not {_type_name(value)}", where)
+        raise InvalidRequest(f"{where} must be a list of card codes, not {type_name(value)}", where)
     if len(value) > most:
         raise InvalidRequest(f"{where} may hold at most {most} cards", where)
     out = []
     for k, code in enumerate(value):
         if not isinstance(code, str):
-            raise InvalidRequest(f"a card code is a string, not {_type_name(code)}", f"{where}[{k}]")
+            raise InvalidRequest(f"a card code is a string, not {type_name(code)}", f"{where}[{k}]")
         try:
             out.append(KESSEL_DECK.normalize(code))
         except UnknownCard as exc:
@@ -94,12 +77,12 @@ def _effects(raw: Any, rules: KesselRules) -> Effects:
     if not rules.plays_tokens:
         raise InvalidRequest(f"effects come from shift tokens, and this table ({rules.title}, tokens "
                              f"{rules.tokens!r}) plays without them", "effects")
-    e = _object(raw, "effects", EFFECT_FIELDS, ())
+    e = request_object(raw, "effects", EFFECT_FIELDS, (), InvalidRequest)
     flags = {}
     for key in ("major_fraud", "markdown", "cook_the_books"):
         v = e.get(key, False)
         if not isinstance(v, bool):
-            raise InvalidRequest(f"effects.{key} must be true or false, not {_type_name(v)}", f"effects.{key}")
+            raise InvalidRequest(f"effects.{key} must be true or false, not {type_name(v)}", f"effects.{key}")
         flags[key] = v
     prime = e.get("prime_sabacc")
     if prime is not None and (isinstance(prime, bool) or not isinstance(prime, int) or not 1 <= prime <= 6):
@@ -124,13 +107,13 @@ def _check_copies(entries: list[tuple[str, str]]) -> None:
 def parse(body: Any) -> tuple[KesselRules, list[tuple[str, list[str], list[int], int, int]], Effects, int | None]:
     """Read a Kessel request: the rules, each player's (name, cards, impostors, invested, stock),
     the effects and the credits pot. Raises `InvalidRequest` for the first bad field."""
-    raw = _object(body, "", TOP_FIELDS, ("rules", "players"))
+    raw = request_object(body, "", TOP_FIELDS, ("rules", "players"), InvalidRequest)
     rules = _rules(raw["rules"])
     effects = _effects(raw.get("effects"), rules)
     pot = None if raw.get("credits_pot") is None else _whole(raw["credits_pot"], "credits_pot", "credits")
     players_raw = raw["players"]
     if not isinstance(players_raw, list):
-        raise InvalidRequest(f"players must be a list, not {_type_name(players_raw)}", "players")
+        raise InvalidRequest(f"players must be a list, not {type_name(players_raw)}", "players")
     if not rules.min_players <= len(players_raw) <= rules.max_players:
         raise InvalidRequest(f"a Kessel reveal needs {rules.min_players} to {rules.max_players} players "
                              f"still in the game, not {len(players_raw)}", "players")
@@ -139,7 +122,7 @@ def parse(body: Any) -> tuple[KesselRules, list[tuple[str, list[str], list[int],
     entries: list[tuple[str, str]] = []
     for i, p in enumerate(players_raw):
         at = f"players[{i}]"
-        p = _object(p, at, PLAYER_FIELDS, ("name", "cards", "invested", "stock"))
+        p = request_object(p, at, PLAYER_FIELDS, ("name", "cards", "invested", "stock"), InvalidRequest)
         nm = p["name"]
         if not isinstance(nm, str) or not 1 <= len(nm) <= MAX_NAME or not nm.strip():
             raise InvalidRequest(f"a name is 1 to {MAX_NAME} characters (not only spaces)", f"{at}.name")
@@ -152,7 +135,7 @@ def parse(body: Any) -> tuple[KesselRules, list[tuple[str, list[str], list[int],
         entries += [(c, f"{at}.cards[{k}]") for k, c in enumerate(cards)]
         imps = p.get("impostors", [])
         if not isinstance(imps, list):
-            raise InvalidRequest(f"impostors must be a list of values, not {_type_name(imps)}", f"{at}.impostors")
+            raise InvalidRequest(f"impostors must be a list of values, not {type_name(imps)}", f"{at}.impostors")
         players.append((nm, cards, imps, _whole(p["invested"], f"{at}.invested"), _whole(p["stock"], f"{at}.stock")))
     if "discards" in raw:
         entries += [(c, f"discards[{k}]") for k, c in enumerate(_codes(raw["discards"], "discards",
