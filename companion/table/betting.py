@@ -228,9 +228,11 @@ class Betting(Play):
                                      "payouts": {sid: (amount if sid == winner else 0)
                                                  for sid in h["players"]}})
         self.emit("conceded", seat=winner, amount=amount)
-        if self.rules.hands.survivor_shows and self.s["sabacc_pot"] > 0:
-            # The survivor may show a hand for the sabacc pot too, or keep it hidden.
-            h["stage"] = "show"
-            self.emit("step", round=h["round"], phase="show", seat=winner, do="show")
-            return
-        self.end_hand()
+        if not self.after_concede(winner):
+            self.end_hand()
+
+    def after_concede(self, winner: str) -> bool:
+        """What a game does once the last player took the pots, before the hand ends: True
+        if the hand goes on to a stage of the game's own (it ends it later); by default
+        False, and the hand ends."""
+        return False

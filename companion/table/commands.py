@@ -106,13 +106,6 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "reveal": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}},
                    ("cards",)),
     "demise_card": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
-    # Where the discard pile is face up: the card just turned up on it (after the deal or a
-    # shift), entered by whoever turned it.
-    "discard_top": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
-    # The last player left after everyone else dropped out, where the rules let them show a
-    # hand for the sabacc pot: show it, or not.
-    "show": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}}, ("cards",)),
-    "no_show": _obj(dict(_FOR_SEAT)),
     "reveal_seed": _obj({"seed": _HEX}, ("seed",)),
 }
 

@@ -52,14 +52,10 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         """A fold's fee goes into the hand's pot where the rule set says so."""
         return self.rules.fold_fee_into_pot
 
-    def hand_on_discard_pile(self) -> None:
-        """A whole hand went face up onto the discard pile (a junk, in either phase): its top
-        card is one of that hand's, which only the table sees, so the card shown before is no
-        longer the top (issue 28, item 11). It stays unknown until someone enters it (a junk
-        in the turn phase may name it)."""
-        if self.rules.discard_pile_public and self.hand["discard_top"] is not None:
-            self.hand["discard_top"] = None
-            self.emit("discard_top", card=None)
+    def names_discards(self) -> bool:
+        """Whether a move that discards names the card it puts on the discard pile (a face-up
+        pile: `discard.PublicDiscardPile`); by default not."""
+        return False
 
     def seat_moves(self, sid: str) -> list[dict[str, Any]]:
         """A game's own moves of a seat that `sid` may make now, listed after the session's
@@ -79,7 +75,8 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
 
     def pots_held(self) -> int:
         """The credits in the running hand's pots (`Table.credits`): none once paid out. In
-        the survivor's "show" the pots are already paid: only the sabacc pot is still open."""
+        a stage after the last player took them ("show") the pots are already paid: only the
+        sabacc pot is still open."""
         h = self.s["hand"]
         if h is None or h["stage"] in ("settled", "show"):
             return 0
@@ -229,7 +226,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             for taken in rules.actions:
                 # Where the discard pile is face up, a discarding move names its card: checked
                 # with any card, offered with "card": true (the phone asks which).
-                asks = rules.discard_pile_public and taken.discards > 0
+                asks = self.names_discards() and taken.discards > 0
                 card = {"card": next(iter(rules.deck.cards))} if asks else {}
                 if game.allows("draw", {"action": taken.action, **card}, sid):
                     out.append({"type": "draw", "action": taken.action, **({"card": True} if asks else {})})
@@ -248,9 +245,6 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                 # cards drawn before it): the phone starts a new, empty entry.
                 out.append({"type": "demise_card", "draw": len(drawn) + 1, "drawn": list(drawn)}
                            if rules.hands.tie == BLIND_DRAW else {"type": "demise_card"})
-        if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:
-            out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
-            out.append({"type": "no_show"})
         return describe(out, rules, seat_facts(s, sid))  # each move's words and inputs (offers.py)
 
     def any_roll(self) -> dict[str, Any]:

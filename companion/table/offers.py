@@ -181,11 +181,9 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
             confirm = taken.leaves
         if item.get("card"):
             inputs = [cards_input("card", rules, 1, "The card you discard")]
-    elif typ in ("reveal", "show"):
+    elif typ == "reveal":
         words, style = "Show my hand", "primary"
         inputs = [cards_input("cards", rules, item["hand_size"], "Your hand", item.get("static", ()))]
-    elif typ == "no_show":
-        words = "Keep my hand hidden"
     elif typ == "demise_card":
         words, style = "Enter my card", "primary"
         inputs = [cards_input("card", rules, 1, f"Your {rules.words.tie_card}")]

@@ -154,7 +154,13 @@ class Play:
 
     def hand_on_discard_pile(self) -> None:
         """A whole hand went face up onto the discard pile (a fold): a game whose discard
-        pile is public says what that changes (`DealtHand`); by default nothing."""
+        pile is public says what that changes (`discard.PublicDiscardPile`); by default
+        nothing."""
+
+    def put_on_discard_pile(self, code: str | None) -> None:
+        """A card a move named is now the discard pile's top card (`discard.PublicDiscardPile`;
+        a face-down pile names none)."""
+        raise NotImplementedError
 
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any, Literal, Self
 
 from companion.refusal import Refused
-from companion.rules import cards as deck
 from companion.rules.game import BLIND_DRAW, TurnAction
 from companion.rules.rulesets import (
     AfterCall,
@@ -482,93 +481,11 @@ class Turns(Play):
         self.advance()
 
     def discarded_card(self, f: dict[str, Any], needed: bool) -> str | None:
-        """The card a move puts face up on the discard pile, where the pile is face up: it
-        must be entered for a move that discards (it is public). None where the pile is face
-        down, or when a move that needs none names none."""
-        if not self.rules.discard_pile_public:
-            if "card" in f:
-                raise Refused(422, "the discard pile is face down in these rules: enter no card", "card")
-            return None
-        if "card" not in f:
-            if needed:
-                raise Refused(422, "enter the card you discard: it lies face up on the discard pile", "card")
-            return None
-        try:
-            return self.rules.deck.normalize(f["card"])
-        except deck.UnknownCard as exc:
-            raise Refused(422, str(exc), "card") from None
-
-    def put_on_discard_pile(self, code: str | None) -> None:
-        """A card is now the discard pile's top card: every screen shows it (None: a card is on
-        top that nobody has entered yet, see `Play.hand_on_discard_pile`)."""
-        self.hand["discard_top"] = code
-        self.emit("discard_top", card=code)
-
-    def cmd_discard_top(self, f: dict[str, Any], actor: str | None) -> None:
-        """Whoever turns up a card on the discard pile (after the deal, a junk or a shift, the
-        third round's included) enters it, at any stage of a hand still being played."""
-        h = self.need_hand()
-        if h["stage"] == "settled":
-            raise Refused(409, "not now: the hand is settled", None)
-        if not self.rules.discard_pile_public:
-            raise Refused(409, "the discard pile is face down in these rules", None)
-        if actor != HOST:
-            self.in_play(self.who(f, actor))
-        top = self.discarded_card(f, needed=True)
-        if top is not None:
-            self.put_on_discard_pile(top)
-
-    def survivor(self, f: dict[str, Any], actor: str | None) -> tuple[str, dict[str, Any]]:
-        """The last player left, who may show a hand for the sabacc pot now, and the hand's
-        settlement (the pots they took uncontested)."""
-        h = self.s["hand"]
-        record = h["settlement"] if h is not None and h["stage"] == "show" else None
-        if record is None:
-            raise Refused(409, "nobody is showing a hand now", None)
-        sid = self.who(f, actor)
-        if sid != record["winner"]:
-            raise Refused(409, f"only {self.name(record['winner'])} may show a hand", None)
-        return sid, record
-
-    def cmd_show(self, f: dict[str, Any], actor: str | None) -> None:
-        """The survivor shows their hand: one that takes the sabacc pot (Spike: totalling 0)
-        takes it too; any other leaves it to carry over."""
-        sid, record = self.survivor(f, actor)
-        h, rules = self.hand, self.rules
-        codes = []
-        for i, c in enumerate(f["cards"]):
-            try:
-                codes.append(rules.deck.normalize(c))
-            except deck.UnknownCard as exc:
-                raise Refused(422, str(exc), f"cards[{i}]") from None
-        n = h["p"][sid]["hand_size"]
-        if len(codes) != n:
-            raise Refused(422, f"the table counts {n} cards in your hand; you entered {len(codes)}", "cards")
-        try:
-            top = h["discard_top"]
-            rules.deck.check_copies(codes + ([top] if top is not None else []))
-        except deck.TooManyCopies as exc:
-            raise Refused(422, f"{exc}: check your cards", "cards") from None
-        shown = rules.hands.evaluate(rules, codes)
-        amount = self.s["sabacc_pot"] if shown.kind in rules.hands.sabacc_pot_kinds else 0
-        self.s["seats"][sid]["stack"] += amount
-        self.s["sabacc_pot"] -= amount
-        payouts = {**record["payouts"], sid: record["payouts"][sid] + amount}
-        # The shown hand is face up: the result rows and the history show its cards, and the
-        # net is told again with the sabacc pot it took.
-        h["p"][sid]["cards"] = codes
-        h["revealed"] = True
-        h["settlement"] = self.told({k: v for k, v in record.items() if k not in ("committed", "paid", "net")}
-                                    | {"payouts": payouts,
-                                       "shown": {"cards": codes, "kind": str(shown.kind), "total": shown.total,
-                                                 "sabacc_pot": amount}})
-        self.emit("shown", seat=sid, cards=codes, kind=shown.kind, total=shown.total, sabacc_pot=amount)
-        self.end_hand()
-
-    def cmd_no_show(self, f: dict[str, Any], actor: str | None) -> None:
-        """The survivor keeps their hand hidden: the sabacc pot carries over."""
-        self.survivor(f, actor)
-        self.end_hand()
+        """The card a move puts face up on the discard pile: none where the pile lies face
+        down (a game whose pile is face up composes `discard.PublicDiscardPile`)."""
+        if "card" in f:
+            raise Refused(422, "the discard pile is face down in these rules: enter no card", "card")
+        return None
 
     def leave_hand(self, sid: str) -> None:
         """A turn action that leaves the hand (Spike's junk): the whole hand goes onto the
@@ -580,6 +497,11 @@ class Turns(Play):
             self.concede(live[0])
             return
         self.advance()
+
+    def stage_words(self, viewer: str | None, who: Any) -> str | None:
+        """The turn line at a stage of a game's own (`who(seat)`: "You" or the seat's name);
+        None where the shared words apply (by default always)."""
+        return None
 
     def turn_words(self, viewer: str | None) -> str:
         """Whose move it is and what they do, in words, for `viewer` ("You" for their own seat).
@@ -605,12 +527,9 @@ class Turns(Play):
                 return (f"{self.rules.words.tie.capitalize()}{', tied again' if again else ''}: waiting for {join_words(waiting)} "
                         f"to draw {'another' if again else 'a'} card and enter it.")
             return f"{self.rules.words.tie.capitalize()}: waiting for {join_words(waiting)} to enter one more card."
-        if h["stage"] == "show" and h["settlement"] is not None:
-            # Everyone else dropped out: the table waits for the survivor to show or not.
-            winner = h["settlement"]["winner"]
-            whose = "your" if winner == viewer else "their"
-            return (f"{who(winner)}: everyone else {self.rules.words.folded}. Show {whose} hand "
-                    f"for the sabacc pot, or keep it hidden.")
+        said = self.stage_words(viewer, who)
+        if said is not None:
+            return said
         if h["stage"] == "final_roll":
             return f"{who(h['dealer'])}: roll {self.rules.dice.name} one last time."
         b, st = h["betting"], current_step(h)

@@ -1,0 +1,36 @@
+"""Corellian Spike's live-table engine: the shared dealt-hand engine (`DealtHand`: seats,
+betting, rounds, rolls and shifts, the reveal and the settlement) with a discard pile played
+face up (the runtime's `PublicDiscardPile` block) and Spike's own sections, whose moves,
+checks, words and schemas live in this package.
+
+`GAME.engine()` returns `SpikeHand`; the table finds it through the registry::
+
+    >>> sorted(set(SpikeHand.COMMANDS) - set(DealtHand.COMMANDS))
+    ['discard_top', 'no_show', 'show']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.spike import survivor
+from companion.games.spike.survivor import SurvivorShows
+from companion.table import discard
+from companion.table.dealt import DealtHand
+from companion.table.discard import PublicDiscardPile
+
+
+class SpikeHand(SurvivorShows, PublicDiscardPile, DealtHand):
+    """A hand of Corellian Spike at the live table (its sections first: what they answer of
+    the shared engine's hooks wins)."""
+
+    #: The runtime's commands, the face-up discard pile's and Spike's own moves.
+    COMMANDS = {**DealtHand.COMMANDS, **discard.COMMANDS, **survivor.COMMANDS}
+
+    def hand_moves(self, sid: str) -> list[dict[str, Any]]:
+        """Spike's own moves in the hand: the survivor's show or no show."""
+        return self.survivor_moves(sid)
+
+    def stage_words(self, viewer: str | None, who: Any) -> str | None:
+        """The turn line while the survivor chooses."""
+        return self.survivor_words(viewer, who)
