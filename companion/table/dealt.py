@@ -16,7 +16,7 @@ from companion.scrambler.dice import DICE
 from companion.table.betting import MOVER_FIRST, Betting
 from companion.table.commands import COMMANDS, HOST
 from companion.table.evening import Evening
-from companion.table.offers import describe, seat_facts
+from companion.table.offers import describe, offer, seat_facts
 from companion.table.play import Refusal
 from companion.table.reveal import Reveal
 from companion.table.seats import OUTSIDE_A_HAND, Seats
@@ -24,6 +24,7 @@ from companion.table.shifts import Shifts
 from companion.table.state import Betting as BettingRound
 from companion.table.state import (
     Player,
+    Step,
     TableState,
     current_step,
     deck_left,
@@ -51,6 +52,19 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
     def fold_fee_into_pot(self) -> bool:
         """A fold's fee goes into the hand's pot where the rule set says so."""
         return self.rules.fold_fee_into_pot
+
+    #: A game's own checked moves -> their words, style and whether the page asks twice
+    #: (`offers.offer`): the moves `own_checked` names.
+    MOVE_WORDS: dict[str, tuple[str, str, bool]] = {}
+
+    #: A game's own checked moves the host may send for the table (its console lists them).
+    HOST_CHECKED: tuple[str, ...] = ()
+
+    def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:
+        """A game's own checked moves (`Play.answer`) that `sid`'s list asks about, after the
+        betting moves (`in_hand`: `sid` plays the hand at its play stage; `step`: the step
+        it is at); by default none."""
+        return []
 
     def names_discards(self) -> bool:
         """Whether a move that discards names the card it puts on the discard pile (a face-up
@@ -203,10 +217,9 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         # `mover` (above), and `not_in_running_hand` of the session moves refused to a seat
         # playing the running hand (betting.MOVER_FIRST, seats.OUTSIDE_A_HAND).
         playing = game.not_in_running_hand(sid) is not None
-        simple = ["check", "all_in", "fold", "call_hand", "no_call"] if in_hand else []
         step = current_step(h) if h and h["stage"] == "play" else None
-        if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
-            simple.append("no_call")  # a turn player who folded in their own turn closes it
+        simple = ["check", "all_in", "fold"] if in_hand else []
+        simple += self.own_checked(sid, in_hand, step)
         simple += ["sit_out", "sit_in", "leave", "cash_out", "buy_in"]
         for typ in simple:
             if typ in MOVER_FIRST and moving is None or typ in OUTSIDE_A_HAND and playing:
@@ -220,6 +233,8 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                     item["amount"] = stack
                 if typ == "buy_in":
                     item["amount"] = rules.buy_in or None
+                if typ in self.MOVE_WORDS:
+                    item = offer(item, *self.MOVE_WORDS[typ])
                 out.append(item)
         out += self.seat_moves(sid)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
@@ -256,7 +271,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         """The host's commands of the hand and the session that may be sent now (checked on
         the live state, as a seat's moves are)."""
         game = self
-        out = [typ for typ in ("start_hand", "end_session", "no_call") if game.allows(typ, {}, HOST)]
+        out = [typ for typ in ("start_hand", "end_session", *self.HOST_CHECKED) if game.allows(typ, {}, HOST)]
         if game.allows("roll", self.any_roll(), HOST):
             out.append("roll")
         return out

@@ -285,21 +285,21 @@ class Play:
         raise NotImplementedError
 
     def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
-        """Close a folded turn player's call window if `typ` is the next turn's move
-        (turns.Turns)."""
-        raise NotImplementedError
+        """What `typ` closes first, before it acts (a window of a game's own that the next
+        move ends); by default nothing."""
 
     def ahead(self, typ: str, f: dict[str, Any], actor: str | None) -> "Play":
-        """The game in which `typ` is checked: this one, or the one past a folded turn
-        player's call window that `typ` closes first (turns.Turns)."""
-        raise NotImplementedError
+        """The game in which `typ` is checked: this one, or (a game's own) the one past a
+        window that `typ` closes first (`next_player_acts`)."""
+        return self
 
     def after_call_next(self) -> None:
-        """Carry out the next step between the call and the reveal (turns.Turns)."""
+        """Carry out the next of a game's own steps after the last roll of the hand (the
+        `final_roll` stage ends): a game with such a stage says what follows."""
         raise NotImplementedError
 
     def call_window(self) -> list[str]:
-        """Who may still call or pass in an open call window (turns.Turns)."""
+        """Who may still act in a window open to several (turns.Turns)."""
         raise NotImplementedError
 
     def round_order(self) -> list[str]:

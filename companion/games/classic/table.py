@@ -5,28 +5,37 @@ sections, whose moves, checks, words and schemas live in this package.
 `GAME.engine()` returns `ClassicHand`; the table finds it through the registry::
 
     >>> sorted(set(ClassicHand.COMMANDS) - set(DealtHand.COMMANDS))
-    ['declare_side', 'static_add', 'static_remove']
+    ['call_hand', 'declare_side', 'no_call', 'static_add', 'static_remove']
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.games.classic import sides, static_field
+from companion.games.classic import calling, sides, static_field
+from companion.games.classic.calling import Calling
 from companion.games.classic.sides import Sides
 from companion.games.classic.static_field import StaticFieldMoves
 from companion.table.dealt import DealtHand
+from companion.table.state import Step
 
 
-class ClassicHand(Sides, StaticFieldMoves, DealtHand):
+class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
     """A hand of classic Sabacc at the live table (its sections first: what they answer of
     the shared engine's hooks wins)."""
 
     #: The runtime's commands and classic's own moves.
-    COMMANDS = {**DealtHand.COMMANDS, **sides.COMMANDS, **static_field.COMMANDS}
+    COMMANDS = {**DealtHand.COMMANDS, **calling.COMMANDS, **sides.COMMANDS, **static_field.COMMANDS}
 
     #: The runtime's checked commands and classic's own.
-    CHECKED = DealtHand.CHECKED | {"declare_side"}
+    CHECKED = DealtHand.CHECKED | {"declare_side", "call_hand", "no_call"}
+
+    MOVE_WORDS = calling.WORDS
+    HOST_CHECKED = ("no_call",)
+
+    def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:
+        """Classic's own checked moves in a seat's list: calling the hand, or not."""
+        return self.calling_moves(sid, in_hand, step)
 
     def seat_moves(self, sid: str) -> list[dict[str, Any]]:
         """Classic's own seat moves: a side to declare (Force Sabacc)."""
