@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.game import BLIND_DRAW
 from companion.rules.rulesets import Trigger
 from companion.scrambler.dice import DICE
 from companion.table.betting import MOVER_FIRST, Betting
@@ -65,6 +64,11 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         betting moves (`in_hand`: `sid` plays the hand at its play stage; `step`: the step
         it is at); by default none."""
         return []
+
+    def tie_card_asks(self, sid: str) -> dict[str, Any]:
+        """What `sid`'s tie-card move carries besides its type (a game whose tie cards add
+        up says which this is); by default nothing."""
+        return {}
 
     def names_discards(self) -> bool:
         """Whether a move that discards names the card it puts on the discard pile (a face-up
@@ -254,12 +258,8 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
                 out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
-            if sid not in h["demise_public"]:  # a face-up demise card stands
-                drawn = h["p"][sid]["blind_draw"]
-                # A blind draw that tied again asks for the next card (its number, and the
-                # cards drawn before it): the phone starts a new, empty entry.
-                out.append({"type": "demise_card", "draw": len(drawn) + 1, "drawn": list(drawn)}
-                           if rules.hands.tie == BLIND_DRAW else {"type": "demise_card"})
+            if sid not in h["demise_public"]:  # a face-up tie card stands
+                out.append({"type": "demise_card", **self.tie_card_asks(sid)})
         return describe(out, rules, seat_facts(s, sid))  # each move's words and inputs (offers.py)
 
     def any_roll(self) -> dict[str, Any]:

@@ -9,8 +9,7 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
-from companion.rules.game import BLIND_DRAW
-from companion.rules.settle import BLIND_DRAW_STATUS, SUDDEN_DEMISE, InvalidReveal, PlayerReveal, settle
+from companion.rules.settle import InvalidReveal, PlayerReveal, settle
 from companion.table.evening import game_words
 from companion.table.outcome import explain
 from companion.table.play import Play
@@ -175,18 +174,22 @@ class Reveal(Play):
         field names (a side the player plays, community cards); by default nothing."""
         return {}
 
+    def tie_cards_in(self) -> None:
+        """Every tied player's card is in (`cmd_demise_card`), before the judge reads the
+        hands again: a game whose tie cards add up says where each goes; by default they
+        stay where they were entered."""
+
+    def tie_begins(self, players: list[str]) -> None:
+        """The judge found `players` tied: the game's tie break with one more card each
+        begins (the hand's stage becomes "demise", where each enters a card). A game without
+        one refuses."""
+        raise Refused(409, "the settlement asked for a tie break these rules do not have", None)
+
     def settle_hand(self) -> None:
         """Settle with the rules engine and move the stacks and the sabacc pot."""
         h, s, rules = self.hand, self.s, self.rules
-        blind = rules.hands.tie == BLIND_DRAW
-        if blind and h["stage"] == "demise":
-            # A blind draw's cards add up, one a draw: each drawn card joins the player's draws
-            # (face up on the discard pile) and the tied players may be asked to draw again.
-            for x in h["demise_players"]:
-                drawer = h["p"][x]
-                if drawer["demise"] is not None:
-                    drawer["blind_draw"] = [*drawer["blind_draw"], drawer["demise"]]
-                drawer["demise"] = None
+        if h["stage"] == "demise":
+            self.tie_cards_in()
         reveals = []
         for sid in h["players"]:
             p = h["p"][sid]
@@ -205,36 +208,14 @@ class Reveal(Play):
             result = settle(rules, reveals, s["sabacc_pot"])
         except InvalidReveal as exc:
             raise Refused(422, exc.message, "cards") from None
-        if result.status == BLIND_DRAW_STATUS:
-            h["stage"] = "demise"  # the same stage: each asked player enters one card
-            h["demise_players"], h["demise_public"] = list(result.demise_players), []
-            names = ", ".join(self.name(x) for x in result.demise_players)
-            # The cards drawn so far lie face up on the discard pile: a draw that ties again
-            # says so, with the cards that tied.
-            drawn = {x: list(h["p"][x]["blind_draw"]) for x in h["players"] if h["p"][x]["blind_draw"]}
-            if drawn:
-                cards = ", ".join(f"{self.name(x)} {', then '.join(map(rules.deck.display_name, c))}"
-                                  for x, c in drawn.items())
-                message = (f"Blind draw, tied again ({cards}): {names} each draw another card "
-                           f"from the draw pile and enter it.")
-            else:
-                message = f"Blind draw: {names} each draw a card from the draw pile and enter it."
-            self.emit("blind_draw", players=list(result.demise_players), drawn=drawn, message=message)
-            return
-        if result.status == SUDDEN_DEMISE:
-            if h["stage"] == "demise":
-                raise Refused(409, "the settlement asked for a second sudden demise", None)
-            h["stage"] = "demise"
-            h["demise_players"] = list(result.demise_players)
-            self.deal_job({x: 1 for x in result.demise_players})
-            names = ", ".join(self.name(x) for x in result.demise_players)
-            self.emit("sudden_demise", players=list(result.demise_players),
-                      message=f"Sudden demise: the dealer deals one more card each to {names}; "
-                              f"each enters it.")
+        if result.demise_players:
+            # A tie the judge breaks with more cards: the tied players each enter one (the
+            # game says how they come by it).
+            self.tie_begins(list(result.demise_players))
             return
         committed = hand_pot(h)
         paid = sum(result.payouts.get(sid, 0) for sid in h["players"])
-        pot_after = result.sabacc_pot_after  # None only for a sudden demise or a blind draw
+        pot_after = result.sabacc_pot_after  # None only for a tie broken with more cards
         if pot_after is None or paid + pot_after != committed + s["sabacc_pot"]:
             raise Refused(409, "the settlement does not add up; nothing was changed", None)
         for sid in h["players"]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from companion.refusal import Refused
-from companion.rules.game import BLIND_DRAW, TurnAction
+from companion.rules.game import TurnAction
 from companion.rules.rulesets import (
     AnteRule,
     OrderOfPlay,
@@ -338,8 +338,9 @@ class Turns(Play):
         self.advance()
 
     def stage_words(self, viewer: str | None, who: Any) -> str | None:
-        """The turn line at a stage of a game's own (`who(seat)`: "You" or the seat's name);
-        None where the shared words apply (by default always)."""
+        """The turn line at a stage of a game's own, or where a game says more at a shared
+        one (`who(seat)`: "You" or the seat's name, `whom` mid-sentence); None where the
+        shared words apply (by default always)."""
         return None
 
     def turn_words(self, viewer: str | None) -> str:
@@ -355,20 +356,15 @@ class Turns(Play):
         def whom(sid: str) -> str:  # mid-sentence: "waiting for you and Lando"
             return "you" if sid == viewer else self.name(sid)
 
+        said = self.stage_words(viewer, who)
+        if said is not None:
+            return said
         if h["stage"] == "reveal":
             waiting = [whom(x) for x in self.live() if h["p"][x]["cards"] is None]
             return f"The reveal: waiting for {join_words(waiting)} to enter their cards."
         if h["stage"] == "demise":
             waiting = [whom(x) for x in h["demise_players"] if not h["p"][x]["demise"]]
-            if self.rules.hands.tie == BLIND_DRAW:
-                # Drawn cards stay with their drawers: a drawer who has some is tied again.
-                again = any(h["p"][x]["blind_draw"] for x in h["demise_players"])
-                return (f"{self.rules.words.tie.capitalize()}{', tied again' if again else ''}: waiting for {join_words(waiting)} "
-                        f"to draw {'another' if again else 'a'} card and enter it.")
             return f"{self.rules.words.tie.capitalize()}: waiting for {join_words(waiting)} to enter one more card."
-        said = self.stage_words(viewer, who)
-        if said is not None:
-            return said
         if h["stage"] == "final_roll":
             return f"{who(h['dealer'])}: roll {self.rules.dice.name} one last time."
         b, st = h["betting"], current_step(h)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.refusal import Refused
 from companion.games.classic import calling, sides, static_field
 from companion.games.classic.calling import Calling
 from companion.games.classic.sides import Sides
@@ -55,3 +56,17 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
         p = self.hand["p"][sid]
         return {"static": tuple(p["static"]) if self.rules.holdem and not p["folded"] else (),
                 "side": self.side_of(sid)}
+
+    def tie_begins(self, players: list[str]) -> None:
+        """Sudden demise: the dealer deals one more card each to the tied players, and each
+        enters it (once a hand: the judge breaks any tie after it)."""
+        h = self.hand
+        if h["stage"] == "demise":
+            raise Refused(409, "the settlement asked for a second sudden demise", None)
+        h["stage"] = "demise"
+        h["demise_players"] = list(players)
+        self.deal_job({x: 1 for x in players})
+        names = ", ".join(self.name(x) for x in players)
+        self.emit("sudden_demise", players=list(players),
+                  message=f"Sudden demise: the dealer deals one more card each to {names}; "
+                          f"each enters it.")

@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.spike import survivor
+from companion.games.spike.blind_draw import BlindDraw
 from companion.games.spike.survivor import SurvivorShows
 from companion.table import discard
 from companion.table.dealt import DealtHand
 from companion.table.discard import PublicDiscardPile
 
 
-class SpikeHand(SurvivorShows, PublicDiscardPile, DealtHand):
+class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, DealtHand):
     """A hand of Corellian Spike at the live table (its sections first: what they answer of
     the shared engine's hooks wins)."""
 
@@ -32,5 +33,5 @@ class SpikeHand(SurvivorShows, PublicDiscardPile, DealtHand):
         return self.survivor_moves(sid)
 
     def stage_words(self, viewer: str | None, who: Any) -> str | None:
-        """The turn line while the survivor chooses."""
-        return self.survivor_words(viewer, who)
+        """The turn line while the tied players draw, or while the survivor chooses."""
+        return self.blind_draw_words(viewer) or self.survivor_words(viewer, who)
