@@ -11,7 +11,7 @@ from companion.refusal import Refused
 from companion.rules import cards as deck
 from companion.rules.settle import InvalidReveal, PlayerReveal, settle
 from companion.table.evening import game_words
-from companion.table.outcome import explain
+from companion.table.outcome import Told, explain, plain_why
 from companion.table.play import Play
 from companion.table.state import Player, hand_pot, plain
 
@@ -231,19 +231,27 @@ class Reveal(Play):
         self.end_hand()
 
     def told(self, record: dict[str, Any]) -> dict[str, Any]:
-        """The settlement record with the demise cards, totals after them, why each hand won
-        or lost, and each player's net (outcome.explain)."""
+        """The settlement record with why each hand won or lost (in the game's words, with
+        what its `why_of` adds) and each player's net (outcome.explain)."""
         h, s = self.hand, self.s
         start = h["stacks_start"]
         played = {sid: {"cards": h["p"][sid]["cards"] if not h["p"][sid]["folded"] else None,
-                        "demise": h["p"][sid]["demise"], "committed": h["p"][sid]["committed"],
+                        "committed": h["p"][sid]["committed"],
                         "paid": (start[sid] - s["seats"][sid]["stack"] + record.get("payouts", {}).get(sid, 0)
                                  if sid in start else h["p"][sid]["committed"]),
-                        "static": h["p"][sid]["static"],
-                        "blind_draw": h["p"][sid]["blind_draw"],
-                        "side": self.judged_with(sid).get("side")}
+                        **self.played_facts(sid)}
                   for sid in h["players"]}
-        return explain(record, played, self.rules, lambda sid: self.name(sid))
+        return explain(record, played, self.rules, lambda sid: self.name(sid), self.why_of)
+
+    def played_facts(self, sid: str) -> dict[str, Any]:
+        """What a game's `why_of` reads of `sid`'s hand besides its cards and money; by
+        default nothing."""
+        return {}
+
+    def why_of(self, x: dict[str, Any], told: Told) -> str:
+        """Why hand `x` of a settlement won or lost, in the game's words (it may add its own
+        facts to `x`); by default `outcome.plain_why`."""
+        return plain_why(x, told)
 
     def end_hand(self) -> None:
         """Close the hand: history, the stack chart, and the dealer (or token) moves left."""

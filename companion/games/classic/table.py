@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.games.classic import calling, sides, static_field
+from companion.games.classic import calling, outcome, sides, static_field
 from companion.games.classic.calling import Calling
 from companion.games.classic.sides import Sides
 from companion.games.classic.static_field import StaticFieldMoves
 from companion.table.dealt import DealtHand
+from companion.table.outcome import Told
 from companion.table.state import Step
 
 
@@ -70,3 +71,13 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
         self.emit("sudden_demise", players=list(players),
                   message=f"Sudden demise: the dealer deals one more card each to {names}; "
                           f"each enters it.")
+
+    def played_facts(self, sid: str) -> dict[str, Any]:
+        """What the words of a settlement read of a hand: its demise card, its static field
+        (Hold 'Em's community cards) and its side (Force Sabacc)."""
+        p = self.hand["p"][sid]
+        return {"demise": p["demise"], "static": p["static"], "side": self.side_of(sid)}
+
+    def why_of(self, x: dict[str, Any], told: Told) -> str:
+        """Why a hand won or lost, with its demise card and a bomb-out (outcome.why)."""
+        return outcome.why(x, told)

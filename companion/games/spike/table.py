@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.spike import survivor
+from companion.games.spike import outcome, survivor
 from companion.games.spike.blind_draw import BlindDraw
 from companion.games.spike.survivor import SurvivorShows
 from companion.table import discard
 from companion.table.dealt import DealtHand
 from companion.table.discard import PublicDiscardPile
+from companion.table.outcome import Told
 
 
 class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, DealtHand):
@@ -35,3 +36,11 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, DealtHand):
     def stage_words(self, viewer: str | None, who: Any) -> str | None:
         """The turn line while the tied players draw, or while the survivor chooses."""
         return self.blind_draw_words(viewer) or self.survivor_words(viewer, who)
+
+    def played_facts(self, sid: str) -> dict[str, Any]:
+        """What the words of a settlement read of a hand: the cards of its blind draw."""
+        return {"blind_draw": self.hand["p"][sid]["blind_draw"]}
+
+    def why_of(self, x: dict[str, Any], told: Told) -> str:
+        """Why a hand won or lost, with its blind draw (outcome.why)."""
+        return outcome.why(x, told)
