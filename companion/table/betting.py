@@ -1,6 +1,6 @@
 """Betting: a betting round's moves (check, bet, call, raise, all-in, fold), who moves next,
-and the conceded hand when everyone else folds. Folding follows the folding ruling: weg/classic
-until the turn's roll; never the caller."""
+and the conceded hand when everyone else folds. Folding follows the folding ruling: where
+the game says so (`fold_window_open`) until the turn's roll; never the caller."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ class Betting(Play):
 
     @staticmethod
     def not_opener(b: BettingRound, sid: str) -> Refusal | None:
-        """weg/classic: only the turn player opens the betting."""
+        """Where the game says so (`turn_player_opens`), only the turn player opens the betting."""
         if b["opener"] is not None and b["opener"] != sid:
             return Refusal(409, "only the player whose turn it is may open the betting")
         return None

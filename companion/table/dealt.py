@@ -31,7 +31,7 @@ from companion.table.state import (
     pots_of,
     roller_of,
 )
-from companion.table.turns import Turns, antes
+from companion.table.turns import Turns
 
 
 class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
@@ -51,6 +51,10 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
     def fold_fee_into_pot(self) -> bool:
         """A fold's fee goes into the hand's pot where the rule set says so."""
         return self.rules.fold_fee_into_pot
+
+    #: A game's own moves -> what an undone entry of it was, in words ({who}: the seat's name;
+    #: `evening.undone_words`).
+    UNDONE: dict[str, str] = {}
 
     #: A game's own checked moves -> their words, style and whether the page asks twice
     #: (`offers.offer`): the moves `own_checked` names.
@@ -102,7 +106,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
 
     def ante_due(self) -> int:
         """What the next hand's antes take from a stack: the phones say when one cannot pay."""
-        return sum(antes(self.rules, self.s["sabacc_pot"]))
+        return sum(self.antes_due())
 
     def roll_due(self, entry: dict) -> Trigger | None:
         """If `entry` is a roll without dice, the Trigger to roll for (the owner fills
@@ -155,7 +159,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             "dealer": h["dealer"],
             "token": h["token"],
             "players": players,
-            # While the survivor chooses to show, the game pot is theirs already (credits()).
+            # At a stage after the last player took the pots ("show"), they are paid (credits()).
             "hand_pot": 0 if h["stage"] == "show" else hand_pot(h),
             "pots": [] if h["stage"] == "show" else
                     pots_of(h, {sid: seat["stack"] for sid, seat in self.s["seats"].items()}),

@@ -126,12 +126,12 @@ class Play:
         p["fees"] += amount
 
     def drop_out(self, sid: str) -> None:
-        """`sid` leaves the hand: a fold, or Spike's junk in the turn phase or the betting
-        phase alike (RULES-SPIKE.md: the penalty is paid whenever a player junks). Pays the
-        rule set's fold fee, capped at the stack: into the sabacc pot, or, where the rule set
-        says so (Spike's junk penalty), into the game pot as a fee. The `folded` event names
-        the pot the fee went to (`pot`) where it is not the sabacc pot, so the log's words
-        follow the money. The cards go to the junk (the discard pile)."""
+        """`sid` leaves the hand: a fold, or a turn action that leaves the hand, in whatever
+        phase (the fee is paid whenever a player drops out). Pays the rule set's fold fee,
+        capped at the stack: into the sabacc pot, or, where the game says so
+        (`fold_fee_into_pot`), into the hand's pot as a fee. The `folded` event names the pot
+        the fee went to (`pot`) where it is not the sabacc pot, so the log's words follow the
+        money. The cards go onto the discard pile."""
         h, rules = self.hand, self.rules
         p = h["p"][sid]
         fee = min(rules.fold_fee, self.stack(sid))
@@ -215,7 +215,7 @@ class Play:
         return [sid for sid in h["players"] if not h["p"][sid]["folded"]]
 
     def need_in_play_deck(self, code: str, field: str) -> None:
-        """Refuse a card the variant in play sets aside (Corellia Run), wherever it is entered."""
+        """Refuse a card the variant in play sets aside (the deck's set-asides), wherever it is entered."""
         reason = self.rules.deck.set_aside_reason(code, self.rules)
         if reason is not None:
             raise Refused(422, reason, field)

@@ -75,7 +75,7 @@ class Shifts(Play):
         h = self.hand
         live = self.live()
         out = {}
-        # A rule set without a static field (weg) has no cards "outside" it to speak of.
+        # A rule set without a static field has no cards "outside" it to speak of.
         outside = "" if self.rules.static_field is StaticField.NONE else " outside the static field"
         for i, sid in enumerate(live):
             p = h["p"][sid]

@@ -30,16 +30,6 @@ from companion.table.state import (
 )
 
 
-def antes(rules: RuleSet, sabacc_pot: int) -> tuple[int, int]:
-    """What the next hand's antes take from each player's stack, with the sabacc pot at
-    `sabacc_pot`: (into the hand pot, into the sabacc pot). A stack that cannot pay both (or
-    is empty) is dealt out; the phones say so from the sum, which the views carry."""
-    if rules.ante_rule is AnteRule.GAME_AND_SABACC:
-        return rules.ante, rules.ante_sabacc  # an ante of its own into the sabacc pot
-    both = rules.ante_rule is AnteRule.BOTH_POTS or sabacc_pot == 0
-    return rules.ante, rules.ante if both else 0
-
-
 class Turns(Play):
     """The turn and its draws (a section of the engine's Game)."""
 
@@ -53,7 +43,7 @@ class Turns(Play):
             return refusal
         rules, s = self.rules, self.s
         order = s["order"]
-        _, sabacc_ante = antes(rules, s["sabacc_pot"])
+        _, sabacc_ante = self.antes_due()
         players_set: list[str] = []
         dealt_out: list[tuple[str, str]] = []
         for sid in order:
@@ -71,6 +61,16 @@ class Turns(Play):
         if len(players_set) * rules.deal_size > rules.deck.in_play(rules):
             return Refusal(409, "too many players for one deck")
         return players_set, dealt_out, sabacc_ante
+
+    def antes_due(self) -> tuple[int, int]:
+        """What the next hand's antes take from each player's stack: (into the hand pot, into
+        the sabacc pot). A stack that cannot pay both (or is empty) is dealt out; the phones
+        say so from the sum, which the views carry. By default the rule set's ante into the
+        hand pot, and as much into the sabacc pot where the rule set antes to both pots or the
+        sabacc pot is empty (a game with an ante of its own into the sabacc pot says so)."""
+        rules = self.rules
+        both = rules.ante_rule is AnteRule.BOTH_POTS or self.s["sabacc_pot"] == 0
+        return rules.ante, rules.ante if both else 0
 
     def not_ready(self, sid: str) -> str | None:
         """Why a seated player who can pay the ante is dealt out all the same (a game's own
@@ -127,7 +127,7 @@ class Turns(Play):
 
         order = self.round_order()
         if rules.order_of_play is OrderOfPlay.TURNS:
-            # weg/classic: each player in turn goes through every phase of a turn.
+            # Order of play by turns: each player in turn goes through every phase of a turn.
             for sid in order:
                 for pr in rules.turn_phases:
                     for do in pr.does:
@@ -300,7 +300,7 @@ class Turns(Play):
     def cmd_draw(self, f: dict[str, Any], actor: str | None) -> None:
         sid, taken, top, fee = sure(self.check_draw(f, actor))
         if taken.leaves:
-            self.leave_hand(sid)  # junk: the whole hand onto the discard pile
+            self.leave_hand(sid)  # the whole hand onto the discard pile
             if top is not None:
                 self.put_on_discard_pile(top)
             return
@@ -310,7 +310,7 @@ class Turns(Play):
         p["hand_size"] += taken.cards
         h["junk"] += taken.discards - (1 if taken.takes_discard else 0)
         if fee:
-            self.pay_fee(sid, fee)  # into the game pot, no bet
+            self.pay_fee(sid, fee)  # into the hand's pot, no bet
         if taken.dealt:
             self.deal_job({sid: taken.dealt})
         self.emit("drew", seat=sid, action=taken.action, hand_size=p["hand_size"], **({"fee": fee} if fee else {}))
@@ -327,9 +327,8 @@ class Turns(Play):
         return None
 
     def leave_hand(self, sid: str) -> None:
-        """A turn action that leaves the hand (Spike's junk): the whole hand goes onto the
-        discard pile, as a fold does, with its fee (the junk penalty); the last player left
-        takes the pots."""
+        """A turn action that leaves the hand: the whole hand goes onto the discard pile, as a
+        fold does, with its fee; the last player left takes the pots."""
         self.drop_out(sid)
         live = self.live()
         if len(live) == 1:

@@ -33,6 +33,9 @@ WORDS: dict[str, tuple[str, str, bool]] = {
     "no_call": ("No call: play on", "", False),
 }
 
+#: What an undone calling move was, in words (`evening.undone_words`).
+UNDONE = {"call_hand": "{who}'s call of the hand", "no_call": "{who}'s “no call”"}
+
 #: The moves of a turn: made by the next turn's player, they close a folded turn player's
 #: call window first (`Calling.next_player_acts`).
 NEXT_TURN_MOVES = frozenset({"check", "bet", "call", "raise", "all_in", "fold", "draw", "roll"})

@@ -27,6 +27,10 @@ COMMANDS: dict[str, dict[str, Any]] = {
 }
 
 
+#: What an undone static-field move was, in words (`evening.undone_words`).
+UNDONE = {"static_add": "{who}'s static-field card", "static_remove": "{who}'s static-field change"}
+
+
 def static_turn(h: Hand, sid: str) -> int | None:
     """The turn in which `sid` may change their static field now: their own turn, or the turn
     they just drew in, until the next player acts or the next phase begins (the static-field

@@ -33,6 +33,7 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
     CHECKED = DealtHand.CHECKED | {"declare_side", "call_hand", "no_call"}
 
     MOVE_WORDS = calling.WORDS
+    UNDONE = {**calling.UNDONE, **static_field.UNDONE}
     HOST_CHECKED = ("no_call",)
 
     def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:

@@ -44,3 +44,8 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, DealtHand):
     def why_of(self, x: dict[str, Any], told: Told) -> str:
         """Why a hand won or lost, with its blind draw (outcome.why)."""
         return outcome.why(x, told)
+
+    def antes_due(self) -> tuple[int, int]:
+        """Each player antes into the game pot and, with an ante of its own, into the sabacc
+        pot (the option `ante_sabacc`), whatever the sabacc pot holds."""
+        return self.rules.ante, self.rules.ante_sabacc
