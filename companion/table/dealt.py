@@ -37,21 +37,6 @@ from companion.table.turns import Turns
 class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
-    def turn_player_opens(self) -> bool:
-        """Only the player whose turn it is opens the betting, where the rule set says so."""
-        return self.rules.only_turn_player_opens
-
-    def fold_window_open(self) -> bool:
-        """After the turn's betting ended (the turn player's check), folding stays open until
-        that turn's roll where the rule set says so (RuleSet.fold_until_roll)."""
-        st = current_step(self.hand)
-        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
-            and st["turn_of"] is not None
-
-    def fold_fee_into_pot(self) -> bool:
-        """A fold's fee goes into the hand's pot where the rule set says so."""
-        return self.rules.fold_fee_into_pot
-
     #: A game's own moves -> what an undone entry of it was, in words ({who}: the seat's name;
     #: `evening.undone_words`).
     UNDONE: dict[str, str] = {}

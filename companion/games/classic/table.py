@@ -19,7 +19,7 @@ from companion.games.classic.sides import Sides
 from companion.games.classic.static_field import StaticFieldMoves
 from companion.table.dealt import DealtHand
 from companion.table.outcome import Told
-from companion.table.state import Step
+from companion.table.state import Step, current_step
 
 
 class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
@@ -82,3 +82,14 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
     def why_of(self, x: dict[str, Any], told: Told) -> str:
         """Why a hand won or lost, with its demise card and a bomb-out (outcome.why)."""
         return outcome.why(x, told)
+
+    def turn_player_opens(self) -> bool:
+        """Only the player whose turn it is opens the betting, where the rule set says so."""
+        return self.rules.only_turn_player_opens
+
+    def fold_window_open(self) -> bool:
+        """After the turn's betting ended (the turn player's check), folding stays open until
+        that turn's roll where the rule set says so (RuleSet.fold_until_roll)."""
+        st = current_step(self.hand)
+        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
+            and st["turn_of"] is not None
