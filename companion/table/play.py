@@ -162,6 +162,11 @@ class Play:
         a face-down pile names none)."""
         raise NotImplementedError
 
+    def kept(self, sid: str) -> list[str]:
+        """The cards of `sid`'s hand that stay through a shift and a discard (a game whose
+        players lay cards aside says which); by default none."""
+        return []
+
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""
         seat = fields.get("seat")
