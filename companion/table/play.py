@@ -163,9 +163,15 @@ class Play:
         raise NotImplementedError
 
     def kept(self, sid: str) -> list[str]:
-        """The cards of `sid`'s hand that stay through a shift and a discard (a game whose
-        players lay cards aside says which); by default none."""
+        """The cards of `sid`'s hand that lie face up in front of them and stay through a
+        shift and a discard (a game whose players lay cards aside says which); by default
+        none. At the reveal they are entered for the player."""
         return []
+
+    def kept_words(self) -> str:
+        """What a game calls the cards a player keeps face up in front of them (`kept`), in
+        words; by default "kept cards"."""
+        return "kept cards"
 
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""

@@ -52,34 +52,34 @@ class Reveal(Play):
                 raise Refused(422, str(exc), f"cards[{i}]") from None
         for i, c in enumerate(entered):
             self.need_in_play_deck(c, f"cards[{i}]")
-        # The entry is the whole hand, or the hand without its static field (filled in here).
+        # The entry is the whole hand, or the hand without its kept cards (filled in here).
         # Decided by the count, not by matching codes: with two copies of a face card, the
-        # second copy in the hand is not the one lying in the static field.
-        n, static = p["hand_size"], p["static"]
+        # second copy in the hand is not the one lying face up.
+        n, kept, where = p["hand_size"], self.kept(sid), self.kept_words()
         if len(entered) == n:
             full = entered
-            missing = Counter(static) - Counter(entered)
+            missing = Counter(kept) - Counter(entered)
             if missing:
-                raise Refused(422, f"your static field's {', '.join(sorted(missing))} is part of "
+                raise Refused(422, f"your {where}'s {', '.join(sorted(missing))} is part of "
                                    f"your hand: enter it too", "cards")
-        elif static and len(entered) + len(static) == n:
-            full = entered + list(static)
+        elif kept and len(entered) + len(kept) == n:
+            full = entered + list(kept)
         else:
-            extra = f" (your static field {', '.join(static)} included)" if static else ""
+            extra = f" (your {where} {', '.join(kept)} included)" if kept else ""
             raise Refused(422, f"the table counts {n} cards in your hand{extra}; you entered "
                                f"{len(entered)}", "cards")
         try:
             self.rules.deck.check_copies(full)
         except deck.TooManyCopies as exc:
             raise Refused(422, str(exc), "cards") from None
-        # Checked against what this seat may already see: every static field, and the other
+        # Checked against what this seat may already see: every player's kept cards, and the other
         # hands only once they are face up. A refusal naming a card another seat entered
         # would let a player read that hand by entering card after card.
         others: list[str] = []
         for other, q in h["p"].items():
             if other == sid or q["folded"]:
                 continue
-            others += self.face_up(other) if other in public else q["static"]
+            others += self.face_up(other) if other in public else self.kept(other)
         if h["discard_top"] is not None:
             others.append(h["discard_top"])  # a face-up discard pile's top card is on the table
         try:
@@ -98,7 +98,7 @@ class Reveal(Play):
 
     def reveal_conflict(self) -> bool:
         """With every hand face up: if a card is on the table more often than the deck holds,
-        the players who hold it outside their static field enter their hands again (the
+        the players who hold it outside their kept cards enter their hands again (the
         others' hands stand). True if there was such a card."""
         h = self.hand
         count = Counter(c for x in self.live() for c in self.face_up(x))
@@ -106,7 +106,7 @@ class Reveal(Play):
         if not over:
             return False
         seats = [x for x in self.live()
-                 if any(c in over for c in (Counter(self.face_up(x)) - Counter(h["p"][x]["static"])))]
+                 if any(c in over for c in (Counter(self.face_up(x)) - Counter(self.kept(x))))]
         for x in seats:
             h["p"][x]["cards"] = None
         h["reentry"] = list(seats)

@@ -62,11 +62,6 @@ class Turns(Play):
             return Refusal(409, "too many players for one deck")
         return players_set, dealt_out, sabacc_ante
 
-    def kept_words(self) -> str:
-        """Where the cards a player keeps lie, in words ("in your static field"); by default
-        "kept aside" (`Play.kept`)."""
-        return "kept aside"
-
     def antes_due(self) -> tuple[int, int]:
         """What the next hand's antes take from each player's stack: (into the hand pot, into
         the sabacc pot). A stack that cannot pay both (or is empty) is dealt out; the phones
@@ -299,7 +294,7 @@ class Turns(Play):
         if taken.dealt and deck_left(h, self.rules) < taken.dealt:
             return Refusal(409, "the draw pile is empty: stand", "action")
         if taken.discards and p["hand_size"] - len(self.kept(sid)) < taken.discards:
-            return Refusal(409, f"every card is {self.kept_words()}: nothing to {action}", "action")
+            return Refusal(409, f"every card is in your {self.kept_words()}: nothing to {action}", "action")
         return sid, taken, top, fee
 
     def cmd_draw(self, f: dict[str, Any], actor: str | None) -> None:

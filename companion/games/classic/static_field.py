@@ -140,8 +140,8 @@ class StaticFieldMoves(Play):
         return self.hand["p"][sid]["static"]
 
     def kept_words(self) -> str:
-        """Where the kept cards lie, in words."""
-        return "in your static field"
+        """What the kept cards are called."""
+        return "static field"
 
     def shift_instructions(self, kind: ShiftKind) -> dict[str, str]:
         """What each player still in the hand does in this shift: the cards outside their
