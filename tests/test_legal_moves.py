@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import companion.table.engine as engine_module
 import companion.table.state as state_module
-import companion.table.turns as turns_module
+import companion.games.classic.calling as calling_module
 from companion.rules.rulesets import Trigger
 from companion.scrambler.dice import DICE
 from companion.table.commands import CHECKED, parse
@@ -511,7 +511,7 @@ def test_listing_legal_moves_copies_no_table(monkeypatch):
     """While the legal moves are listed, no copy of the table is made: `working_copy` and
     `copy_json` fail if called. Only in a folded turn player's call window is the hand (alone)
     copied, once per list, to find where the next player's move takes it (`past_window`)."""
-    real_copy_hand = turns_module.copy_hand
+    real_copy_hand = calling_module.copy_hand
     copied = Counter()
 
     def no_copy(*_: Any) -> Any:
@@ -536,7 +536,7 @@ def test_listing_legal_moves_copies_no_table(monkeypatch):
                 for module in (engine_module, state_module):
                     m.setattr(module, "working_copy", no_copy, raising=False)
                     m.setattr(module, "copy_json", no_copy)
-                m.setattr(turns_module, "copy_hand", counted_copy_hand)
+                m.setattr(calling_module, "copy_hand", counted_copy_hand)
                 before = copied["hands"]
                 for sid in t.seat_ids():
                     t._reader().legal(sid)

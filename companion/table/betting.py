@@ -1,6 +1,6 @@
 """Betting: a betting round's moves (check, bet, call, raise, all-in, fold), who moves next,
-and the conceded hand when everyone else folds. Folding follows the folding ruling: weg/classic
-until the turn's roll; never the caller."""
+and the conceded hand when everyone else folds. Folding follows the folding ruling: where
+the game says so (`fold_window_open`) until the turn's roll; never the caller."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ class Betting(Play):
 
     @staticmethod
     def not_opener(b: BettingRound, sid: str) -> Refusal | None:
-        """weg/classic: only the turn player opens the betting."""
+        """Where the game says so (`turn_player_opens`), only the turn player opens the betting."""
         if b["opener"] is not None and b["opener"] != sid:
             return Refusal(409, "only the player whose turn it is may open the betting")
         return None
@@ -228,9 +228,11 @@ class Betting(Play):
                                      "payouts": {sid: (amount if sid == winner else 0)
                                                  for sid in h["players"]}})
         self.emit("conceded", seat=winner, amount=amount)
-        if self.rules.hands.survivor_shows and self.s["sabacc_pot"] > 0:
-            # The survivor may show a hand for the sabacc pot too, or keep it hidden.
-            h["stage"] = "show"
-            self.emit("step", round=h["round"], phase="show", seat=winner, do="show")
-            return
-        self.end_hand()
+        if not self.after_concede(winner):
+            self.end_hand()
+
+    def after_concede(self, winner: str) -> bool:
+        """What a game does once the last player took the pots, before the hand ends: True
+        if the hand goes on to a stage of the game's own (it ends it later); by default
+        False, and the hand ends."""
+        return False

@@ -95,8 +95,6 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "fold": _obj(dict(_FOR_SEAT)),
     "roll": _obj({"dice": {"type": ["array", "null"], "maxItems": 3,
                            "items": {"type": "integer", "minimum": 1, "maximum": 20}}}),
-    "call_hand": _obj(dict(_FOR_SEAT)),
-    "no_call": _obj(dict(_FOR_SEAT)),
     # Every game's turn actions (a rule set's `actions`; the engine refuses another game's).
     "draw": _obj({**_FOR_SEAT, "action": {"type": "string", "enum": list(dict.fromkeys(
                      a.action for rs in registry.presets().values() for a in getattr(rs, "actions", ())))},
@@ -106,13 +104,6 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "reveal": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}},
                    ("cards",)),
     "demise_card": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
-    # Where the discard pile is face up: the card just turned up on it (after the deal or a
-    # shift), entered by whoever turned it.
-    "discard_top": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
-    # The last player left after everyone else dropped out, where the rules let them show a
-    # hand for the sabacc pot: show it, or not.
-    "show": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}}, ("cards",)),
-    "no_show": _obj(dict(_FOR_SEAT)),
     "reveal_seed": _obj({"seed": _HEX}, ("seed",)),
 }
 
@@ -130,7 +121,7 @@ TRANSPORT_FIELDS = {"type", "version", "idempotency_key"}
 
 #: The commands with a read-only check (`Play.check`): the ones whose acceptance a view's legal
 #: moves ask about (the others' legal forms are derived from the state directly).
-CHECKED = frozenset({"check", "all_in", "fold", "call_hand", "no_call", "sit_out", "sit_in",
+CHECKED = frozenset({"check", "all_in", "fold", "sit_out", "sit_in",
                      "leave", "cash_out", "buy_in", "draw", "roll",
                      "start_hand", "end_session"})
 

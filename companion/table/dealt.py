@@ -10,13 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.game import BLIND_DRAW
 from companion.rules.rulesets import Trigger
 from companion.scrambler.dice import DICE
 from companion.table.betting import MOVER_FIRST, Betting
 from companion.table.commands import COMMANDS, HOST
 from companion.table.evening import Evening
-from companion.table.offers import describe, seat_facts
+from companion.table.offers import describe, offer, seat_facts
 from companion.table.play import Refusal
 from companion.table.reveal import Reveal
 from companion.table.seats import OUTSIDE_A_HAND, Seats
@@ -24,6 +23,7 @@ from companion.table.shifts import Shifts
 from companion.table.state import Betting as BettingRound
 from companion.table.state import (
     Player,
+    Step,
     TableState,
     current_step,
     deck_left,
@@ -31,35 +31,38 @@ from companion.table.state import (
     pots_of,
     roller_of,
 )
-from companion.table.turns import Turns, antes
+from companion.table.turns import Turns
 
 
 class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
-    def turn_player_opens(self) -> bool:
-        """Only the player whose turn it is opens the betting, where the rule set says so."""
-        return self.rules.only_turn_player_opens
+    #: A game's own moves -> what an undone entry of it was, in words ({who}: the seat's name;
+    #: `evening.undone_words`).
+    UNDONE: dict[str, str] = {}
 
-    def fold_window_open(self) -> bool:
-        """After the turn's betting ended (the turn player's check), folding stays open until
-        that turn's roll where the rule set says so (RuleSet.fold_until_roll)."""
-        st = current_step(self.hand)
-        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
-            and st["turn_of"] is not None
+    #: A game's own checked moves -> their words, style and whether the page asks twice
+    #: (`offers.offer`): the moves `own_checked` names.
+    MOVE_WORDS: dict[str, tuple[str, str, bool]] = {}
 
-    def fold_fee_into_pot(self) -> bool:
-        """A fold's fee goes into the hand's pot where the rule set says so."""
-        return self.rules.fold_fee_into_pot
+    #: A game's own checked moves the host may send for the table (its console lists them).
+    HOST_CHECKED: tuple[str, ...] = ()
 
-    def hand_on_discard_pile(self) -> None:
-        """A whole hand went face up onto the discard pile (a junk, in either phase): its top
-        card is one of that hand's, which only the table sees, so the card shown before is no
-        longer the top (issue 28, item 11). It stays unknown until someone enters it (a junk
-        in the turn phase may name it)."""
-        if self.rules.discard_pile_public and self.hand["discard_top"] is not None:
-            self.hand["discard_top"] = None
-            self.emit("discard_top", card=None)
+    def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:
+        """A game's own checked moves (`Play.answer`) that `sid`'s list asks about, after the
+        betting moves (`in_hand`: `sid` plays the hand at its play stage; `step`: the step
+        it is at); by default none."""
+        return []
+
+    def tie_card_asks(self, sid: str) -> dict[str, Any]:
+        """What `sid`'s tie-card move carries besides its type (a game whose tie cards add
+        up says which this is); by default nothing."""
+        return {}
+
+    def names_discards(self) -> bool:
+        """Whether a move that discards names the card it puts on the discard pile (a face-up
+        pile: `discard.PublicDiscardPile`); by default not."""
+        return False
 
     def seat_moves(self, sid: str) -> list[dict[str, Any]]:
         """A game's own moves of a seat that `sid` may make now, listed after the session's
@@ -86,7 +89,8 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
 
     def pots_held(self) -> int:
         """The credits in the running hand's pots (`Table.credits`): none once paid out. In
-        the survivor's "show" the pots are already paid: only the sabacc pot is still open."""
+        a stage after the last player took them ("show") the pots are already paid: only the
+        sabacc pot is still open."""
         h = self.s["hand"]
         if h is None or h["stage"] in ("settled", "show"):
             return 0
@@ -94,7 +98,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
 
     def ante_due(self) -> int:
         """What the next hand's antes take from a stack: the phones say when one cannot pay."""
-        return sum(antes(self.rules, self.s["sabacc_pot"]))
+        return sum(self.antes_due())
 
     def roll_due(self, entry: dict) -> Trigger | None:
         """If `entry` is a roll without dice, the Trigger to roll for (the owner fills
@@ -147,7 +151,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             "dealer": h["dealer"],
             "token": h["token"],
             "players": players,
-            # While the survivor chooses to show, the game pot is theirs already (credits()).
+            # At a stage after the last player took the pots ("show"), they are paid (credits()).
             "hand_pot": 0 if h["stage"] == "show" else hand_pot(h),
             "pots": [] if h["stage"] == "show" else
                     pots_of(h, {sid: seat["stack"] for sid, seat in self.s["seats"].items()}),
@@ -213,10 +217,9 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         # `mover` (above), and `not_in_running_hand` of the session moves refused to a seat
         # playing the running hand (betting.MOVER_FIRST, seats.OUTSIDE_A_HAND).
         playing = game.not_in_running_hand(sid) is not None
-        simple = ["check", "all_in", "fold", "call_hand", "no_call"] if in_hand else []
         step = current_step(h) if h and h["stage"] == "play" else None
-        if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
-            simple.append("no_call")  # a turn player who folded in their own turn closes it
+        simple = ["check", "all_in", "fold"] if in_hand else []
+        simple += self.own_checked(sid, in_hand, step)
         simple += ["sit_out", "sit_in", "leave", "cash_out", "buy_in"]
         for typ in simple:
             if typ in MOVER_FIRST and moving is None or typ in OUTSIDE_A_HAND and playing:
@@ -230,13 +233,15 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                     item["amount"] = stack
                 if typ == "buy_in":
                     item["amount"] = rules.buy_in or None
+                if typ in self.MOVE_WORDS:
+                    item = offer(item, *self.MOVE_WORDS[typ])
                 out.append(item)
         out += self.seat_moves(sid)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
             for taken in rules.actions:
                 # Where the discard pile is face up, a discarding move names its card: checked
                 # with any card, offered with "card": true (the phone asks which).
-                asks = rules.discard_pile_public and taken.discards > 0
+                asks = self.names_discards() and taken.discards > 0
                 card = {"card": next(iter(rules.deck.cards))} if asks else {}
                 if game.allows("draw", {"action": taken.action, **card}, sid):
                     out.append({"type": "draw", "action": taken.action, **({"card": True} if asks else {})})
@@ -249,15 +254,8 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
                 out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
         if h and h["stage"] == "demise" and sid in h["demise_players"]:
-            if sid not in h["demise_public"]:  # a face-up demise card stands
-                drawn = h["p"][sid]["blind_draw"]
-                # A blind draw that tied again asks for the next card (its number, and the
-                # cards drawn before it): the phone starts a new, empty entry.
-                out.append({"type": "demise_card", "draw": len(drawn) + 1, "drawn": list(drawn)}
-                           if rules.hands.tie == BLIND_DRAW else {"type": "demise_card"})
-        if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:
-            out.append({"type": "show", "hand_size": h["p"][sid]["hand_size"]})
-            out.append({"type": "no_show"})
+            if sid not in h["demise_public"]:  # a face-up tie card stands
+                out.append({"type": "demise_card", **self.tie_card_asks(sid)})
         return describe(out, rules, seat_facts(s, sid))  # each move's words and inputs (offers.py)
 
     def any_roll(self) -> dict[str, Any]:
@@ -269,7 +267,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         """The host's commands of the hand and the session that may be sent now (checked on
         the live state, as a seat's moves are)."""
         game = self
-        out = [typ for typ in ("start_hand", "end_session", "no_call") if game.allows(typ, {}, HOST)]
+        out = [typ for typ in ("start_hand", "end_session", *self.HOST_CHECKED) if game.allows(typ, {}, HOST)]
         if game.allows("roll", self.any_roll(), HOST):
             out.append("roll")
         return out

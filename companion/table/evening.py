@@ -91,15 +91,25 @@ def _option_value(v: Any) -> str:
 _UNDONE = {
     "bet": "{who}'s bet of {amount}", "raise": "{who}'s raise to {to}", "call": "{who}'s call",
     "check": "{who}'s check", "fold": "{who}'s {fold}", "all_in": "{who}'s all-in",
-    "roll": "{who}'s roll", "draw": "{who}'s draw ({action})", "call_hand": "{who}'s call of the hand",
-    "no_call": "{who}'s “no call”", "static_add": "{who}'s static-field card",
-    "static_remove": "{who}'s static-field change", "reveal": "{who}'s hand as entered",
+    "roll": "{who}'s roll", "draw": "{who}'s draw ({action})", "reveal": "{who}'s hand as entered",
     "demise_card": "{who}'s {tie_card}", "buy_in": "{who}'s buy-in",
     "cash_out": "{who}'s cash-out", "adjust": "the adjustment of {who}'s stack ({amount})",
     "stake": "{who}'s stake", "start_hand": "the start of the hand", "sit_out": "{who} sitting out",
     "sit_in": "{who} sitting in", "set_dealer": "the choice of dealer", "reorder": "the seat order",
     "change_rules": "the change of rules",
 }
+
+
+def _game_undone(rules: RuleSet | None) -> dict[str, str]:
+    """What an undone entry of the table's game's own moves was, in words (its engine's
+    `UNDONE`, as `_UNDONE`); none for a table without rules or a game the registry lacks."""
+    if rules is None:
+        return {}
+    try:
+        engine = registry.game_of(rules.name).engine()
+    except (InvalidRules, KeyError):
+        return {}
+    return dict(getattr(engine, "UNDONE", {}))
 
 
 def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any,
@@ -109,7 +119,7 @@ def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any,
     named. `name`: seat id -> name."""
     seat = body.get("seat") or actor
     who = name(seat) if seat not in (None, "host", "scrambler") else "the host" if seat == "host" else "the scrambler"
-    words = _UNDONE.get(typ, typ.replace("_", " "))
+    words = _UNDONE.get(typ) or _game_undone(rules).get(typ) or typ.replace("_", " ")
     fields = {k: v for k, v in body.items() if isinstance(v, (int, str)) and k not in ("cards", "card")}
     game = (rules.words if rules else GameWords())
     fields.update(fold=game.fold, tie_card=game.tie_card)

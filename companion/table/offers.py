@@ -38,9 +38,9 @@ from typing import Any, Callable, Iterable, Mapping
 
 from companion.rules.rulesets import RuleSet
 
-#: The moves a page asks twice for: they cannot be taken back (calling the hand ends the
-#: betting for everyone; leaving and cashing out end the evening's seat).
-CONFIRMED = frozenset({"fold", "all_in", "call_hand", "leave", "cash_out"})
+#: The moves a page asks twice for: they cannot be taken back (leaving and cashing out end
+#: the evening's seat).
+CONFIRMED = frozenset({"fold", "all_in", "leave", "cash_out"})
 
 #: The round amounts a bet or raise offers as buttons besides its smallest and largest.
 ROUND_AMOUNTS = (2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
@@ -168,10 +168,6 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
         words, style = capital(rules.words.fold), "danger"
     elif typ == "roll":
         words, style = f"Roll {rules.dice.name}", "primary"
-    elif typ == "call_hand":
-        words, style = "Call the hand", "primary"
-    elif typ == "no_call":
-        words = "No call: play on"
     elif typ == "draw":
         taken = next((a for a in rules.actions if a.action == item["action"]), None)
         if taken is not None:
@@ -181,11 +177,9 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
             confirm = taken.leaves
         if item.get("card"):
             inputs = [cards_input("card", rules, 1, "The card you discard")]
-    elif typ in ("reveal", "show"):
+    elif typ == "reveal":
         words, style = "Show my hand", "primary"
         inputs = [cards_input("cards", rules, item["hand_size"], "Your hand", item.get("static", ()))]
-    elif typ == "no_show":
-        words = "Keep my hand hidden"
     elif typ == "demise_card":
         words, style = "Enter my card", "primary"
         inputs = [cards_input("card", rules, 1, f"Your {rules.words.tie_card}")]

@@ -126,12 +126,12 @@ class Play:
         p["fees"] += amount
 
     def drop_out(self, sid: str) -> None:
-        """`sid` leaves the hand: a fold, or Spike's junk in the turn phase or the betting
-        phase alike (RULES-SPIKE.md: the penalty is paid whenever a player junks). Pays the
-        rule set's fold fee, capped at the stack: into the sabacc pot, or, where the rule set
-        says so (Spike's junk penalty), into the game pot as a fee. The `folded` event names
-        the pot the fee went to (`pot`) where it is not the sabacc pot, so the log's words
-        follow the money. The cards go to the junk (the discard pile)."""
+        """`sid` leaves the hand: a fold, or a turn action that leaves the hand, in whatever
+        phase (the fee is paid whenever a player drops out). Pays the rule set's fold fee,
+        capped at the stack: into the sabacc pot, or, where the game says so
+        (`fold_fee_into_pot`), into the hand's pot as a fee. The `folded` event names the pot
+        the fee went to (`pot`) where it is not the sabacc pot, so the log's words follow the
+        money. The cards go onto the discard pile."""
         h, rules = self.hand, self.rules
         p = h["p"][sid]
         fee = min(rules.fold_fee, self.stack(sid))
@@ -154,7 +154,24 @@ class Play:
 
     def hand_on_discard_pile(self) -> None:
         """A whole hand went face up onto the discard pile (a fold): a game whose discard
-        pile is public says what that changes (`DealtHand`); by default nothing."""
+        pile is public says what that changes (`discard.PublicDiscardPile`); by default
+        nothing."""
+
+    def put_on_discard_pile(self, code: str | None) -> None:
+        """A card a move named is now the discard pile's top card (`discard.PublicDiscardPile`;
+        a face-down pile names none)."""
+        raise NotImplementedError
+
+    def kept(self, sid: str) -> list[str]:
+        """The cards of `sid`'s hand that lie face up in front of them and stay through a
+        shift and a discard (a game whose players lay cards aside says which); by default
+        none. At the reveal they are entered for the player."""
+        return []
+
+    def kept_words(self) -> str:
+        """What a game calls the cards a player keeps face up in front of them (`kept`), in
+        words; by default "kept cards"."""
+        return "kept cards"
 
     def who(self, fields: dict[str, Any], actor: str | None) -> str:
         """The seat a seat command is for: the actor's own, or the one the host names."""
@@ -209,7 +226,7 @@ class Play:
         return [sid for sid in h["players"] if not h["p"][sid]["folded"]]
 
     def need_in_play_deck(self, code: str, field: str) -> None:
-        """Refuse a card the variant in play sets aside (Corellia Run), wherever it is entered."""
+        """Refuse a card the variant in play sets aside (the deck's set-asides), wherever it is entered."""
         reason = self.rules.deck.set_aside_reason(code, self.rules)
         if reason is not None:
             raise Refused(422, reason, field)
@@ -279,21 +296,21 @@ class Play:
         raise NotImplementedError
 
     def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
-        """Close a folded turn player's call window if `typ` is the next turn's move
-        (turns.Turns)."""
-        raise NotImplementedError
+        """What `typ` closes first, before it acts (a window of a game's own that the next
+        move ends); by default nothing."""
 
     def ahead(self, typ: str, f: dict[str, Any], actor: str | None) -> "Play":
-        """The game in which `typ` is checked: this one, or the one past a folded turn
-        player's call window that `typ` closes first (turns.Turns)."""
-        raise NotImplementedError
+        """The game in which `typ` is checked: this one, or (a game's own) the one past a
+        window that `typ` closes first (`next_player_acts`)."""
+        return self
 
     def after_call_next(self) -> None:
-        """Carry out the next step between the call and the reveal (turns.Turns)."""
+        """Carry out the next of a game's own steps after the last roll of the hand (the
+        `final_roll` stage ends): a game with such a stage says what follows."""
         raise NotImplementedError
 
     def call_window(self) -> list[str]:
-        """Who may still call or pass in an open call window (turns.Turns)."""
+        """Who may still act in a window open to several (turns.Turns)."""
         raise NotImplementedError
 
     def round_order(self) -> list[str]:

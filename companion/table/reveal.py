@@ -9,10 +9,9 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
-from companion.rules.game import BLIND_DRAW
-from companion.rules.settle import BLIND_DRAW_STATUS, SUDDEN_DEMISE, InvalidReveal, PlayerReveal, settle
+from companion.rules.settle import InvalidReveal, PlayerReveal, settle
 from companion.table.evening import game_words
-from companion.table.outcome import explain
+from companion.table.outcome import Told, explain, plain_why
 from companion.table.play import Play
 from companion.table.state import Player, hand_pot, plain
 
@@ -53,34 +52,34 @@ class Reveal(Play):
                 raise Refused(422, str(exc), f"cards[{i}]") from None
         for i, c in enumerate(entered):
             self.need_in_play_deck(c, f"cards[{i}]")
-        # The entry is the whole hand, or the hand without its static field (filled in here).
+        # The entry is the whole hand, or the hand without its kept cards (filled in here).
         # Decided by the count, not by matching codes: with two copies of a face card, the
-        # second copy in the hand is not the one lying in the static field.
-        n, static = p["hand_size"], p["static"]
+        # second copy in the hand is not the one lying face up.
+        n, kept, where = p["hand_size"], self.kept(sid), self.kept_words()
         if len(entered) == n:
             full = entered
-            missing = Counter(static) - Counter(entered)
+            missing = Counter(kept) - Counter(entered)
             if missing:
-                raise Refused(422, f"your static field's {', '.join(sorted(missing))} is part of "
+                raise Refused(422, f"your {where}'s {', '.join(sorted(missing))} is part of "
                                    f"your hand: enter it too", "cards")
-        elif static and len(entered) + len(static) == n:
-            full = entered + list(static)
+        elif kept and len(entered) + len(kept) == n:
+            full = entered + list(kept)
         else:
-            extra = f" (your static field {', '.join(static)} included)" if static else ""
+            extra = f" (your {where} {', '.join(kept)} included)" if kept else ""
             raise Refused(422, f"the table counts {n} cards in your hand{extra}; you entered "
                                f"{len(entered)}", "cards")
         try:
             self.rules.deck.check_copies(full)
         except deck.TooManyCopies as exc:
             raise Refused(422, str(exc), "cards") from None
-        # Checked against what this seat may already see: every static field, and the other
+        # Checked against what this seat may already see: every player's kept cards, and the other
         # hands only once they are face up. A refusal naming a card another seat entered
         # would let a player read that hand by entering card after card.
         others: list[str] = []
         for other, q in h["p"].items():
             if other == sid or q["folded"]:
                 continue
-            others += self.face_up(other) if other in public else q["static"]
+            others += self.face_up(other) if other in public else self.kept(other)
         if h["discard_top"] is not None:
             others.append(h["discard_top"])  # a face-up discard pile's top card is on the table
         try:
@@ -99,7 +98,7 @@ class Reveal(Play):
 
     def reveal_conflict(self) -> bool:
         """With every hand face up: if a card is on the table more often than the deck holds,
-        the players who hold it outside their static field enter their hands again (the
+        the players who hold it outside their kept cards enter their hands again (the
         others' hands stand). True if there was such a card."""
         h = self.hand
         count = Counter(c for x in self.live() for c in self.face_up(x))
@@ -107,7 +106,7 @@ class Reveal(Play):
         if not over:
             return False
         seats = [x for x in self.live()
-                 if any(c in over for c in (Counter(self.face_up(x)) - Counter(h["p"][x]["static"])))]
+                 if any(c in over for c in (Counter(self.face_up(x)) - Counter(self.kept(x))))]
         for x in seats:
             h["p"][x]["cards"] = None
         h["reentry"] = list(seats)
@@ -175,18 +174,22 @@ class Reveal(Play):
         field names (a side the player plays, community cards); by default nothing."""
         return {}
 
+    def tie_cards_in(self) -> None:
+        """Every tied player's card is in (`cmd_demise_card`), before the judge reads the
+        hands again: a game whose tie cards add up says where each goes; by default they
+        stay where they were entered."""
+
+    def tie_begins(self, players: list[str]) -> None:
+        """The judge found `players` tied: the game's tie break with one more card each
+        begins (the hand's stage becomes "demise", where each enters a card). A game without
+        one refuses."""
+        raise Refused(409, "the settlement asked for a tie break these rules do not have", None)
+
     def settle_hand(self) -> None:
         """Settle with the rules engine and move the stacks and the sabacc pot."""
         h, s, rules = self.hand, self.s, self.rules
-        blind = rules.hands.tie == BLIND_DRAW
-        if blind and h["stage"] == "demise":
-            # A blind draw's cards add up, one a draw: each drawn card joins the player's draws
-            # (face up on the discard pile) and the tied players may be asked to draw again.
-            for x in h["demise_players"]:
-                drawer = h["p"][x]
-                if drawer["demise"] is not None:
-                    drawer["blind_draw"] = [*drawer["blind_draw"], drawer["demise"]]
-                drawer["demise"] = None
+        if h["stage"] == "demise":
+            self.tie_cards_in()
         reveals = []
         for sid in h["players"]:
             p = h["p"][sid]
@@ -205,36 +208,14 @@ class Reveal(Play):
             result = settle(rules, reveals, s["sabacc_pot"])
         except InvalidReveal as exc:
             raise Refused(422, exc.message, "cards") from None
-        if result.status == BLIND_DRAW_STATUS:
-            h["stage"] = "demise"  # the same stage: each asked player enters one card
-            h["demise_players"], h["demise_public"] = list(result.demise_players), []
-            names = ", ".join(self.name(x) for x in result.demise_players)
-            # The cards drawn so far lie face up on the discard pile: a draw that ties again
-            # says so, with the cards that tied.
-            drawn = {x: list(h["p"][x]["blind_draw"]) for x in h["players"] if h["p"][x]["blind_draw"]}
-            if drawn:
-                cards = ", ".join(f"{self.name(x)} {', then '.join(map(rules.deck.display_name, c))}"
-                                  for x, c in drawn.items())
-                message = (f"Blind draw, tied again ({cards}): {names} each draw another card "
-                           f"from the draw pile and enter it.")
-            else:
-                message = f"Blind draw: {names} each draw a card from the draw pile and enter it."
-            self.emit("blind_draw", players=list(result.demise_players), drawn=drawn, message=message)
-            return
-        if result.status == SUDDEN_DEMISE:
-            if h["stage"] == "demise":
-                raise Refused(409, "the settlement asked for a second sudden demise", None)
-            h["stage"] = "demise"
-            h["demise_players"] = list(result.demise_players)
-            self.deal_job({x: 1 for x in result.demise_players})
-            names = ", ".join(self.name(x) for x in result.demise_players)
-            self.emit("sudden_demise", players=list(result.demise_players),
-                      message=f"Sudden demise: the dealer deals one more card each to {names}; "
-                              f"each enters it.")
+        if result.demise_players:
+            # A tie the judge breaks with more cards: the tied players each enter one (the
+            # game says how they come by it).
+            self.tie_begins(list(result.demise_players))
             return
         committed = hand_pot(h)
         paid = sum(result.payouts.get(sid, 0) for sid in h["players"])
-        pot_after = result.sabacc_pot_after  # None only for a sudden demise or a blind draw
+        pot_after = result.sabacc_pot_after  # None only for a tie broken with more cards
         if pot_after is None or paid + pot_after != committed + s["sabacc_pot"]:
             raise Refused(409, "the settlement does not add up; nothing was changed", None)
         for sid in h["players"]:
@@ -250,19 +231,27 @@ class Reveal(Play):
         self.end_hand()
 
     def told(self, record: dict[str, Any]) -> dict[str, Any]:
-        """The settlement record with the demise cards, totals after them, why each hand won
-        or lost, and each player's net (outcome.explain)."""
+        """The settlement record with why each hand won or lost (in the game's words, with
+        what its `why_of` adds) and each player's net (outcome.explain)."""
         h, s = self.hand, self.s
         start = h["stacks_start"]
         played = {sid: {"cards": h["p"][sid]["cards"] if not h["p"][sid]["folded"] else None,
-                        "demise": h["p"][sid]["demise"], "committed": h["p"][sid]["committed"],
+                        "committed": h["p"][sid]["committed"],
                         "paid": (start[sid] - s["seats"][sid]["stack"] + record.get("payouts", {}).get(sid, 0)
                                  if sid in start else h["p"][sid]["committed"]),
-                        "static": h["p"][sid]["static"],
-                        "blind_draw": h["p"][sid]["blind_draw"],
-                        "side": self.judged_with(sid).get("side")}
+                        **self.played_facts(sid)}
                   for sid in h["players"]}
-        return explain(record, played, self.rules, lambda sid: self.name(sid))
+        return explain(record, played, self.rules, lambda sid: self.name(sid), self.why_of)
+
+    def played_facts(self, sid: str) -> dict[str, Any]:
+        """What a game's `why_of` reads of `sid`'s hand besides its cards and money; by
+        default nothing."""
+        return {}
+
+    def why_of(self, x: dict[str, Any], told: Told) -> str:
+        """Why hand `x` of a settlement won or lost, in the game's words (it may add its own
+        facts to `x`); by default `outcome.plain_why`."""
+        return plain_why(x, told)
 
     def end_hand(self) -> None:
         """Close the hand: history, the stack chart, and the dealer (or token) moves left."""

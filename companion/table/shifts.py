@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.rulesets import ShiftKind, StaticField, Trigger, shift_announcement
+from companion.rules.rulesets import ShiftKind, Trigger, shift_announcement
 from companion.scrambler.dice import Roll, judge
 from companion.table.commands import HOST, SCRAMBLER
 from companion.table.play import Play, Refusal, sure
@@ -57,9 +57,9 @@ class Shifts(Play):
             if kind is ShiftKind.WILD:
                 h["junk"] = 0  # the junk pile is shuffled back in
             self.deal_job({x: (1 if kind is ShiftKind.RIM else
-                               h["p"][x]["hand_size"] - len(h["p"][x]["static"]))
+                               h["p"][x]["hand_size"] - len(self.kept(x)))
                            for x in instructions
-                           if h["p"][x]["hand_size"] > len(h["p"][x]["static"])})
+                           if h["p"][x]["hand_size"] > len(self.kept(x))})
             # The dealer's job goes with the announcement: after the third round's roll the
             # reveal follows at once and takes it off the hand (issue 28: the TV lacked it).
             self.emit("shift", kind=kind.value, instructions=instructions, announcement=words,
@@ -71,28 +71,19 @@ class Shifts(Play):
             self.advance()
 
     def shift_instructions(self, kind: ShiftKind) -> dict[str, str]:
-        """What each player still in the hand does in this shift; hand sizes stay the same."""
-        h = self.hand
+        """What each player still in the hand does in this shift; hand sizes stay the same (a
+        game whose players keep cards through a shift says so in its own words)."""
         live = self.live()
         out = {}
-        # A rule set without a static field (weg) has no cards "outside" it to speak of.
-        outside = "" if self.rules.static_field is StaticField.NONE else " outside the static field"
         for i, sid in enumerate(live):
-            p = h["p"][sid]
-            n = p["hand_size"] - len(p["static"])
-            if n == 0:
-                out[sid] = "All your cards are in the static field: keep them."
-            elif kind is ShiftKind.RIM:
+            n = self.hand["p"][sid]["hand_size"]
+            if kind is ShiftKind.RIM:
                 right = live[i - 1]
-                picks = (f"picks one of your {n} cards{outside} at random" if n > 1
-                         else f"takes your one card{outside}")
-                out[sid] = (f"{self.name(right)} (on your right) {picks}; discard it; "
-                            f"the dealer deals you 1.")
+                picks = f"picks one of your {n} cards at random" if n > 1 else "takes your one card"
+                out[sid] = f"{self.name(right)} (on your right) {picks}; discard it; the dealer deals you 1."
             elif kind is ShiftKind.WILD:
-                out[sid] = (f"Discard your {words_cards(n)}{outside}; the dealer "
-                            f"shuffles every card not in a static field, the junk pile included, "
-                            f"and deals you {n}.")
+                out[sid] = (f"Discard your {words_cards(n)}; the dealer shuffles every card, the discard "
+                            f"pile included, and deals you {n}.")
             else:
-                out[sid] = (f"Discard your {words_cards(n)}{outside}; "
-                            f"the dealer deals you {n}.")
+                out[sid] = f"Discard your {words_cards(n)}; the dealer deals you {n}."
         return out

@@ -18,9 +18,9 @@ from typing import Any, Callable, Literal, TypedDict, TypeVar, cast
 from companion.rules.rulesets import RuleSet
 from companion.rules.settle import build_pots
 
-#: Where a hand is: playing its rounds, at the last roll after a call, entering hands, a
-#: sudden demise (or a blind draw), the sole survivor choosing whether to show their hand
-#: (where the ranking lets them: `HandRanking.survivor_shows`), or over.
+#: Where a hand is: playing its rounds, at the last roll after a call, entering hands, a tie
+#: broken with one more card each ("demise": the game's `tie_begins`), a stage of a game's own
+#: after the last player took the pots ("show": `after_concede`), or over.
 Stage = Literal["play", "final_roll", "reveal", "demise", "show", "settled"]
 
 
@@ -38,7 +38,7 @@ class Seat(TypedDict):
     name: str  # as typed (untrusted text: escaped by every page)
     stack: int  # credits in front of the player now
     sitting_out: bool  # dealt out of the next hands until they sit in
-    side: str | None  # Force Sabacc: "light" / "dark", declared once; else None
+    side: str | None  # a side the player declared once, where the game has sides; else None
     bought_in: int  # every buy-in, added up (for the standings)
     cashed_out: int  # every cash-out, added up
     adjusted: int  # the host's adjustments, added up (signed)
@@ -59,8 +59,8 @@ class Player(TypedDict):
     added: int  # static-field cards added in that turn
     removed: int  # static-field cards taken back in that turn
     cards: list[str] | None  # the hand entered at the reveal (hidden until all are in)
-    demise: str | None  # the sudden-demise card entered
-    blind_draw: list[str]  # a blind draw's cards entered so far, one a draw, in order
+    demise: str | None  # the tie card entered
+    blind_draw: list[str]  # where tie cards add up: those entered so far, one a tie card, in order
     fees: int  # fees paid into the pot this hand: in the main pot, no commitment level of their own
 
 
@@ -76,7 +76,7 @@ class Step(TypedDict):
 class Betting(TypedDict):
     """The open betting round."""
 
-    opener: str | None  # weg/classic: only this seat may open; None: anyone
+    opener: str | None  # only this seat may open (`turn_player_opens`); None: anyone
     current: int  # the round's bet to match
     to_act: str  # whose move it is
 
@@ -86,7 +86,7 @@ class DrewLast(TypedDict):
 
     seat: str
     turn: int  # the turn the draw was made in (the static-field counts belong to it)
-    phase: str  # closes when another phase begins (holodex: the dice phase)
+    phase: str  # closes when another phase begins
 
 
 class DealJob(TypedDict):
@@ -126,7 +126,7 @@ class Hand(TypedDict):
     seed: str | None  # the seed, revealed after the hand
     sabacc_pot_start: int  # the sabacc pot when the hand started
     call_open: bool  # a call window is open (the call step, or the draw it is folded into)
-    passed: list[str]  # pagat's call window: who has passed
+    passed: list[str]  # a window open to several: who has passed
     drew_last: DrewLast | None  # the static-field window after a draw
     deal: list[DealJob]  # the dealer's latest job, until the next one or the end of the hand
     demise_public: list[str]  # players whose demise card is face up (it stood at a clash)
@@ -313,7 +313,7 @@ def copy_hand(h: Hand) -> Hand:
 HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
                                "demise_public": [], "reentry": [], "stacks_start": {},
                                "discard_top": None}
-#: The same for each player's part of the hand: the blind draw's cards, the fees paid.
+#: The same for each player's part of the hand: the tie cards that add up, the fees paid.
 PLAYER_ADDED: dict[str, Any] = {"blind_draw": [], "fees": 0}
 
 

@@ -14,17 +14,21 @@ from typing import Any
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
-from companion.rules.rulesets import Phase, RuleSet, StaticField
+from companion.rules.rulesets import Phase, RuleSet, ShiftKind, StaticField
 from companion.table.commands import CARD, FOR_SEAT, obj
 from companion.table.offers import cards_input, card_name, offer
 from companion.table.play import Play
-from companion.table.state import Hand, TableState, current_step
+from companion.table.state import Hand, TableState, current_step, words_cards
 
 #: The static field's moves -> the JSON Schema of their fields.
 COMMANDS: dict[str, dict[str, Any]] = {
     "static_add": obj({**FOR_SEAT, "card": CARD}, ("card",)),
     "static_remove": obj({**FOR_SEAT, "card": CARD}, ("card",)),
 }
+
+
+#: What an undone static-field move was, in words (`evening.undone_words`).
+UNDONE = {"static_add": "{who}'s static-field card", "static_remove": "{who}'s static-field change"}
 
 
 def static_turn(h: Hand, sid: str) -> int | None:
@@ -127,4 +131,42 @@ class StaticFieldMoves(Play):
             out.append(offer({"type": "static_remove"}, "Take back", "quiet", inputs=[
                 {"field": "card", "kind": "choice", "words": "The card you take back from your static field",
                  "options": [[c, card_name(rules, c)] for c in dict.fromkeys(held)]}]))
+        return out
+
+    # -- what the shared engine asks: the static field's cards stay through a shift ----------
+
+    def kept(self, sid: str) -> list[str]:
+        """The static field's cards stay in front of the player through a shift."""
+        return self.hand["p"][sid]["static"]
+
+    def kept_words(self) -> str:
+        """What the kept cards are called."""
+        return "static field"
+
+    def shift_instructions(self, kind: ShiftKind) -> dict[str, str]:
+        """What each player still in the hand does in this shift: the cards outside their
+        static field shift; hand sizes stay the same."""
+        h = self.hand
+        live = self.live()
+        out = {}
+        # A rule set without a static field has no cards "outside" it to speak of.
+        outside = "" if self.rules.static_field is StaticField.NONE else " outside the static field"
+        for i, sid in enumerate(live):
+            p = h["p"][sid]
+            n = p["hand_size"] - len(p["static"])
+            if n == 0:
+                out[sid] = "All your cards are in the static field: keep them."
+            elif kind is ShiftKind.RIM:
+                right = live[i - 1]
+                picks = (f"picks one of your {n} cards{outside} at random" if n > 1
+                         else f"takes your one card{outside}")
+                out[sid] = (f"{self.name(right)} (on your right) {picks}; discard it; "
+                            f"the dealer deals you 1.")
+            elif kind is ShiftKind.WILD:
+                out[sid] = (f"Discard your {words_cards(n)}{outside}; the dealer "
+                            f"shuffles every card not in a static field, the junk pile included, "
+                            f"and deals you {n}.")
+            else:
+                out[sid] = (f"Discard your {words_cards(n)}{outside}; "
+                            f"the dealer deals you {n}.")
         return out

@@ -5,28 +5,40 @@ sections, whose moves, checks, words and schemas live in this package.
 `GAME.engine()` returns `ClassicHand`; the table finds it through the registry::
 
     >>> sorted(set(ClassicHand.COMMANDS) - set(DealtHand.COMMANDS))
-    ['declare_side', 'static_add', 'static_remove']
+    ['call_hand', 'declare_side', 'no_call', 'static_add', 'static_remove']
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.games.classic import sides, static_field
+from companion.refusal import Refused
+from companion.games.classic import calling, outcome, sides, static_field
+from companion.games.classic.calling import Calling
 from companion.games.classic.sides import Sides
 from companion.games.classic.static_field import StaticFieldMoves
 from companion.table.dealt import DealtHand
+from companion.table.outcome import Told
+from companion.table.state import Step, current_step
 
 
-class ClassicHand(Sides, StaticFieldMoves, DealtHand):
+class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
     """A hand of classic Sabacc at the live table (its sections first: what they answer of
     the shared engine's hooks wins)."""
 
     #: The runtime's commands and classic's own moves.
-    COMMANDS = {**DealtHand.COMMANDS, **sides.COMMANDS, **static_field.COMMANDS}
+    COMMANDS = {**DealtHand.COMMANDS, **calling.COMMANDS, **sides.COMMANDS, **static_field.COMMANDS}
 
     #: The runtime's checked commands and classic's own.
-    CHECKED = DealtHand.CHECKED | {"declare_side"}
+    CHECKED = DealtHand.CHECKED | {"declare_side", "call_hand", "no_call"}
+
+    MOVE_WORDS = calling.WORDS
+    UNDONE = {**calling.UNDONE, **static_field.UNDONE}
+    HOST_CHECKED = ("no_call",)
+
+    def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:
+        """Classic's own checked moves in a seat's list: calling the hand, or not."""
+        return self.calling_moves(sid, in_hand, step)
 
     def seat_moves(self, sid: str) -> list[dict[str, Any]]:
         """Classic's own seat moves: a side to declare (Force Sabacc)."""
@@ -46,3 +58,38 @@ class ClassicHand(Sides, StaticFieldMoves, DealtHand):
         p = self.hand["p"][sid]
         return {"static": tuple(p["static"]) if self.rules.holdem and not p["folded"] else (),
                 "side": self.side_of(sid)}
+
+    def tie_begins(self, players: list[str]) -> None:
+        """Sudden demise: the dealer deals one more card each to the tied players, and each
+        enters it (once a hand: the judge breaks any tie after it)."""
+        h = self.hand
+        if h["stage"] == "demise":
+            raise Refused(409, "the settlement asked for a second sudden demise", None)
+        h["stage"] = "demise"
+        h["demise_players"] = list(players)
+        self.deal_job({x: 1 for x in players})
+        names = ", ".join(self.name(x) for x in players)
+        self.emit("sudden_demise", players=list(players),
+                  message=f"Sudden demise: the dealer deals one more card each to {names}; "
+                          f"each enters it.")
+
+    def played_facts(self, sid: str) -> dict[str, Any]:
+        """What the words of a settlement read of a hand: its demise card, its static field
+        (Hold 'Em's community cards) and its side (Force Sabacc)."""
+        p = self.hand["p"][sid]
+        return {"demise": p["demise"], "static": p["static"], "side": self.side_of(sid)}
+
+    def why_of(self, x: dict[str, Any], told: Told) -> str:
+        """Why a hand won or lost, with its demise card and a bomb-out (outcome.why)."""
+        return outcome.why(x, told)
+
+    def turn_player_opens(self) -> bool:
+        """Only the player whose turn it is opens the betting, where the rule set says so."""
+        return self.rules.only_turn_player_opens
+
+    def fold_window_open(self) -> bool:
+        """After the turn's betting ended (the turn player's check), folding stays open until
+        that turn's roll where the rule set says so (RuleSet.fold_until_roll)."""
+        st = current_step(self.hand)
+        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
+            and st["turn_of"] is not None

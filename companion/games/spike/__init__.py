@@ -20,9 +20,9 @@ from companion.rules.request import answer
 def _engine() -> type:
     """The live table's engine: a hand dealt to each player, played in rounds (imported here,
     when a table needs it, so that loading the games never imports the table)."""
-    from companion.table.dealt import DealtHand
+    from companion.games.spike.table import SpikeHand
 
-    return DealtHand
+    return SpikeHand
 
 
 #: Corellian Spike as the registry finds it.
