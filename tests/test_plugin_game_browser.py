@@ -232,7 +232,7 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     expect(hands.locator("tr", has_text="Chewie")).to_contain_text("7")
     expect(hands.locator("tr", has_text="Han")).to_contain_text("13")
     # The last actions say it in the game's words too.
-    expect(lando.locator("#log")).to_contain_text("Han shows 9.")
+    expect(lando.locator("#log")).to_contain_text("Han has shown a card.")
     expect(s.display.locator("#d-log")).to_contain_text(result)
     s.no_game_keys_shown()
     screenshot(s.display, "highcard-display-result")
@@ -246,5 +246,16 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     expect(s.display.locator("#d-result")).to_be_hidden()
     expect(con.locator("#hand-no")).to_have_text("2")
     expect(con.locator("#seat-moves").get_by_role("button", name="Check for Chewie", exact=True)).to_be_visible()
+
+    # The audit log and the history say the game's events and its result in the game's words.
+    audit = s.page(CONSOLE)
+    audit.goto(f"{s.url}/t/{code}/audit")
+    log = audit.locator("main")
+    for words in ("Han has shown a card.", result, "Han bets 3", "Chewie raises to 5"):
+        expect(log).to_contain_text(words)
+    assert "card_shown" not in log.inner_text()  # an event is said in words, never by its id
+    history = s.page(CONSOLE)
+    history.goto(f"{s.url}/t/{code}/history")
+    expect(history.locator("main")).to_contain_text(result)
     assert s.errors == []
 

@@ -181,7 +181,8 @@ class HighCardHand(Evening, Seats, Betting):
         sid = sure(self.check_show_card(f, actor))
         h = self.hand
         h["p"][sid]["cards"] = [f["card"]]
-        self.emit("card_shown", seat=sid, card=f["card"], words=f"{self.name(sid)} shows {f['card']}.")
+        # Face down until everyone has shown: the event says who, not which card.
+        self.emit("card_shown", seat=sid, words=f"{self.name(sid)} has shown a card.")
         if all(h["p"][x]["cards"] is not None for x in self.live()):
             self.settle()
 
