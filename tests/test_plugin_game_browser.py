@@ -163,10 +163,11 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     # Antes of 1: a pot of 3. Han (after the dealer, Lando) acts first.
     s.money({"s1": 19, "s2": 19, "s3": 19}, 3)
     han, lando = s.phones["s2"], s.phones["s1"]
-    expect(han.locator("#turn")).to_contain_text("You: check, bet or fold.")
+    expect(han.locator("#turn")).to_have_text("Hand 1. You: check, bet or fold.")  # one round: none said
     expect(lando.locator("#turn")).to_contain_text("Han: check, bet or fold.")
     expect(s.display.locator("#d-turn")).to_have_text("Han: check, bet or fold.")
     expect(con.locator("#hand-turn")).to_contain_text("Han")
+    expect(con.locator("#hand-stage")).to_have_text("betting")  # the game's own word for its stage
     expect(han.locator("#actions-title")).to_have_text("Your move")
     s.no_game_keys_shown()
     screenshot(han, "highcard-phone-turn")
@@ -201,6 +202,7 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     expect(han.locator("#turn")).to_contain_text("You: show your card.")
     expect(lando.locator("#turn")).to_contain_text("Showing cards: Han, Chewie.")
     expect(s.display.locator("#d-turn")).to_have_text("Showing cards: Han, Chewie.")
+    expect(con.locator("#hand-stage")).to_have_text("showing cards")
     expect(lando.locator("#why-out")).to_have_text("You folded this hand: you are out until the next one.")
     # Without a choice the button says what is missing, and nothing is sent.
     show = han.locator("#actions").get_by_role("button", name="Show my card", exact=True)

@@ -32,6 +32,8 @@ CARDS = tuple(str(v) for v in range(1, 11))
 
 #: The words the pages say that are this game's own (a tie splits; no tie card, no bomb-out).
 WORDS = GameWords(pot="pot", tie="split pot", tie_card="", tie_started="", bomb_out="")
+#: Its stages as the host's console says them.
+STAGE_WORDS = {"play": "betting", "reveal": "showing cards", "settled": "settled"}
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class HighCardRules:
     def to_json(self) -> dict[str, Any]:
         """The rules as a view carries them."""
         return {k: v for k, v in asdict(self).items() if k not in ("chip_set", "words")} | \
-            {"words": asdict(self.words)}
+            {"words": asdict(self.words), "stage_words": STAGE_WORDS}
 
 
 def _whole(low: int, high: int) -> Any:

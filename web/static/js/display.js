@@ -39,12 +39,12 @@ function render(state, events) {
   $("d-hand-pot").textContent = String(live ? live.hand_pot : 0);
   $("d-sabacc-pot").textContent = String(state.sabacc_pot);
   $("d-sabacc-pot").closest(".d-pot").hidden = !hasSabaccPot(state);
-  const pots = live ? live.pots.filter((p) => p.eligible.length > 1) : [];
+  const pots = live ? (live.pots || []).filter((p) => p.eligible.length > 1) : [];
   $("d-side-pots").textContent = pots.length > 1
     ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"}: ${p.amount}`).join(" · ")
     : "";
   $("d-hand-title").textContent = hand
-    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${roundWords(state, hand)}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
+    ? (live && live.stage === "play" && state.rules.ending ? `Hand ${hand.no} · round ${roundWords(state, hand)}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
     : "Waiting for the first hand";
   $("d-turn").textContent = turnWords(state, names);
   // The dealer's job, in words: "Deal Han 1 card".

@@ -321,12 +321,14 @@ async function listMyTables() {
 
 // -- the host console ------------------------------------------------------------------------
 
-// The stages of a hand in words (a tie's: the game's own, `stageWords`).
+// The stages of a hand in words: the game's own where its rules give them (`stage_words`),
+// else these (a tie's stage in the game's word for a tie).
 const STAGES = {
   play: "playing", final_roll: "the last roll", reveal: "the reveal: everyone enters their hand",
   settled: "settled",
 };
-const stageWords = (stage) => (stage === "demise" ? gameWords().tie : STAGES[stage] || stage);
+const stageWords = (stage, rules) => ((rules && rules.stage_words) || {})[stage]
+  || (stage === "demise" ? gameWords().tie : STAGES[stage] || stage.replace(/_/g, " "));
 
 function consolePage(root) {
   const code = root.dataset.code;
@@ -370,7 +372,7 @@ function consolePage(root) {
     // The last player's choice (show or keep the hand hidden), in the game's words ("everyone else folded: …").
     $("hand-stage").textContent = hand && hand.stage === "show"
       ? `everyone else ${gameWords().folded}: the last player shows their hand or keeps it hidden`
-      : hand ? stageWords(hand.stage) : state.ended ? "the session has ended" : "between hands";
+      : hand ? stageWords(hand.stage, state.rules) : state.ended ? "the session has ended" : "between hands";
     let turn = "—";
     if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
     else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do === "draw" ? gameWords().draw_step : hand.do}` : ""}`;

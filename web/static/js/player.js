@@ -190,13 +190,15 @@ function render(state, events) {
   $("hand-pot").textContent = hand && hand.stage !== "settled" ? String(hand.hand_pot) : "0";
   $("sabacc-pot").textContent = String(state.sabacc_pot);
   $("sabacc-pot-box").hidden = !hasSabaccPot(state);
-  const contested = hand && hand.stage !== "settled" ? hand.pots.filter((p) => p.eligible.length > 1) : [];
+  const contested = hand && hand.stage !== "settled" ? (hand.pots || []).filter((p) => p.eligible.length > 1) : [];
   $("side-pots").textContent = contested.length > 1
     ? `Main pot ${contested[0].amount}; ${contested.slice(1).map((p, i) => `side pot ${i + 1}: ${p.amount} (${p.eligible.map((s) => names.get(s)).join(", ")})`).join("; ")}`
     : "";
   const turn = turnWords(state, names, live.seat);
-  const rounds = state.rules.ending && state.rules.ending.rounds;
-  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}${rounds ? ` of ${rounds}` : ""}. ` : "";
+  // Rounds are said where the game's rules say how a hand ends (`ending`): a hand of one round has none.
+  const ending = state.rules.ending;
+  const rounds = ending && ending.rounds;
+  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}${ending ? `, round ${hand.round}${rounds ? ` of ${rounds}` : ""}` : ""}. ` : "";
   const pile = discardPileWords(state, hand && hand.stage !== "settled" ? hand : null, cardWords);
   $("discard-top").hidden = !pile;
   $("discard-top").textContent = pile;
