@@ -14,8 +14,6 @@ console plays it). The player after the dealer acts first: Han.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
