@@ -61,6 +61,12 @@ export function resultWords(settlement, names, named) {
   return settlement.status === "conceded" ? concededWords(settlement, names) : describeSettlement(named(settlement, names));
 }
 
+/** Why a player pays a penalty, in the game's words: a penalty for a kind of hand is said as
+ * that kind ("kind_words"); any other (a caller who won nothing) as `otherwise`. */
+export function penaltyWords(reason, otherwise) {
+  return kindWords[reason] || otherwise;
+}
+
 /** How one hand was judged, in words. */
 export function handWords(hand) {
   const kind = kindWords[hand.kind] || String(hand.kind).replace(/_/g, " ");
@@ -166,7 +172,7 @@ export function describeSettlement(result) {
     winClauses.push("Nobody wins the hand");
   }
   const penaltyClauses = result.penalties.map((x) => {
-    const why = x.reason === "bomb_out" ? "bombed out" : "called, won nothing,";
+    const why = penaltyWords(x.reason, "called, won nothing,");
     const short = x.shortfall ? ` (${x.shortfall} short: that is all they have)` : "";
     return `${x.name} ${why} and pays ${x.amount}${short}`;
   });

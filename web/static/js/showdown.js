@@ -12,7 +12,7 @@
 // Every name goes on the page as text (h()): a player called <script> shows as typed.
 
 import { h } from "./live.js";
-import { concededWords, handWords, gameWords, capital } from "./settlement.js";
+import { concededWords, handWords, gameWords, capital, penaltyWords } from "./settlement.js";
 
 /** {seat: [codes]|null} from state.hand.players (its demise card appended) or a history entry. */
 export function cardsBySeat(players) {
@@ -48,7 +48,7 @@ export function potLines(settlement, names) {
   const sabacc = settlement.sabacc_pot_winners || [];
   if (sabacc.length) lines.push(`Sabacc pot: ${sabacc.map(n).join(" and ")}${sabacc.length > 1 ? " split it" : ""}.`);
   for (const x of settlement.penalties || []) {
-    const why = x.reason === "bomb_out" ? "bombed out" : "called the hand and lost";
+    const why = penaltyWords(x.reason, "called the hand and lost");
     lines.push(`${n(x.name)} ${why}: pays ${x.amount}${x.shortfall ? ` (${x.shortfall} short)` : ""}.`);
   }
   return lines;
