@@ -14,8 +14,6 @@ console plays it). The player after the dealer acts first: Han.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -163,10 +161,11 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     # Antes of 1: a pot of 3. Han (after the dealer, Lando) acts first.
     s.money({"s1": 19, "s2": 19, "s3": 19}, 3)
     han, lando = s.phones["s2"], s.phones["s1"]
-    expect(han.locator("#turn")).to_contain_text("You: check, bet or fold.")
+    expect(han.locator("#turn")).to_have_text("Hand 1. You: check, bet or fold.")  # one round: none said
     expect(lando.locator("#turn")).to_contain_text("Han: check, bet or fold.")
     expect(s.display.locator("#d-turn")).to_have_text("Han: check, bet or fold.")
     expect(con.locator("#hand-turn")).to_contain_text("Han")
+    expect(con.locator("#hand-stage")).to_have_text("betting")  # the game's own word for its stage
     expect(han.locator("#actions-title")).to_have_text("Your move")
     s.no_game_keys_shown()
     screenshot(han, "highcard-phone-turn")
@@ -201,6 +200,7 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     expect(han.locator("#turn")).to_contain_text("You: show your card.")
     expect(lando.locator("#turn")).to_contain_text("Showing cards: Han, Chewie.")
     expect(s.display.locator("#d-turn")).to_have_text("Showing cards: Han, Chewie.")
+    expect(con.locator("#hand-stage")).to_have_text("showing cards")
     expect(lando.locator("#why-out")).to_have_text("You folded this hand: you are out until the next one.")
     # Without a choice the button says what is missing, and nothing is sent.
     show = han.locator("#actions").get_by_role("button", name="Show my card", exact=True)
@@ -232,7 +232,7 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     expect(hands.locator("tr", has_text="Chewie")).to_contain_text("7")
     expect(hands.locator("tr", has_text="Han")).to_contain_text("13")
     # The last actions say it in the game's words too.
-    expect(lando.locator("#log")).to_contain_text("Han shows 9.")
+    expect(lando.locator("#log")).to_contain_text("Han has shown a card.")
     expect(s.display.locator("#d-log")).to_contain_text(result)
     s.no_game_keys_shown()
     screenshot(s.display, "highcard-display-result")
@@ -246,5 +246,16 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     expect(s.display.locator("#d-result")).to_be_hidden()
     expect(con.locator("#hand-no")).to_have_text("2")
     expect(con.locator("#seat-moves").get_by_role("button", name="Check for Chewie", exact=True)).to_be_visible()
+
+    # The audit log and the history say the game's events and its result in the game's words.
+    audit = s.page(CONSOLE)
+    audit.goto(f"{s.url}/t/{code}/audit")
+    log = audit.locator("main")
+    for words in ("Han has shown a card.", result, "Han bets 3", "Chewie raises to 5"):
+        expect(log).to_contain_text(words)
+    assert "card_shown" not in log.inner_text()  # an event is said in words, never by its id
+    history = s.page(CONSOLE)
+    history.goto(f"{s.url}/t/{code}/history")
+    expect(history.locator("main")).to_contain_text(result)
     assert s.errors == []
 

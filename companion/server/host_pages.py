@@ -114,7 +114,7 @@ def action_words(rules: RuleSet | None = None) -> dict[str, str]:
     the table changed its rules."""
     words = {a.action: a.done for rs in registry.presets().values() for a in getattr(rs, "actions", ())}
     if rules is not None:
-        words.update({a.action: a.done for a in rules.actions})
+        words.update({a.action: a.done for a in getattr(rules, "actions", ())})
     return words
 
 
@@ -163,7 +163,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
         "all_in": lambda: f"{n} is all in with {f('amount')}",
         # The fee's pot is named by the event where it is not the sabacc pot (Play.drop_out).
         "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {f('pot') or 'sabacc pot'}" if f("fee") else ""),
-        "rolled": lambda: _roll_words(ev, names, rules.dice.name, faces),
+        "rolled": lambda: _roll_words(ev, names, getattr(getattr(rules, "dice", None), "name", "the dice"), faces),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
@@ -180,7 +180,8 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
         "blind_draw": lambda: str(f("message") or w.tie),
         "shown": lambda: f"{n} shows {' '.join(f('cards') or [])} (total {f('total')})" + (
             f" and takes the sabacc pot, {f('sabacc_pot')}" if f("sabacc_pot") else ": the sabacc pot carries over"),
-        "settled": lambda: "settled: " + ", ".join(
+        # A game that words its own result says it; otherwise the stacks after it.
+        "settled": lambda: str(f("words")) if f("words") else "settled: " + ", ".join(
             f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}"
         + _blind_draw_words(f("settlement") or {}, names),
         "hand_ended": lambda: f"hand {f('hand')} ends",
@@ -197,7 +198,10 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
     if t in ("step", "betting_done"):
         return None
     make = words.get(t)
-    return make() if make else str(t)
+    if make is not None:
+        return make()
+    # An event of a game this module does not know says itself (its `words`), else its type.
+    return str(ev["words"]) if ev.get("words") else t
 
 
 def _blind_draw_words(settlement: dict[str, Any], names: dict[str, str]) -> str:
@@ -226,7 +230,7 @@ def entry_words(entry: dict[str, Any], names: dict[str, str], rules: RuleSet | N
     body = {k: v for k, v in entry["body"].items() if k != "type"}
     rules = rules or _default_rules()
     kind = entry["type"].replace("_", " ")
-    buttons = {a.action: a.button.lower() for a in rules.actions}
+    buttons = {a.action: a.button.lower() for a in getattr(rules, "actions", ())}
     if entry["type"] == "draw" and body.get("action") in buttons:
         kind = buttons[body.pop("action")]
     elif entry["type"] == "fold":
@@ -599,7 +603,11 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
     kind and credits won or paid, and who took which pot (the phones' showdown.js, in Python),
     in the words of the table's game (its deck's card names, its ranking's kinds)."""
     rules = rules or _default_rules()
-    display_name = rules.deck.display_name
+    # A game without a deck of its own says its cards as they are; without judged hands, no kinds.
+    deck = getattr(rules, "deck", None)
+    display_name: Any = deck.display_name if deck is not None else str
+    judge = getattr(rules, "hands", None)
+    kind_words: Any = judge.words if judge is not None else (lambda kind: str(kind or ""))
 
     s = entry["settlement"]
     def n(seat: str) -> str:
@@ -608,8 +616,17 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
 
     cards = dict(entry.get("cards") or {})
     payouts = s.get("payouts") or {}
-    shown_words = ""  # the survivor's shown hand (Spike), for the history's line of the hand
-    if s.get("status") == "conceded":
+    shown_words = ""  # the survivor's shown hand, for the history's line of the hand
+    judged = bool(s.get("hands")) or s.get("words") is None  # hands with totals and kinds
+    if not judged:
+        # A game that words its own result: each player, the cards shown, who won or folded.
+        winners = s.get("winners") or [s.get("winner")]
+        played = list(entry.get("players") or payouts)
+        hands = [{"name": seat, "total": None, "kind": None,
+                  "why": f"wins the {rules.words.pot}" if seat in winners else
+                  rules.words.folded if not cards.get(seat) else ""} for seat in played]
+        pots = [str(s["words"])]
+    elif s.get("status") == "conceded":
         # The survivor's shown hand (Spike) is a hand like any revealed one: cards, total, kind.
         shown = s.get("shown")
         hands = [{"name": seat, "total": None, "kind": "folded"} if seat != s["winner"] else
@@ -619,9 +636,9 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             cards[s["winner"]] = shown["cards"]
         # The same sentence as the phones' (settlement.js concededWords), in the game's words.
         shown_words = ("" if not shown else
-                       f"{n(s['winner'])} shows {rules.hands.words(shown['kind'])} and takes the sabacc pot, "
+                       f"{n(s['winner'])} shows {kind_words(shown['kind'])} and takes the sabacc pot, "
                        f"{shown['sabacc_pot']}" if shown["sabacc_pot"] else
-                       f"{n(s['winner'])} shows {rules.hands.words(shown['kind'])}: the sabacc pot carries over")
+                       f"{n(s['winner'])} shows {kind_words(shown['kind'])}: the sabacc pot carries over")
         pots = [f"{n(s['winner'])} takes the {rules.words.pot}, {s['amount']}: everyone else "
                 f"{rules.words.folded}{'; ' + shown_words if shown else ''}."]
     else:
@@ -650,16 +667,17 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             "seat": x["name"], "name": n(x["name"]),
             "cards": ", ".join(display_name(c) for c in codes) or "—",
             "total": "—" if x.get("total") is None else str(x["total"]),
-            "kind": rules.hands.words(x["kind"]),
+            "kind": kind_words(x["kind"]) if x.get("kind") is not None else "—",
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
             "net": _net_words((s.get("net") or {}).get(x["name"])),
             "demise": (f"{display_name(x['demise'])}: {x['demise_total']}, "
-                       f"{rules.hands.words(x['demise_kind'])}") if x.get("demise") else
+                       f"{kind_words(x['demise_kind'])}") if x.get("demise") else
                       ", then ".join(display_name(c) for c in x.get("blind_draw") or ()),
             "why": x.get("why", ""),
         })
+    # `judged`: the columns of judged hands (total, kind, the tie's card) are shown.
     return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots,
-            "tie": rules.words.tie.capitalize(), "shown": shown_words}
+            "tie": rules.words.tie.capitalize(), "shown": shown_words, "judged": judged}
 
 
 def _net_words(net: int | None) -> str:

@@ -32,6 +32,8 @@ CARDS = tuple(str(v) for v in range(1, 11))
 
 #: The words the pages say that are this game's own (a tie splits; no tie card, no bomb-out).
 WORDS = GameWords(pot="pot", tie="split pot", tie_card="", tie_started="", bomb_out="")
+#: Its stages as the host's console says them.
+STAGE_WORDS = {"play": "betting", "reveal": "showing cards", "settled": "settled"}
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class HighCardRules:
     def to_json(self) -> dict[str, Any]:
         """The rules as a view carries them."""
         return {k: v for k, v in asdict(self).items() if k not in ("chip_set", "words")} | \
-            {"words": asdict(self.words)}
+            {"words": asdict(self.words), "stage_words": STAGE_WORDS}
 
 
 def _whole(low: int, high: int) -> Any:
@@ -185,7 +187,8 @@ class HighCardHand(Evening, Seats, Betting):
         sid = sure(self.check_show_card(f, actor))
         h = self.hand
         h["p"][sid]["cards"] = [f["card"]]
-        # Face down until every card is in (the audit log hides it too: HIDDEN_FIELDS).
+        # Face down until every card is in: the event says who, not which card (the audit log
+        # hides it too: HIDDEN_FIELDS).
         self.emit("card_shown", seat=sid, words=f"{self.name(sid)} has shown a card.")
         if all(h["p"][x]["cards"] is not None for x in self.live()):
             self.settle()

@@ -1,5 +1,5 @@
 // The table display (/t/<code>/display): a TV or tablet in the middle of the table, seen from
-// every chair. Pots, seats and stacks, whose move, every static field, the last actions, and a
+// every chair. Pots, seats and stacks, whose move, each player's cards face up, the last actions, and a
 // shift announcement big enough to read across the room. A spectator: it holds no token.
 //
 // Everything shown comes from the server's JSON and goes on the page with textContent (h()).
@@ -24,7 +24,6 @@ let shiftTimer = null;
 const SHIFT_SHOWN_MS = 30000;
 
 const cardWords = (c) => (deck ? cardName(deck, c) : c);
-const KIND = { rim: "Rim shift", wild: "Wild shift", core: "Core shift", sabacc: "Sabacc Shift" };
 
 /** "2", or "2 of 3" where a hand lasts a fixed number of rounds. */
 function roundWords(state, hand) {
@@ -40,12 +39,12 @@ function render(state, events) {
   $("d-hand-pot").textContent = String(live ? live.hand_pot : 0);
   $("d-sabacc-pot").textContent = String(state.sabacc_pot);
   $("d-sabacc-pot").closest(".d-pot").hidden = !hasSabaccPot(state);
-  const pots = live ? live.pots.filter((p) => p.eligible.length > 1) : [];
+  const pots = live ? (live.pots || []).filter((p) => p.eligible.length > 1) : [];
   $("d-side-pots").textContent = pots.length > 1
     ? pots.map((p, i) => `${i ? `side pot ${i}` : "main pot"}: ${p.amount}`).join(" · ")
     : "";
   $("d-hand-title").textContent = hand
-    ? (live && live.stage === "play" ? `Hand ${hand.no} · round ${roundWords(state, hand)}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
+    ? (live && live.stage === "play" && state.rules.ending ? `Hand ${hand.no} · round ${roundWords(state, hand)}${hand.phase ? ` · ${hand.phase}` : ""}` : `Hand ${hand.no}`)
     : "Waiting for the first hand";
   $("d-turn").textContent = turnWords(state, names);
   // The dealer's job, in words: "Deal Han 1 card".
@@ -59,7 +58,7 @@ function render(state, events) {
   $("d-discard").textContent = pile;
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
-  $("d-last-shift").textContent = shift ? `Last shift: ${(KIND[shift.kind] || shift.kind).toLowerCase()} in round ${shift.round}` : "";
+  $("d-last-shift").textContent = shift ? `Last shift: ${shift.kind} shift in round ${shift.round}` : "";
 
   if (events.length && !events.some((e) => e.type === "shift") && Date.now() - shiftShownAt > 1500) {
     $("d-shift").hidden = true; // play went on after the announcement
@@ -145,7 +144,7 @@ window.addEventListener("resize", fitResult);
 
 function announceShift(ev, names, state) {
   shiftShownAt = Date.now();
-  $("d-shift-kind").textContent = KIND[ev.kind] || "Core shift";
+  $("d-shift-kind").textContent = ev.announcement || ""; // the engine's one wording of it, as on the phones
   $("d-shift-list").replaceChildren(...Object.entries(ev.instructions || {}).map(([seat, words]) =>
     h("li", {}, h("strong", {}, names.get(seat) || seat), ": ", words)));
   // The shift's own deal (after the third round's roll the reveal has already taken it off the hand).

@@ -321,12 +321,14 @@ async function listMyTables() {
 
 // -- the host console ------------------------------------------------------------------------
 
-// The stages of a hand in words (a tie's: the game's own, `stageWords`).
+// The stages of a hand in words: the game's own where its rules give them (`stage_words`),
+// else these (a tie's stage in the game's word for a tie).
 const STAGES = {
   play: "playing", final_roll: "the last roll", reveal: "the reveal: everyone enters their hand",
   settled: "settled",
 };
-const stageWords = (stage) => (stage === "demise" ? gameWords().tie : STAGES[stage] || stage);
+const stageWords = (stage, rules) => ((rules && rules.stage_words) || {})[stage]
+  || (stage === "demise" ? gameWords().tie : STAGES[stage] || stage.replace(/_/g, " "));
 
 function consolePage(root) {
   const code = root.dataset.code;
@@ -367,16 +369,16 @@ function consolePage(root) {
     state = next;
     const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
     $("hand-no").textContent = state.hand ? String(state.hand.no) : "—";
-    // The survivor's choice (Spike), in the game's words: "everyone else junked: …".
+    // The last player's choice (show or keep the hand hidden), in the game's words ("everyone else folded: …").
     $("hand-stage").textContent = hand && hand.stage === "show"
       ? `everyone else ${gameWords().folded}: the last player shows their hand or keeps it hidden`
-      : hand ? stageWords(hand.stage) : state.ended ? "the session has ended" : "between hands";
+      : hand ? stageWords(hand.stage, state.rules) : state.ended ? "the session has ended" : "between hands";
     let turn = "—";
     if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
     else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do === "draw" ? gameWords().draw_step : hand.do}` : ""}`;
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
     else if (hand && hand.stage === "show" && hand.settlement) turn = `${who(hand.settlement.winner)}: show or keep the hand hidden`;
-    else if (hand && hand.words) turn = hand.words; // the reveal, a blind draw (tied again): the engine's words
+    else if (hand && hand.words) turn = hand.words; // the reveal, a tie drawn again: the engine's words
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
     renderDiscardPile(hand);
@@ -608,7 +610,7 @@ function consolePage(root) {
   let diceKey = null;
 
   /** The roll's entry when a roll is due: one choice per die, each face in the game's words
-   * (the spike dice's symbols, the scrambler's numbers). */
+   * (the symbols of its dice, or the scrambler's numbers). */
   function renderDiceEntry(hand) {
     const wrap = $("dice-entry");
     if (!wrap) return;
@@ -755,10 +757,10 @@ function consolePage(root) {
     }));
     $("seat-moves").replaceChildren(...(out.length ? out : [el("p", { class: "muted", text: cards ? "" : `Nothing for ${name} to do right now.` })]));
     tapGuard.rebuilt();
-    // The reveal (or a sudden-demise card) for the seat: the host enters the cards it shows.
+    // The reveal (or a tie's card) for the seat: the host enters the cards it shows.
     $("seat-cards-wrap").hidden = !(cards && deck);
     if (cards && deck) {
-      // A blind draw that tied again is a new entry: its picker starts empty; a discard
+      // A tie's draw that tied again is a new entry: its picker starts empty; a discard
       // belongs to one turn phase: another one (the next round's) starts empty.
       const hand = state.hand || {};
       const job = `${sid}:${cards.type}:${hand.no}:${cards.draw || 1}${cards.type === "discard" ? `:${hand.round}:${hand.phase}` : ""}`;
@@ -846,7 +848,7 @@ function consolePage(root) {
     // A value of its own fields (change_rules' rules) is said field by field, not "[object Object]".
     const said = (v) => Array.isArray(v) ? v.join(" ")
       : v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${x}`).join(", ") : v;
-    // A turn action by its button ("stand", "gain and keep"), a fold in the game's word ("junk").
+    // A turn action by its button ("stand", "trade a card"), a fold in the game's own word.
     let kind = e.type.replace(/_/g, " ");
     if (e.type === "draw" && body.action) { kind = actionWords(body.action).button.toLowerCase(); delete body.action; }
     else if (e.type === "fold") kind = gameWords().fold;

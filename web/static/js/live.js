@@ -144,9 +144,9 @@ export function actionWords(action) {
 }
 
 let diceFaces = []; // face n's symbol is diceFaces[n - 1] (none: the number is shown)
-let diceName = "the scrambler"; // what rolls ("the spike dice")
+let diceName = "the scrambler"; // what rolls, in the game's words (rules.dice.name)
 
-/** A roll in the table's words: "4 and 2", or the spike dice's symbols. */
+/** A roll in the table's words: "4 and 2", or its dice's symbols (rules.dice.faces). */
 export function diceWords(dice) {
   return (dice || []).map((d) => diceFaces[d - 1] || String(d)).join(" and ");
 }
@@ -196,7 +196,7 @@ export function eventWords(ev, names) {
     case "called_bet": return `${who(ev.seat)} calls ${ev.amount}${ev.stack === 0 ? " (all-in)" : ""}`;
     case "raised": return `${who(ev.seat)} raises to ${ev.to}${ev.stack === 0 ? " (all-in)" : ""}`;
     case "all_in": return `${who(ev.seat)} goes all-in with ${ev.amount}`;
-    // The fee's pot: named by the event where it is not the sabacc pot (Spike's junk penalty).
+    // The fee's pot: named by the event where it is not the sabacc pot (a game's own fee pot).
     case "folded": return `${who(ev.seat)} ${w.folds}${ev.fee ? ` (pays ${ev.fee} to the ${ev.pot || "sabacc pot"})` : ""}`;
     case "rolled": {
       const r = ev.roll || {};
@@ -212,7 +212,7 @@ export function eventWords(ev, names) {
     case "reveal_started": return "The reveal: enter your cards";
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
     case "sudden_demise": return `${capital(w.tie)}: ${w.tie_started}`;
-    case "blind_draw": return ev.message ? nameCards(ev.message) : null; // the engine's words: who draws, a tie again
+    case "blind_draw": return ev.message ? nameCards(ev.message) : null; // the engine's words: who draws, tied again
     // A card on the table more often than the deck holds: the engine says which, and who enters again.
     case "reveal_conflict": case "demise_conflict": return ev.message ? nameCards(ev.message) : "Two hands hold the same card: enter again";
     case "dealt_out": return ev.reason === "stack"
@@ -380,7 +380,7 @@ export function amountField({ id, label, lo, hi, verb, kept = null, onSend, guar
 
 /** The discard pile's line for a hand still being played (`hand`; null otherwise): its top
  * card ("Discard pile: +5"), or, where the rules keep the pile face up and nobody has entered
- * the card on top yet (before the first is turned up, or after a junk laid a whole hand on it),
+ * the card on top yet (before the first is turned up, or after a fold laid a whole hand on it),
  * that it is to be entered; "" where the game has no public pile. */
 export function discardPileWords(state, hand, cardWords) {
   if (!hand) return "";
@@ -500,7 +500,7 @@ export function vibrate(pattern) {
 
 let nameCards = (words) => words;
 
-/** Card codes in the server's words ("sa10") become names ("10 of Sabers"): give the deck's namer. */
+/** Card codes in the server's words ("sa10") become the deck's names for them: give the deck's namer. */
 export function setCardNamer(fn) {
   nameCards = fn || ((words) => words);
 }

@@ -111,9 +111,9 @@ let deck = null;
 let armed = null; // {key, until}: a fold/all-in waiting for its second tap
 let busy = false;
 const log = [];
-const pickers = { reveal: null, demise: null, static: null };
+const pickers = { reveal: null, tie: null, static: null };
 let pickerHand = null; // the hand the reveal/demise pickers were made for
-let demiseDraw = 1; // the blind draw the demise picker was made for (a tie again: the next)
+let tieDraw = 1; // the draw the tie picker was made for (tied again: the next)
 let clash = null; // the words of a reveal clash this seat must enter again for
 
 function seatPage() {
@@ -131,7 +131,7 @@ function seatPage() {
     $("actions-title").focus(); // back to the moves, for a screen reader too
   });
   $("reveal-send").addEventListener("click", (e) => sendCards(e.currentTarget.dataset.type || "reveal", pickers.reveal, e.currentTarget));
-  $("demise-send").addEventListener("click", (e) => sendDemise(e.currentTarget));
+  $("demise-send").addEventListener("click", (e) => sendTieCard(e.currentTarget));
   $("static-add").addEventListener("click", (e) => addStatic(e.currentTarget));
   keepScreenOn();
   // A game without cards to pick has no deck: its cards are said in its own words.
@@ -190,13 +190,15 @@ function render(state, events) {
   $("hand-pot").textContent = hand && hand.stage !== "settled" ? String(hand.hand_pot) : "0";
   $("sabacc-pot").textContent = String(state.sabacc_pot);
   $("sabacc-pot-box").hidden = !hasSabaccPot(state);
-  const contested = hand && hand.stage !== "settled" ? hand.pots.filter((p) => p.eligible.length > 1) : [];
+  const contested = hand && hand.stage !== "settled" ? (hand.pots || []).filter((p) => p.eligible.length > 1) : [];
   $("side-pots").textContent = contested.length > 1
     ? `Main pot ${contested[0].amount}; ${contested.slice(1).map((p, i) => `side pot ${i + 1}: ${p.amount} (${p.eligible.map((s) => names.get(s)).join(", ")})`).join("; ")}`
     : "";
   const turn = turnWords(state, names, live.seat);
-  const rounds = state.rules.ending && state.rules.ending.rounds;
-  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}, round ${hand.round}${rounds ? ` of ${rounds}` : ""}. ` : "";
+  // Rounds are said where the game's rules say how a hand ends (`ending`): a hand of one round has none.
+  const ending = state.rules.ending;
+  const rounds = ending && ending.rounds;
+  const lead = hand && hand.stage === "play" ? `Hand ${hand.no}${ending ? `, round ${hand.round}${rounds ? ` of ${rounds}` : ""}` : ""}. ` : "";
   const pile = discardPileWords(state, hand && hand.stage !== "settled" ? hand : null, cardWords);
   $("discard-top").hidden = !pile;
   $("discard-top").textContent = pile;
@@ -444,7 +446,7 @@ function renderActions(state) {
     guard: (e) => tapGuard.ignores(e, busy), idPrefix: "amount-", kept: typed,
   }));
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-  // A turn's actions (Spike's six) two to a row, so that all of them fit a small phone's screen.
+  // A turn's actions (when more than two) two to a row, so that all of them fit a small phone's screen.
   box.classList.toggle("turn-actions", out.filter((b) => b.dataset && b.dataset.action === "draw").length > 2);
   out.push(...later);
   const children = out.length ? out : [h("p", { class: "muted nothing" }, idle)];
@@ -481,7 +483,7 @@ function renderBuyIn(state) {
   }
 }
 
-// ---- static field, reveal, sudden demise ----------------------------------------------------
+// ---- cards face up, the reveal, a tie ---------------------------------------------------------
 
 function cardItem(code, removable) {
   const li = h("li", { class: "card-item" }, h("span", { class: "card-name" }, cardWords(code)));
@@ -496,7 +498,7 @@ function cardItem(code, removable) {
 }
 
 function renderStatic(state, mine) {
-  // Only a game whose rules have a static field (and say it is played) shows one.
+  // Only a game whose rules have one (and say it is played) shows it.
   const rulesAllow = Boolean(state.rules.static_field) && state.rules.static_field !== "none";
   $("static-panel").hidden = !rulesAllow;
   if (!rulesAllow) return;
@@ -529,12 +531,12 @@ async function addStatic(button) {
 
 function renderReveal(state, mine) {
   const hand = state.hand;
-  // The survivor's show (everyone else junked) is entered as a reveal is.
+  // The last player's show (everyone else folded) is entered as a reveal is.
   const reveal = legalOf(state, "reveal")[0] || legalOf(state, "show")[0];
-  const demise = legalOf(state, "demise_card")[0];
+  const tie = legalOf(state, "demise_card")[0];
   const handKey = hand ? `${hand.no}` : null;
   if (handKey !== pickerHand) {
-    for (const k of ["reveal", "demise"]) if (pickers[k]) { pickers[k].destroy(); pickers[k] = null; }
+    for (const k of ["reveal", "tie"]) if (pickers[k]) { pickers[k].destroy(); pickers[k] = null; }
     pickerHand = handKey;
     clash = null;
   }
@@ -570,24 +572,24 @@ function renderReveal(state, mine) {
     $("reveal-send").dataset.type = reveal.type;
     countCards(reveal.hand_size);
   }
-  $("demise-panel").hidden = !demise || !deck;
+  $("demise-panel").hidden = !tie || !deck;
   const blind = state.rules.tie === "blind_draw";
   $("demise-title").textContent = capital(gameWords().tie);
-  // A blind draw that tied again asks for the next draw: a new, empty entry for its card.
-  const draw = demise && demise.draw ? demise.draw : 1;
-  if (demise && pickers.demise && draw !== demiseDraw) { pickers.demise.destroy(); pickers.demise = null; }
-  demiseDraw = draw;
-  if (demise && !clash) {
+  // A tie drawn again asks for the next draw: a new, empty entry for its card.
+  const draw = tie && tie.draw ? tie.draw : 1;
+  if (tie && pickers.tie && draw !== tieDraw) { pickers.tie.destroy(); pickers.tie = null; }
+  tieDraw = draw;
+  if (tie && !clash) {
     $("demise-hint").textContent = !blind ? "The dealer deals you one more card. Enter it:"
-      : draw > 1 ? `Tied again (you drew ${demise.drawn.map(cardWords).join(", then ")}): draw another card from the draw pile. Enter it:`
+      : draw > 1 ? `Tied again (you drew ${tie.drawn.map(cardWords).join(", then ")}): draw another card from the draw pile. Enter it:`
       : "Draw a card from the draw pile. Enter it:";
   }
-  if (demise && clash) $("demise-hint").textContent = clash;
-  if (demise) $("demise-send").textContent = demise.words;
-  if (demise && deck && !pickers.demise) {
-    pickers.demise = new CardPicker($("demise-picker"), { deck, max: 1, label: demise.inputs[0].words });
+  if (tie && clash) $("demise-hint").textContent = clash;
+  if (tie) $("demise-send").textContent = tie.words;
+  if (tie && deck && !pickers.tie) {
+    pickers.tie = new CardPicker($("demise-picker"), { deck, max: 1, label: tie.inputs[0].words });
   }
-  if (hand && hand.stage === "demise" && !demise && (hand.demise_players || []).includes(live.seat)) {
+  if (hand && hand.stage === "demise" && !tie && (hand.demise_players || []).includes(live.seat)) {
     $("demise-panel").hidden = true;
   }
 }
@@ -603,8 +605,8 @@ async function sendCards(type, picker, button) {
   await send({ type, cards: picker.cards }, button);
 }
 
-async function sendDemise(button) {
-  const card = pickers.demise && pickers.demise.cards[0];
+async function sendTieCard(button) {
+  const card = pickers.tie && pickers.tie.cards[0];
   if (!card) {
     $("demise-panel").querySelector(".field-error").textContent = "Pick the card the dealer gave you first.";
     return;

@@ -1,8 +1,8 @@
 // A settled hand (the response of POST /api/v1/settle) in plain words.
 //
 //   describeSettlement(response) ->
-//     "Han wins the hand pot, 70, and the sabacc pot, 40; Lando bombed out and pays 70."
-//   handWords(hand) -> "Idiot's Array", "ordinary, 19", "bombed out, 27", "folded"
+//     "Han wins the hand pot, 70, and the sabacc pot, 40; Lando called, won nothing, and pays 70."
+//   handWords(hand) -> "ordinary, 19", "folded" (the game's kinds of hand, its `kind_words`)
 //
 // Used by the payout calculator and, later, by the live table's reveal screen. Returns plain
 // strings: callers put them on the page with textContent. The words for each kind of hand
@@ -10,16 +10,15 @@
 
 let kindWords = {};
 let potWords = "hand pot";
-// The game's own words (a rule set's `words`, from the server: "game pot", "junk", "blind
-// draw"); until a page sets them, classic Sabacc's.
+// The game's own words (a rule set's `words`, from the server: its pot, its fold, how it
+// breaks a tie); until a page sets them, plain ones, and none for what a game may not have.
 let gameWordsNow = {
   pot: "hand pot", fold: "fold", folds: "folds", folded: "folded", fold_fee: "fold fee",
-  tie: "sudden demise", tie_card: "sudden-demise card", tie_started: "one more card each for the tied players",
-  draw_step: "draw", bomb_out: "bomb-out penalty",
+  tie: "", tie_card: "", tie_started: "", draw_step: "draw", bomb_out: "",
 };
 
 /** The words of the game in play for each kind of hand ({kind: words}, from the server) and
- * for the pot a hand is played for ("hand pot", "game pot"). */
+ * for the pot a hand is played for ("hand pot"). */
 export function setKindWords(words, pot = null) {
   if (words) kindWords = { ...words };
   if (pot) potWords = pot;
@@ -37,13 +36,13 @@ export function gameWords() {
   return gameWordsNow;
 }
 
-/** A sentence's first word: "junk" -> "Junk". */
+/** A sentence's first word: "fold" -> "Fold". */
 export function capital(words) {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : "";
 }
 
-/** A hand won by the last player left, in the game's words: "Han takes the game pot, 4:
- * everyone else junked", and the sabacc pot where a shown hand took it. */
+/** A hand won by the last player left, in the game's words: "Han takes the hand pot, 4:
+ * everyone else folded", and the sabacc pot where a shown hand took it. */
 export function concededWords(settlement, names) {
   const n = names.get(settlement.winner) || settlement.winner;
   const shown = settlement.shown;
@@ -60,6 +59,12 @@ export function concededWords(settlement, names) {
 export function resultWords(settlement, names, named) {
   if (typeof settlement.words === "string" && settlement.words) return settlement.words;
   return settlement.status === "conceded" ? concededWords(settlement, names) : describeSettlement(named(settlement, names));
+}
+
+/** Why a player pays a penalty, in the game's words: a penalty for a kind of hand is said as
+ * that kind ("kind_words"); any other (a caller who won nothing) as `otherwise`. */
+export function penaltyWords(reason, otherwise) {
+  return kindWords[reason] || otherwise;
 }
 
 /** How one hand was judged, in words. */
@@ -160,14 +165,14 @@ export function describeSettlement(result) {
   }
   if (conceded && winClauses.length) winClauses[0] += ` (everyone else ${kindWords.folded || gameWordsNow.folded})`;
   if (toSabaccPot.length) {
-    // A pot that no eligible player could win (all of them bombed out) builds the sabacc pot.
+    // A pot that no eligible player could win (every one of them lost it) builds the sabacc pot.
     const goes = `${joinWords(toSabaccPot)} ${toSabaccPot.length > 1 ? "go" : "goes"} to the sabacc pot`;
     clauses.push(winClauses.length ? `${goes}: nobody who could win it is left` : `Nobody wins the hand: ${goes}`);
   } else if (!winClauses.length && !conceded) {
     winClauses.push("Nobody wins the hand");
   }
   const penaltyClauses = result.penalties.map((x) => {
-    const why = x.reason === "bomb_out" ? "bombed out" : "called, won nothing,";
+    const why = penaltyWords(x.reason, "called, won nothing,");
     const short = x.shortfall ? ` (${x.shortfall} short: that is all they have)` : "";
     return `${x.name} ${why} and pays ${x.amount}${short}`;
   });

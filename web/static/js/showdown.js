@@ -1,5 +1,5 @@
 // The revealed hands of a settled hand, as a table every phone, the display and the history
-// page show: each player's cards (by name), total, kind (Pure Sabacc, bombed out, ...), what
+// page show: each player's cards (by name), total, kind (the game's kinds of hand), what
 // they won or paid; then who took which pot and the penalties.
 //
 //   import { showdown } from "/static/js/showdown.js";
@@ -7,12 +7,12 @@
 //     settlement  state.hand.settlement, or a history entry's "settlement" (seat ids as names)
 //     cards       {seat: [codes] | null} (a history entry's "cards"), or state.hand.players
 //     names       Map(seat id -> name) (live.js seatNames)
-//     cardWords   code -> name ("10 of Sabers")
+//     cardWords   code -> the deck's name for the card
 //
 // Every name goes on the page as text (h()): a player called <script> shows as typed.
 
 import { h } from "./live.js";
-import { concededWords, handWords, gameWords, capital } from "./settlement.js";
+import { concededWords, handWords, gameWords, capital, penaltyWords } from "./settlement.js";
 
 /** {seat: [codes]|null} from state.hand.players (its demise card appended) or a history entry. */
 export function cardsBySeat(players) {
@@ -22,7 +22,7 @@ export function cardsBySeat(players) {
   return out;
 }
 
-/** The game's pot ("Hand pot", "Game pot") when one pot was contested, else "Main pot", "Side pot 1", ... (an unmatched
+/** The game's pot ("Hand pot") when one pot was contested, else "Main pot", "Side pot 1", ... (an unmatched
  * bet that goes back is no pot anyone won). */
 function potLabel(pots, pot) {
   const contested = pots.filter((p) => p.eligible.length > 1 || p.to_sabacc_pot);
@@ -48,7 +48,7 @@ export function potLines(settlement, names) {
   const sabacc = settlement.sabacc_pot_winners || [];
   if (sabacc.length) lines.push(`Sabacc pot: ${sabacc.map(n).join(" and ")}${sabacc.length > 1 ? " split it" : ""}.`);
   for (const x of settlement.penalties || []) {
-    const why = x.reason === "bomb_out" ? "bombed out" : "called the hand and lost";
+    const why = penaltyWords(x.reason, "called the hand and lost");
     lines.push(`${n(x.name)} ${why}: pays ${x.amount}${x.shortfall ? ` (${x.shortfall} short)` : ""}.`);
   }
   return lines;
@@ -68,7 +68,7 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
   }
   for (const w of settlement.sabacc_pot_winners || []) won.set(w, [...(won.get(w) || []), "sabacc pot"]);
   const anyDemise = (settlement.hands || []).some((x) => x.demise);
-  // A blind draw's cards, one a draw, in a column of their own (the why tells who won it).
+  // A tie's drawn cards, one a draw, in a column of their own (the why tells who won it).
   const anyBlind = (settlement.hands || []).some((x) => x.blind_draw);
   const shown = settlement.shown; // the last player's hand, shown for the sabacc pot
   // A settlement without judged hands (a game that words its own result): each player, their
