@@ -63,6 +63,9 @@ def _table(api: Api, rules="highcard"):
         joined = api.post(f"/api/v1/tables/{code}/join", {"name": name}, status=201)
         seats[joined["seat"]] = joined["token"]
     for sid, token in seats.items():
+        # The runtime offers every game's seats the session's moves, with their words.
+        offered = {o["type"]: o for o in api.get(f"/api/v1/tables/{code}", token)["state"]["you"]["legal"]}
+        assert offered["buy_in"]["inputs"][0]["kind"] == "amount" and offered["buy_in"]["words"]
         api.post(f"/api/v1/tables/{code}/commands", {"type": "buy_in", "amount": 20}, token)
     return code, host, seats
 
@@ -98,7 +101,7 @@ def test_a_whole_hand_of_high_card_through_the_api(highcard, client):
     assert v["hand"]["hand_pot"] == 3 and _stacks(v) == {s1: 19, s2: 19, s3: 19}
     assert v["hand"]["to_act"] == s2 and v["hand"]["words"] == "You: check, bet or fold."
     offers = {o["type"]: o for o in v["you"]["legal"]}
-    assert set(offers) == {"check", "bet", "fold"}
+    assert set(offers) == {"check", "bet", "fold", "sit_out"}  # (sitting out the next hands)
     assert offers["bet"]["inputs"][0] == {"field": "amount", "kind": "amount", "min": 1, "max": 19,
                                           "words": "How much"}
     # Out of turn, over the stack, and an unknown card: refused in words, nothing changed.
@@ -114,7 +117,7 @@ def test_a_whole_hand_of_high_card_through_the_api(highcard, client):
     _act(api, code, seats[s2], {"type": "call"})
     v = _view(api, code, seats[s3])
     assert v["hand"]["stage"] == "reveal" and v["hand"]["hand_pot"] == 13
-    assert [o["type"] for o in v["you"]["legal"]] == ["show_card"]
+    assert [o["type"] for o in v["you"]["legal"]] == ["show_card", "sit_out"]
     assert [o[0] for o in v["you"]["legal"][0]["inputs"][0]["options"]] == [str(n) for n in range(1, 11)]
     _act(api, code, seats[s3], {"type": "show_card", "card": "7"})
     # A shown card stays hidden from the others until everyone has shown: in the views, and in

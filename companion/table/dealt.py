@@ -220,22 +220,17 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         step = current_step(h) if h and h["stage"] == "play" else None
         simple = ["check", "all_in", "fold"] if in_hand else []
         simple += self.own_checked(sid, in_hand, step)
-        simple += ["sit_out", "sit_in", "leave", "cash_out", "buy_in"]
         for typ in simple:
             if typ in MOVER_FIRST and moving is None or typ in OUTSIDE_A_HAND and playing:
                 continue
-            fields: dict[str, Any] = {}
-            if typ == "buy_in" and rules.buy_in == 0:
-                fields["amount"] = 1
-            if game.allows(typ, fields, sid):
+            if game.allows(typ, {}, sid):
                 item: dict[str, Any] = {"type": typ}
                 if typ == "all_in":
                     item["amount"] = stack
-                if typ == "buy_in":
-                    item["amount"] = rules.buy_in or None
                 if typ in self.MOVE_WORDS:
                     item = offer(item, *self.MOVE_WORDS[typ])
                 out.append(item)
+        out += self.session_moves(sid)
         out += self.seat_moves(sid)
         if step is not None and step["do"] == "draw" and step["seat"] == sid:
             for taken in rules.actions:

@@ -8,6 +8,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.table.chips import breakdown
 from companion.table.commands import HOST, NAME_MAX
+from companion.table.offers import describe, seat_facts
 from companion.table.play import PLAYING, Play, Refusal, need, sure
 from companion.table.state import new_seat
 
@@ -17,8 +18,30 @@ from companion.table.state import new_seat
 OUTSIDE_A_HAND = frozenset({"leave", "cash_out", "buy_in"})
 
 
+#: A seat's own moves of the session, in the order its phone lists them.
+SESSION_MOVES = ("sit_out", "sit_in", "leave", "cash_out", "buy_in")
+
+
 class Seats(Play):
     """Seats and the session (a section of the engine's Game)."""
+
+    def session_moves(self, sid: str) -> list[dict[str, Any]]:
+        """The session moves `sid` may make now (sit out or in, leave, cash out, buy in), as
+        legal items, each asked of its command's own read-only check. Any game's engine lists
+        them among a seat's legal moves (`session_offers`: with their words)."""
+        playing = self.not_in_running_hand(sid) is not None  # asked once for the three
+        out: list[dict[str, Any]] = []
+        for typ in SESSION_MOVES:
+            if typ in OUTSIDE_A_HAND and playing:
+                continue
+            free = typ == "buy_in" and self.rules.buy_in == 0
+            if self.allows(typ, {"amount": 1} if free else {}, sid):
+                out.append({"type": typ, "amount": self.rules.buy_in or None} if typ == "buy_in" else {"type": typ})
+        return out
+
+    def session_offers(self, sid: str) -> list[dict[str, Any]]:
+        """`session_moves` with their words, styles and inputs (offers.describe)."""
+        return describe(self.session_moves(sid), self.rules, seat_facts(self.s, sid))
 
     def cmd_join(self, f: dict[str, Any], actor: str | None) -> None:
         need(self.not_ended())
