@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.games.api import Game
 from companion.games.coruscant import explain as rules_page
+from companion.games.coruscant.calculator import answer
 from companion.games.coruscant.cards import CORUSCANT_DECK
 from companion.games.coruscant.presets import FIELDS, OPTIONS, PRESETS, rules_from
 
@@ -51,4 +52,5 @@ GAME = Game(
                          "tie draw", "starcruiser", "halcyon"}),
     default="coruscant",
     fields=FIELDS,
+    calculator=answer,
 )
