@@ -12,8 +12,6 @@ rules page (`explain`), as the one value the registry finds (`GAME`)::
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.games.api import Game
 from companion.games.coruscant import explain as rules_page
 from companion.games.coruscant.calculator import answer
@@ -21,17 +19,12 @@ from companion.games.coruscant.cards import CORUSCANT_DECK
 from companion.games.coruscant.presets import FIELDS, OPTIONS, PRESETS, rules_from
 
 
-class NoLiveTable:
-    """The engine of a game not yet played at a live table: it accepts no command (the table
-    refuses its presets first, since their rules say `live_table=False`)."""
-
-    COMMANDS: dict[str, Any] = {}
-
-
 def _engine() -> type:
     """The live table's engine (imported here when a table needs it, so that loading the games
     never imports the table)."""
-    return NoLiveTable
+    from companion.games.coruscant.engine import CoruscantRound
+
+    return CoruscantRound
 
 
 #: Coruscant Shift as the registry finds it.

@@ -105,3 +105,26 @@ TARGET_NUMBERS: tuple[int, ...] = (-10, -5, 0, 5, 10)
 def target_words(number: int, suit: str) -> str:
     """The target as every screen shows it: "+5 Triangle", "0 Circle"."""
     return f"{signed(number)} {suit.capitalize()}"
+
+
+@dataclass(frozen=True)
+class TargetDice:
+    """The two dice as the table's pages name a roll (`rules.dice`): the gold die's face, then
+    the silver die's.
+
+    >>> TARGET_DICE.show([3, 2])
+    '+5 and Triangle'
+    """
+
+    name: str = "the gold and silver dice"
+    shift_words: str = ""  # the dice set the target; they never shift anything
+
+    def show(self, dice: list[int] | tuple[int, ...]) -> str:
+        """A roll in the table's words: "+5 and Triangle" (faces 1 to 6 each)."""
+        if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+            return " and ".join(str(d) for d in dice)
+        return f"{signed(GOLD.face(dice[0]))} and {SILVER.face(dice[1]).capitalize()}"
+
+
+#: The gold and silver dice, as `rules.dice`.
+TARGET_DICE = TargetDice()

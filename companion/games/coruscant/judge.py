@@ -81,6 +81,28 @@ def judge(cards: Iterable[str], target: Target) -> Judged:
     return Judged(codes, total, abs(total - target.number), count)
 
 
+@dataclass(frozen=True)
+class Selection:
+    """A selection as the runtime's pages read a judged hand (`rules.hands.evaluate`): its
+    kind, total and cards. It has no rank of its own: selections compare only against a
+    target (`judge`), so `rank` is the same for all and nothing may be ranked by it."""
+
+    kind: str
+    total: int
+    rank: tuple[int, ...]
+    cards: tuple[str, ...]
+
+
+def evaluate(rules: object, cards: Iterable[str], **_: object) -> Selection:
+    """A selection's total, in the shape of a judged hand (see `Selection`).
+
+    >>> evaluate(None, ["TR+4", "sylop", "ci+2"])
+    Selection(kind='selection', total=6, rank=(0,), cards=('tr+4', 'sylop', 'ci+2'))
+    """
+    codes = tuple(CORUSCANT_DECK.normalize(c) for c in cards)
+    return Selection(SELECTION, sum(CORUSCANT_DECK.cards[c].value for c in codes), (0,), codes)
+
+
 def draw_key(code: str) -> tuple[int, int]:
     """How a tie-draw card compares (C19), larger wins: the higher absolute value, then a
     positive card over a negative one; a Sylop is the lowest. Equal keys stay tied.

@@ -17,9 +17,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping
 
 from companion.games.api import InvalidRules, OptionField
-from companion.games.coruscant.cards import CORUSCANT_DECK, SELECTION_MAX
+from companion.games.coruscant.cards import CORUSCANT_DECK, SELECTION_MAX, TARGET_DICE, TargetDice
 from companion.rules.decks import Deck
-from companion.rules.game import GameWords
+from companion.rules.game import BLIND_DRAW, DROPPED_OUT, GameWords, HandRanking
 from companion.rules.rulesets import Chip, choice_option, whole_option
 
 #: A game has 2 to 8 players (the rules file's presets).
@@ -34,6 +34,22 @@ CORUSCANT_WORDS = GameWords(
     pot="pot", tie="tie draw", tie_card="tie-draw card",
     tie_started="each tied player draws the top card of the draw pile face up",
     draw_step="shift", bomb_out="",
+)
+
+#: The option names Coruscant Shift reads (the rules value's `hands.options`, as other games').
+OWN_OPTIONS = frozenset({"stock", "ante", "ante_rise", "min_bet", "bet_limit", "end"})
+
+#: What the runtime's pages read of a game's hands (`rules.hands`): the kinds' words, and a
+#: tie settled by a draw whose cards alone compare (C19). A selection is judged only against
+#: the round's target (`judge.judge`); `evaluate` gives its total for the pages.
+CORUSCANT_HANDS = HandRanking(
+    name="coruscant",
+    kinds=(("selection", "selection"), *DROPPED_OUT),
+    evaluator="companion.games.coruscant.judge:evaluate",
+    sabacc_pot_kinds=frozenset(),
+    tie=BLIND_DRAW,
+    options=OWN_OPTIONS,
+    draw_key="companion.games.coruscant.judge:draw_key",
 )
 
 #: Chips for a stock of 100 (the Starcruiser's): 2 × 25, 8 × 5, 10 × 1.
@@ -64,8 +80,10 @@ class CoruscantRules:
     house_dealer: bool = False
     chip_set: tuple[Chip, ...] = CHIPS
     fold_fee: int = 0
-    live_table: bool = False  # True once the package has a live-table engine
+    live_table: bool = True
     words: GameWords = CORUSCANT_WORDS
+    hands: HandRanking = field(default=CORUSCANT_HANDS, repr=False)
+    dice: TargetDice = TARGET_DICE
     deck: Deck = field(default=CORUSCANT_DECK, repr=False)
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
@@ -78,9 +96,10 @@ class CoruscantRules:
 
     def to_json(self) -> dict[str, Any]:
         """The rules as a view and the API carry them."""
-        skip = ("chip_set", "words", "deck")
+        skip = ("chip_set", "words", "deck", "hands", "dice")
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in skip} | {
             "words": asdict(self.words), "deck": self.deck.name, "buy_in": self.buy_in,
+            "hands": self.hands.to_json(), "dice": {"name": self.dice.name},
             "chip_set": [asdict(c) for c in self.chip_set],
             "overrides": list(self.overrides)}
 
@@ -148,3 +167,4 @@ FIELDS: tuple[OptionField, ...] = (
         ("last", "when one player holds every credit"),
         ("deal-once", "when the deal would pass to someone who has dealt; the most credits wins"))),
 )
+assert set(OPTIONS) == OWN_OPTIONS, "the options are the ones the hands value names"
