@@ -256,3 +256,88 @@ def test_buy_ins_and_cash_outs_wait_for_the_end_of_the_game(client):
     _quiet_round(t, [3, 1], {"Ben": ["ci+5"], "Ana": ["sq+2"]})
     assert t.act("Ana", {"type": "cash_out"}, 409)["error"].startswith("credits stay in the game")
     assert t.act("Ana", {"type": "buy_in"}, 409)["error"].startswith("the game has begun")
+
+
+def test_c16_and_c29_everyone_folds_to_one_player_the_round_ends_at_once(client):
+    t = Table(client, "coruscant-starcruiser", ["Ana", "Ben", "Cas"])
+    t.act("host", {"type": "start_hand"})
+    t.act("host", {"type": "roll", "dice": [2, 3]})
+    t.all_do("select", {"Ana": 1, "Ben": 2, "Cas": 3})
+    t.act("Ben", {"type": "bet", "amount": 7})  # Ben starts (Ana deals)
+    t.act("Cas", {"type": "fold"})
+    t.act("Ana", {"type": "fold"})
+    v = t.view()
+    # No shift, no more betting, nothing shown: Ben takes the 22 (antes 15 and his 7).
+    assert v["hand"]["stage"] == "settled" and v["hand"]["settlement"]["status"] == "conceded"
+    assert t.stacks() == {"Ana": 95, "Ben": 110, "Cas": 95}
+    assert v["hands"][-1]["cards"] == {t.seat[n]: None for n in ("Ben", "Cas", "Ana")}
+
+
+def test_c27_heads_up_the_dealers_opponent_starts_and_bets_first_in_both_rounds(client):
+    t = Table(client, "coruscant-starcruiser", ["Ana", "Ben"])
+    t.act("host", {"type": "set_dealer", "seat": t.seat["Ben"]})
+    t.act("host", {"type": "start_hand"})
+    t.act("host", {"type": "roll", "dice": [1, 1]})
+    t.all_do("select", {"Ana": 1, "Ben": 1})
+    assert t.view()["hand"]["to_act"] == t.seat["Ana"]
+    assert t.act("Ben", {"type": "check"}, 409)["error"] == "it is Ana's move"
+    t.act("Ana", {"type": "check"})
+    t.act("Ben", {"type": "check"})
+    t.all_do("shift")
+    assert t.view()["hand"]["to_act"] == t.seat["Ana"]
+
+
+def test_c28_all_in_on_the_ante_still_selects_and_wins_only_its_level(client):
+    t = Table(client, {"preset": "coruscant", "stock": 20, "ante": 5}, ["Ana", "Ben", "Cas"])
+    t.act("host", {"type": "adjust", "seat": t.seat["Cas"], "amount": -17, "reason": "short stack"})
+    t.act("host", {"type": "start_hand"})
+    assert t.stacks()["Cas"] == 0 and t.view()["hand"]["players"][1]["all_in"]  # Ben, Cas, Ana
+    t.act("host", {"type": "roll", "dice": [3, 1]})  # +5 Circle
+    t.all_do("select", {"Ana": 1, "Ben": 1, "Cas": 1})
+    t.act("Ben", {"type": "bet", "amount": 5})
+    t.act("Ana", {"type": "call"})
+    t.all_do("shift")
+    t.act("Ben", {"type": "check"})
+    t.act("Ana", {"type": "check"})
+    t.all_do("improve", {"Ana": 1, "Ben": 1, "Cas": 1})
+    t.act("Ben", {"type": "reveal_selection", "cards": "tr+4"})  # one card, sent as the card
+    t.act("Cas", {"type": "reveal_selection", "cards": ["ci+5"]})
+    t.act("Ana", {"type": "reveal_selection", "cards": ["sq+1"]})
+    # Cas reached the 3 level only: the main pot 9 is Cas's, the side pot 14 Ben's (+4 is 1 away).
+    pots = t.view()["hand"]["settlement"]["pots"]
+    assert [(p["amount"], [t.name[w] for w in p["winners"]]) for p in pots] == [(9, ["Cas"]), (14, ["Ben"])]
+    assert t.stacks() == {"Ana": 10, "Ben": 24, "Cas": 9}
+
+
+def test_c31_a_player_who_leaves_between_rounds_is_out_and_takes_their_credits(client):
+    t = Table(client, "coruscant-starcruiser", ["Ana", "Ben", "Cas"])
+    _quiet_round(t, [3, 1], {"Ben": ["ci+5"], "Cas": ["tr+1"], "Ana": ["sq+2"]})
+    t.act("Cas", {"type": "leave"})
+    v = t.view()
+    assert v["departed"][0]["cashed_out"] == 95 and v["hand"]["game"]["out"] == {t.seat["Cas"]: 1}
+    t.act("host", {"type": "start_hand"})
+    assert [t.name[p["seat"]] for p in t.view()["hand"]["players"]] == ["Ana", "Ben"]
+
+
+def test_every_move_is_offered_with_its_words_and_inputs(client):
+    t = Table(client, "coruscant-starcruiser", ["Ana", "Ben"])
+    t.act("host", {"type": "start_hand"})
+    assert t.offers("Ana")["roll"]["words"] == "Roll the dice" and "roll" not in t.offers("Ben")
+    t.act("host", {"type": "roll", "dice": [3, 3]})
+    select = t.offers("Ben")["select"]
+    assert select["inputs"][0]["options"] == [[n, str(n)] for n in range(1, 6)]
+    t.all_do("select", {"Ana": 2, "Ben": 3})
+    bet = t.offers("Ben")["bet"]
+    assert bet["inputs"][0] == {"field": "amount", "kind": "amount", "min": 1, "max": 95, "words": "How much"}
+    t.act("Ben", {"type": "check"})
+    t.act("Ana", {"type": "check"})
+    t.all_do("shift")
+    t.act("Ben", {"type": "check"})
+    t.act("Ana", {"type": "check"})
+    assert t.offers("Ana")["improve"]["inputs"][0]["options"] == [[n, str(n)] for n in range(2, 6)]
+    t.all_do("improve", {"Ana": 2, "Ben": 3})
+    reveal = t.offers("Ben")["reveal_selection"]["inputs"][0]
+    assert (reveal["kind"], reveal["count"], reveal["deck"]) == ("cards", 3, "coruscant")
+    t.act("Ben", {"type": "reveal_selection", "cards": ["ci+2", "ci+3", "sylop"]})  # +5 Square: 1 square
+    t.act("Ana", {"type": "reveal_selection", "cards": ["sq+4", "sylop"]})  # +4: 1 away
+    assert t.view()["hand"]["settlement"]["words"] == "The pot of 10 goes to Ben."

@@ -70,8 +70,11 @@ class CoruscantRound(Evening, Seats, Betting):
                 "select": _obj({**_SEAT, "count": _COUNT}, ("count",)),
                 "shift": _obj(dict(_SEAT)),
                 "improve": _obj({**_SEAT, "count": _COUNT}, ("count",)),
-                "reveal_selection": _obj({**_SEAT, "cards": {"type": "array", "items": _CARD, "minItems": 1,
-                                                             "maxItems": SELECTION_MAX}}, ("cards",)),
+                # A one-card selection may come as the card itself (the pages' card input
+                # gives one card as a string: moves.js cardsControl).
+                "reveal_selection": _obj({**_SEAT, "cards": {"type": ["array", "string"], "items": _CARD,
+                                                             "minItems": 1, "maxItems": SELECTION_MAX,
+                                                             "minLength": 1, "maxLength": 20}}, ("cards",)),
                 "tie_draw": _obj({**_SEAT, "card": _CARD}, ("card",))}
 
     # The runtime's sections type the rules as a `RuleSet` (Play.rules); this engine's table
@@ -402,6 +405,7 @@ class CoruscantRound(Evening, Seats, Betting):
         if self.hand["p"][sid]["cards"] is not None and actor != HOST:
             return Refusal(409, "your selection is entered: the host can correct it")
         cards = f.get("cards", [])
+        cards = [cards] if isinstance(cards, str) else cards
         for k, code in enumerate(cards):
             try:
                 CORUSCANT_DECK.card(code)
@@ -659,7 +663,7 @@ class CoruscantRound(Evening, Seats, Betting):
                                 "count": self.recorded(sid), "words": "Your selection"}]))
         elif step == "tie_draw" and self.allowed("tie_draw", sid):
             out.append(_offer("tie_draw", "Enter the card I drew", "primary",
-                              [{"field": "card", "kind": "card", "deck": CORUSCANT_DECK.name,
+                              [{"field": "card", "kind": "cards", "deck": CORUSCANT_DECK.name, "count": 1,
                                 "words": "The card you drew"}]))
         return out
 
