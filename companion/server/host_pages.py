@@ -107,18 +107,18 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def action_words(rules: RuleSet | None = None) -> dict[str, str]:
+def action_words(rules: Any = None) -> dict[str, str]:
     """What each turn action did, by the id a `drew` event logs ("gain_keep" -> "gains a card
     and keeps it"): the game's own words (`TurnAction.done`, which the phones' last actions
     read too). The table's rules come first; any rule set's next, for a hand played before
     the table changed its rules."""
     words = {a.action: a.done for rs in registry.presets().values() for a in getattr(rs, "actions", ())}
-    if rules is not None:
-        words.update({a.action: a.done for a in rules.actions})
+    if rules is not None:  # a game whose moves are no turn actions has none
+        words.update({a.action: a.done for a in getattr(rules, "actions", ())})
     return words
 
 
-def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None,
+def event_words(ev: dict[str, Any], names: dict[str, str], rules: Any = None,
                 faces: str | None = None) -> str | None:
     """One event of the log in plain words (None for bookkeeping events nobody reads), in the
     words of the game its hand played (`rules`; the first game's default preset when not given).
@@ -163,7 +163,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
         "all_in": lambda: f"{n} is all in with {f('amount')}",
         # The fee's pot is named by the event where it is not the sabacc pot (Play.drop_out).
         "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {f('pot') or 'sabacc pot'}" if f("fee") else ""),
-        "rolled": lambda: _roll_words(ev, names, rules.dice.name, faces),
+        "rolled": lambda: _roll_words(ev, names, _dice_name(rules), faces),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
@@ -196,6 +196,11 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
     }
     if t in ("step", "betting_done"):
         return None
+    # A game's own event says itself in its `words`, and so does a result a game words itself
+    # (as the pages' live log reads them, live.js).
+    own = ev.get("words")
+    if isinstance(own, str) and own and (t not in words or t in ("settled", "conceded")):
+        return own
     make = words.get(t)
     return make() if make else str(t)
 
@@ -206,6 +211,13 @@ def _blind_draw_words(settlement: dict[str, Any], names: dict[str, str]) -> str:
     drawn = [f"{_who(x.get('name'), names)} {' '.join(x['blind_draw'])}"
              for x in settlement.get("hands") or [] if x.get("blind_draw")]
     return f"; blind draw: {', '.join(drawn)}" if drawn else ""
+
+
+def _dice_name(rules: Any) -> str:
+    """What rolls at a table of these rules: its dice's name in its game's words; "the
+    scrambler" for a game whose rules name no dice."""
+    dice = getattr(rules, "dice", None)
+    return str(dice.name) if dice is not None else "the scrambler"
 
 
 def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the scrambler",
@@ -219,14 +231,14 @@ def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the
     return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
 
 
-def entry_words(entry: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None) -> str:
+def entry_words(entry: dict[str, Any], names: dict[str, str], rules: Any = None) -> str:
     """What was asked for, in words: the command and its fields (hidden cards stay hidden); a
     turn action by its button in the words of the table's game (`rules`: "stand", "gain and
     keep"), a fold as the game says it ("junk")."""
     body = {k: v for k, v in entry["body"].items() if k != "type"}
     rules = rules or _default_rules()
     kind = entry["type"].replace("_", " ")
-    buttons = {a.action: a.button.lower() for a in rules.actions}
+    buttons = {a.action: a.button.lower() for a in getattr(rules, "actions", ())}
     if entry["type"] == "draw" and body.get("action") in buttons:
         kind = buttons[body.pop("action")]
     elif entry["type"] == "fold":
@@ -291,14 +303,17 @@ def console(code: str):
     rules = owner.table.rules
     # Dealer's choice offers every preset's options; the table's own preset starts from the
     # values it plays now (each field's `value`), sent where they differ from the preset's.
-    fields = presets_fields()
+    # Only the presets the table may switch to (a game played to a winner keeps its table).
+    choices = {name: rs for name, rs in registry.presets().items()
+               if registry.may_follow(registry.game_of(rules.name), registry.game_of(name))}
+    fields = {name: f for name, f in presets_fields().items() if name in choices}
     now = {f["name"]: f["default"] for f in option_fields(rules)}
     for f in fields.get(rules.name, []):
         f["value"] = now.get(f["name"], f["default"])
     return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
-                           presets=registry.presets(), fields=fields, groups=GROUPS, hand_pot=HAND_POT,
-                           deck_name=state["rules"].get("deck") or "", game_name=state["game"],
-                           dice_table=dice_table())
+                           presets=choices, fields=fields, groups=GROUPS, hand_pot=HAND_POT,
+                           deck_name=state["rules"].get("deck") or "",
+                           game_name=state["game"], dice_table=dice_table())
 
 
 def scrambler_devices_words(hub: Any) -> str:
@@ -576,7 +591,11 @@ def roll_faces(owner: TableOwner, entries: list[dict[str, Any]]) -> dict[int, st
     if not rolls:
         return {}
     games = entry_games(owner, [e for e, _ in rolls])
-    return {e["seq"]: games[e["seq"]].dice.show(dice) for e, dice in rolls}
+    out = {}
+    for e, dice in rolls:
+        named = getattr(games[e["seq"]], "dice", None)  # a game that names no dice: their numbers
+        out[e["seq"]] = named.show(dice) if named is not None else " and ".join(map(str, dice))
+    return out
 
 
 def dice_by_hand(owner: TableOwner) -> dict[int, int]:
