@@ -508,9 +508,11 @@ class CoruscantRound(Evening, Seats, Betting):
         """Close the round: history, stacks, eliminations (C24), the next dealer (C6) and the end
         of the game (C25, C26)."""
         h, s, g = self.hand, self.s, self.game
+        # `net`: each player's gain or loss, under the name the pages read (the phones' result,
+        # the history, the summary: docs/games.md).
         h["settlement"] = {**record, "words": words,
-                           "nets": {sid: record["payouts"].get(sid, 0) - h["p"][sid]["committed"]
-                                    for sid in h["players"]}}
+                           "net": {sid: record["payouts"].get(sid, 0) - h["p"][sid]["committed"]
+                                   for sid in h["players"]}}
         h["stage"], h["betting"] = "settled", None
         out = dict(g["out"])
         gone = [sid for sid in h["players"] if self.stack(sid) == 0]
