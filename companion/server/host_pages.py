@@ -163,7 +163,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: Any = None,
         "all_in": lambda: f"{n} is all in with {f('amount')}",
         # The fee's pot is named by the event where it is not the sabacc pot (Play.drop_out).
         "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {f('pot') or 'sabacc pot'}" if f("fee") else ""),
-        "rolled": lambda: _roll_words(ev, names, _dice_name(rules), faces),
+        "rolled": lambda: _roll_words(ev, names, _dice_name(rules), faces, shifts=hasattr(rules, "shift_kind")),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
@@ -221,14 +221,16 @@ def _dice_name(rules: Any) -> str:
 
 
 def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the scrambler",
-                faces: str | None = None) -> str:
+                faces: str | None = None, shifts: bool = True) -> str:
+    """A roll in the audit log's words: who rolled what, the trigger, and whether it shifted
+    (said only at a table whose game has shifts: `shifts`)."""
     roll = ev.get("roll") or {}
     dice = roll.get("dice") or []
     who = _who(ev.get("seat"), names) if ev.get("seat") else dice_name
-    what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
+    what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift" if shifts else ""
     faces = (faces or " and ".join(str(d) for d in dice)) if dice else "the timer"
     hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
-    return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
+    return f"{who} rolls {faces} ({roll.get('trigger')}{hand})" + (f": {what}" if what else "")
 
 
 def entry_words(entry: dict[str, Any], names: dict[str, str], rules: Any = None) -> str:
