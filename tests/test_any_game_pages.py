@@ -97,6 +97,9 @@ def _check_every_page(client, preset: str) -> None:
     _post(client, f"/api/v1/tables/{code}/commands", {"type": "start_hand"}, host)
     assert client.get(f"/api/v1/tables/{code}").get_json()["state"]["hand"]["no"] == 1
     check_table_pages("in the first hand")
+    # The sabacc pot's count and column are on the history where the table has had one.
+    had = client.get(f"/api/v1/tables/{code}").get_json()["state"]["sabacc_pot"] > 0
+    assert ("Sabacc pot share" in _text(client, f"/t/{code}/history")) == had
 
     # The pages about the game: its preset on the start page, its rules, its decks.
     assert f'value="{preset}"' in _text(client, "/host")
@@ -172,6 +175,9 @@ def test_a_game_played_to_its_end_reads_in_its_own_words_on_the_history_audit_an
     assert "Hand 2 · Coruscant Shift (Galactic Starcruiser)" in history
     assert "Triangle +2, Triangle −2" in history and "Square −8" in history and "Tie draw" in history
     assert f"Pot, 15: {bo}." in history
+    # A game without a sabacc pot shows none (no count, no column, no share).
+    for page in ("history", "summary"):
+        assert "sabacc pot" not in pages[page].lower(), page
     row = " ".join(history[history.index("Hand 1 · Coruscant"):].split("</tr>")[1].split())
     assert bo in row and ">+15<" in row and ">+10<" in row, row
     # The audit log: the dice in the game's words, each move and the result in the game's own

@@ -532,7 +532,7 @@ def history(code: str):
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
         standings=standings(state), odd_credits=standings_and_note(state)[1],
-        runs=game_runs(owner.table.session()), showdowns=showdowns,
+        runs=game_runs(owner.table.session()), showdowns=showdowns, sabacc_pot=sabacc_pot_seen(state),
         shown={sd["hand"]: sd["shown"] for sd in showdowns if sd["shown"]},
     )
 
@@ -694,6 +694,14 @@ def chart(code: str):
     owner = owner_or_404(code)
     _, state = owner.view(None)
     return Response(stack_chart(state["stack_history"], seat_names(state)), mimetype="image/svg+xml")
+
+
+def sabacc_pot_seen(state: dict[str, Any]) -> bool:
+    """Whether the table has ever held credits in a sabacc pot (the pages show its column and
+    its count only then, as the console does: a game may never use one)."""
+    return bool(state.get("sabacc_pot") or state.get("carried_sabacc_pot")
+                or any(row.get("sabacc_pot") for row in state.get("stack_history") or [])
+                or any(s.get("sabacc_share") for s in (state.get("standings") or [])))
 
 
 def standings(state: dict[str, Any]) -> list[dict[str, Any]]:
