@@ -11,12 +11,12 @@ import pytest
 from companion.decks.art import NEGATIVE_INK, POSITIVE_INK, back_svg, face_svg, mark
 from companion.decks.reference import reference, section_text, summary
 from companion.decks.sheets import CARD_H, CARD_W, COLUMNS, PAPERS, ROWS, cut_marks, origin, sheets, slot
-from companion.decks.source import deck_cards, printed, reference_presets, value_text
+from companion.decks.source import deck_cards, printed, reference_presets, rule_sets, value_text
 from companion.games.classic.cards import CARDS, CORELLIA_SET_ASIDE, DECK
 from companion.games import registry
 from companion.games.classic.explain import RANKING_WORDS, SHIFT_WORDS, explain
 from companion.games.classic.presets import PRESETS
-from companion.rules.rulesets import RULE_SETS
+from companion.rules.rulesets import RULE_SETS, RuleSet
 
 
 def test_the_classic_deck_prints_every_copy_of_every_card_in_deck_order():
@@ -115,7 +115,8 @@ def test_what_is_no_deck_card_paper_or_preset_is_not_found(client, path):
 
 
 def test_the_reference_card_is_the_rule_sets_own_words():
-    for name, rs in RULE_SETS.items():
+    assert {"classic", "spike", "spike-book"} <= set(rule_sets())  # every game with turn actions
+    for name, rs in rule_sets().items():
         card = reference(name)
         rules = {s.key: s for s in registry.game_of(name).explain(rs)}
         assert section_text(card, "hands") == rules["hands"].text()
@@ -147,7 +148,26 @@ def test_spikes_reference_card_names_every_hand_with_an_example_its_ranking_judg
         assert rs.hands.words(judged.kind) == words
     book = [s for s in reference("spike-book") if s.key == "named-hands"][0].points
     assert len(book) == 13 and not any(h.startswith("Prime Sabacc") for h in book)  # no Prime there
-    assert set(RULE_SETS) == set(reference_presets())
+    # A reference card for every preset whose rules have a hand ranking and turn actions (a
+    # RuleSet); none for a game without them (Coruscant Shift): its rules page says it all.
+    assert set(reference_presets()) == {n for n, r in RULE_SETS.items() if isinstance(r, RuleSet)}
+
+
+def test_a_preset_without_a_reference_card_is_not_offered_one_and_its_decks_summary_prints(client):
+    without = [n for n, r in registry.presets().items() if n not in reference_presets()]
+    assert "coruscant" in without  # the built-in game that has none
+    index = client.get("/decks").get_data(as_text=True)
+    assert "/decks/reference/classic?paper=a4" in index and client.get("/decks/reference/classic").status_code == 200
+    for name in without:
+        assert client.get(f"/decks/reference/{name}").status_code == 404
+        assert f"/decks/reference/{name}?" not in index
+    # Every deck's one-page summary prints, titled by its game's default preset.
+    for deck, game in ((d, g) for g in registry.games().values() for d in g.decks):
+        page = client.get(f"/decks/{deck}/summary")
+        assert page.status_code == 200, deck
+        title = game.presets[game.default_preset()].title
+        assert f"{title}" in page.get_data(as_text=True).replace("&#39;", "'"), deck
+        assert f"/decks/{deck}/summary?paper=a4" in index
 
 
 def test_classics_reference_card_shows_its_special_hands_with_examples():

@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterator, Mapping
 from companion.games.api import Game, InvalidRules, Parser
 
 __all__ = ["GROUP", "Game", "GameRefused", "InvalidRules", "decks", "default_preset", "game_of", "games",
-           "options", "presets", "register", "reload", "rules_from"]
+           "may_follow", "options", "presets", "register", "reload", "rules_from"]
 
 #: The entry-point group a game package declares (`[project.entry-points."sabacc_companion.games"]`).
 GROUP = "sabacc_companion.games"
@@ -188,6 +188,20 @@ def game_of(preset: str) -> Game:
     if found is None:
         raise InvalidRules(f"unknown preset {preset!r}; one of " + ", ".join(presets()), "rules.preset")
     return found
+
+
+def may_follow(was: Game, becomes: Game) -> bool:
+    """Whether a table playing `was` may switch to `becomes` by dealer's choice: within one
+    game always, between games only when both are played in hands (a game played to a winner
+    keeps its table until it is won)::
+
+        >>> import dataclasses
+        >>> by_hand = next(g for g in games().values() if g.by_hand)
+        >>> to_a_winner = dataclasses.replace(by_hand, by_hand=False)
+        >>> may_follow(by_hand, by_hand), may_follow(to_a_winner, to_a_winner), may_follow(by_hand, to_a_winner)
+        (True, True, False)
+    """
+    return was is becomes or (was.by_hand and becomes.by_hand)
 
 
 def default_preset() -> str:

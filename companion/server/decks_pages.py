@@ -24,7 +24,6 @@ from companion.decks.source import DECKS, PrintedDeck, deck_cards, printed, refe
 bp = Blueprint("decks_pages", __name__)
 
 
-
 def _paper() -> Paper:
     """The `paper` asked for (A4 by default); any other value is no page of ours."""
     paper = PAPERS.get(request.args.get("paper", "a4"))
@@ -66,8 +65,9 @@ def deck_sheets(name: str):
 def deck_summary(name: str):
     """The one-page rules summary of the game a deck is for."""
     deck, paper = _deck(name), _paper()
+    # Titled by the preset's own words: every game's preset has them, reference card or not.
     return render_template("decks/summary.html", deck=deck, paper=paper,
-                           title=reference_presets()[deck.game_preset],
+                           title=registry.presets()[deck.game_preset].title,
                            sections=summary(deck.game_preset))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template
 
-from companion.server.host_pages import owner_or_404, seat_names, standings_and_note
+from companion.server.host_pages import owner_or_404, sabacc_pot_seen, seat_names, standings_and_note
 from companion.table.outcome import game_runs, money
 
 bp = Blueprint("evening_pages", __name__)
@@ -85,5 +85,5 @@ def summary(code: str):
         hands.setdefault(r["hand"], []).append(r)
     rows, note = standings_and_note(session)
     return render_template("host/summary.html", code=owner.code, session=session,
-                           standings=rows, odd_credits=note,
+                           standings=rows, odd_credits=note, sabacc_pot=sabacc_pot_seen(session),
                            runs=game_runs(session), hands=hands)

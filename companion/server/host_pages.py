@@ -107,18 +107,18 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
-def action_words(rules: RuleSet | None = None) -> dict[str, str]:
+def action_words(rules: Any = None) -> dict[str, str]:
     """What each turn action did, by the id a `drew` event logs ("gain_keep" -> "gains a card
     and keeps it"): the game's own words (`TurnAction.done`, which the phones' last actions
     read too). The table's rules come first; any rule set's next, for a hand played before
     the table changed its rules."""
     words = {a.action: a.done for rs in registry.presets().values() for a in getattr(rs, "actions", ())}
-    if rules is not None:
+    if rules is not None:  # a game whose moves are no turn actions has none
         words.update({a.action: a.done for a in getattr(rules, "actions", ())})
     return words
 
 
-def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None,
+def event_words(ev: dict[str, Any], names: dict[str, str], rules: Any = None,
                 faces: str | None = None) -> str | None:
     """One event of the log in plain words (None for bookkeeping events nobody reads), in the
     words of the game its hand played (`rules`; the first game's default preset when not given).
@@ -163,7 +163,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
         "all_in": lambda: f"{n} is all in with {f('amount')}",
         # The fee's pot is named by the event where it is not the sabacc pot (Play.drop_out).
         "folded": lambda: f"{n} {w.folds}" + (f", paying {f('fee')} to the {f('pot') or 'sabacc pot'}" if f("fee") else ""),
-        "rolled": lambda: _roll_words(ev, names, getattr(getattr(rules, "dice", None), "name", "the dice"), faces),
+        "rolled": lambda: _roll_words(ev, names, _dice_name(rules), faces, shifts=hasattr(rules, "shift_kind")),
         "shift": lambda: f"a {f('kind')} shift",
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
@@ -197,6 +197,11 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: RuleSet | None
     }
     if t in ("step", "betting_done"):
         return None
+    # A game's own event says itself in its `words`, and so does a result a game words itself
+    # (as the pages' live log reads them, live.js).
+    own = ev.get("words")
+    if isinstance(own, str) and own and (t not in words or t in ("settled", "conceded")):
+        return own
     make = words.get(t)
     if make is not None:
         return make()
@@ -212,18 +217,27 @@ def _blind_draw_words(settlement: dict[str, Any], names: dict[str, str]) -> str:
     return f"; blind draw: {', '.join(drawn)}" if drawn else ""
 
 
+def _dice_name(rules: Any) -> str:
+    """What rolls at a table of these rules: its dice's name in its game's words; "the
+    scrambler" for a game whose rules name no dice."""
+    dice = getattr(rules, "dice", None)
+    return str(dice.name) if dice is not None else "the scrambler"
+
+
 def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the scrambler",
-                faces: str | None = None) -> str:
+                faces: str | None = None, shifts: bool = True) -> str:
+    """A roll in the audit log's words: who rolled what, the trigger, and whether it shifted
+    (said only at a table whose game has shifts: `shifts`)."""
     roll = ev.get("roll") or {}
     dice = roll.get("dice") or []
     who = _who(ev.get("seat"), names) if ev.get("seat") else dice_name
-    what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift"
+    what = f"a {roll.get('kind')} shift" if roll.get("shift") else "no shift" if shifts else ""
     faces = (faces or " and ".join(str(d) for d in dice)) if dice else "the timer"
     hand = f", {HAND_WORDS}" if roll.get(BY_HAND) else ""
-    return f"{who} rolls {faces} ({roll.get('trigger')}{hand}): {what}"
+    return f"{who} rolls {faces} ({roll.get('trigger')}{hand})" + (f": {what}" if what else "")
 
 
-def entry_words(entry: dict[str, Any], names: dict[str, str], rules: RuleSet | None = None) -> str:
+def entry_words(entry: dict[str, Any], names: dict[str, str], rules: Any = None) -> str:
     """What was asked for, in words: the command and its fields (hidden cards stay hidden); a
     turn action by its button in the words of the table's game (`rules`: "stand", "gain and
     keep"), a fold as the game says it ("junk")."""
@@ -295,14 +309,17 @@ def console(code: str):
     rules = owner.table.rules
     # Dealer's choice offers every preset's options; the table's own preset starts from the
     # values it plays now (each field's `value`), sent where they differ from the preset's.
-    fields = presets_fields()
+    # Only the presets the table may switch to (a game played to a winner keeps its table).
+    choices = {name: rs for name, rs in registry.presets().items()
+               if registry.may_follow(registry.game_of(rules.name), registry.game_of(name))}
+    fields = {name: f for name, f in presets_fields().items() if name in choices}
     now = {f["name"]: f["default"] for f in option_fields(rules)}
     for f in fields.get(rules.name, []):
         f["value"] = now.get(f["name"], f["default"])
     return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
-                           presets=registry.presets(), fields=fields, groups=GROUPS, hand_pot=HAND_POT,
-                           deck_name=state["rules"].get("deck") or "", game_name=state["game"],
-                           dice_table=dice_table())
+                           presets=choices, fields=fields, groups=GROUPS, hand_pot=HAND_POT,
+                           deck_name=state["rules"].get("deck") or "",
+                           game_name=state["game"], dice_table=dice_table())
 
 
 def scrambler_devices_words(hub: Any) -> str:
@@ -519,7 +536,7 @@ def history(code: str):
         "host/history.html", code=owner.code, state=state, names=names,
         chart=stack_chart(state["stack_history"], names), legend=legend(state["stack_history"], names),
         standings=standings(state), odd_credits=standings_and_note(state)[1],
-        runs=game_runs(owner.table.session()), showdowns=showdowns,
+        runs=game_runs(owner.table.session()), showdowns=showdowns, sabacc_pot=sabacc_pot_seen(state),
         shown={sd["hand"]: sd["shown"] for sd in showdowns if sd["shown"]},
     )
 
@@ -580,7 +597,11 @@ def roll_faces(owner: TableOwner, entries: list[dict[str, Any]]) -> dict[int, st
     if not rolls:
         return {}
     games = entry_games(owner, [e for e, _ in rolls])
-    return {e["seq"]: games[e["seq"]].dice.show(dice) for e, dice in rolls}
+    out = {}
+    for e, dice in rolls:
+        named = getattr(games[e["seq"]], "dice", None)  # a game that names no dice: their numbers
+        out[e["seq"]] = named.show(dice) if named is not None else " and ".join(map(str, dice))
+    return out
 
 
 def dice_by_hand(owner: TableOwner) -> dict[int, int]:
@@ -691,6 +712,14 @@ def chart(code: str):
     owner = owner_or_404(code)
     _, state = owner.view(None)
     return Response(stack_chart(state["stack_history"], seat_names(state)), mimetype="image/svg+xml")
+
+
+def sabacc_pot_seen(state: dict[str, Any]) -> bool:
+    """Whether the table has ever held credits in a sabacc pot (the pages show its column and
+    its count only then, as the console does: a game may never use one)."""
+    return bool(state.get("sabacc_pot") or state.get("carried_sabacc_pot")
+                or any(row.get("sabacc_pot") for row in state.get("stack_history") or [])
+                or any(s.get("sabacc_share") for s in (state.get("standings") or [])))
 
 
 def standings(state: dict[str, Any]) -> list[dict[str, Any]]:

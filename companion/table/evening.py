@@ -148,7 +148,7 @@ class Evening(Play):
         spec = rules_spec(f["rules"], {})
         rules, chips = checked_rules(spec, f.get("chip_set"))
         was, becomes = registry.game_of(self.rules.name), registry.game_of(rules.name)
-        if was is not becomes and not (was.by_hand and becomes.by_hand):
+        if not registry.may_follow(was, becomes):
             # A game played to a winner keeps its table until it is won (docs/design/games-interface.md).
             raise Refused(409, f"dealer's choice changes only between games played in hands: not from "
                                f"{was.title} to {becomes.title}", "rules")

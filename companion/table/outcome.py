@@ -125,10 +125,19 @@ def money(record: dict[str, Any], sid: str) -> dict[str, int]:
     ...           "penalties": [{"name": "s2", "reason": "bomb_out", "amount": 70, "shortfall": 0}]}
     >>> money(record, "s1"), money(record, "s2")
     ({'put_in': 35, 'took_out': 110, 'net': 75}, {'put_in': 105, 'took_out': 0, 'net': -105})
+
+    A game's record that gives only each player's `net` (docs/games.md) is read from it:
+
+    >>> money({"payouts": {"s1": 15, "s2": 0}, "net": {"s1": 10, "s2": -5}}, "s1")
+    {'put_in': 5, 'took_out': 15, 'net': 10}
     """
     penalty = sum(int(x.get("amount", 0)) for x in record.get("penalties") or [] if x.get("name") == sid)
     payout = int((record.get("payouts") or {}).get(sid, 0))
-    paid = int((record.get("paid") or {}).get(sid, (record.get("committed") or {}).get(sid, 0)))
+    paid_of, committed_of, net_of = (record.get(k) or {} for k in ("paid", "committed", "net"))
+    if sid in paid_of or sid in committed_of or sid not in net_of:
+        paid = int(paid_of.get(sid, committed_of.get(sid, 0)))
+    else:  # all it put in is what its net leaves of its payout
+        paid = payout - int(net_of[sid])
     put_in, took_out = paid + penalty, payout + penalty
     return {"put_in": put_in, "took_out": took_out, "net": took_out - put_in}
 
