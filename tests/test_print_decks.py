@@ -205,20 +205,20 @@ from companion.games import registry
 cards = {f"{v:+d}": Card(f"{v:+d}", v, 3, f"{v:+d}", f"{v:+d}", short=f"{v:+d}")
          for v in (*range(1, 7), *range(-6, 0))}
 cards["sylop"] = Card("sylop", 0, 2, "Sylop", "Sylop", short="Sylop")
-deck = Deck("kessel", "the 38-card Kessel deck", cards,
+deck = Deck("holotable", "the 38-card Holotable deck", cards,
             (Group("plus", "Positive", tuple(c for c in cards if cards[c].value > 0)),
              Group("minus", "Negative", tuple(c for c in cards if cards[c].value < 0)),
              Group("sylop", "Sylops", ("sylop",))), "value")
 spike = registry.games()["spike"]
-rs = dataclasses.replace(spike.presets["spike"], name="kessel", title="Kessel Sabacc", deck=deck)
-registry.register(dataclasses.replace(spike, name="kessel", title="Kessel Sabacc", presets={"kessel": rs},
-                                      rules_from=lambda spec, field="rules": rs, decks={"kessel": deck}, default=""))
+rs = dataclasses.replace(spike.presets["spike"], name="holotable", title="Holotable Sabacc", deck=deck)
+registry.register(dataclasses.replace(spike, name="holotable", title="Holotable Sabacc", presets={"holotable": rs},
+                                      rules_from=lambda spec, field="rules": rs, decks={"holotable": deck}, default=""))
 from companion.decks.source import DECKS                     # raised KeyError here
 from companion.server.app import create_app
 client = create_app({"TESTING": True, "DATA_DIR": sys.argv[1]}).test_client()
-out = {"deck": dataclasses.asdict(DECKS["kessel"])}
-for path in ("/decks", "/decks/kessel", "/decks/kessel/summary", "/cards/kessel/back.svg",
-             "/cards/kessel/+6.svg", "/cards/sabacc/back.svg", "/cards/spike/back.svg"):
+out = {"deck": dataclasses.asdict(DECKS["holotable"])}
+for path in ("/decks", "/decks/holotable", "/decks/holotable/summary", "/cards/holotable/back.svg",
+             "/cards/holotable/+6.svg", "/cards/sabacc/back.svg", "/cards/spike/back.svg"):
     r = client.get(path)
     out[path] = [r.status_code, r.get_data(as_text=True)]
 print(json.dumps(out))
@@ -239,16 +239,16 @@ def test_a_rule_set_with_a_deck_of_its_own_starts_the_site_and_prints_that_deck(
     assert done.returncode == 0, done.stderr[-2000:]
     got = json.loads(done.stdout)
     # Named and summarised as the one rule set that plays it; its values printed signed.
-    assert got["deck"] == {"name": "kessel", "title": "Kessel Sabacc", "game_preset": "kessel", "signed": True}
+    assert got["deck"] == {"name": "holotable", "title": "Holotable Sabacc", "game_preset": "holotable", "signed": True}
     status, index = got["/decks"]
-    assert status == 200 and "Kessel Sabacc" in index and "/decks/kessel" in index
-    status, sheets_page = got["/decks/kessel"]
-    assert status == 200 and sheets_page.count('class="card-face deck-kessel"') == 38
-    assert got["/decks/kessel/summary"][0] == 200
-    status, back = got["/cards/kessel/back.svg"]
+    assert status == 200 and "Holotable Sabacc" in index and "/decks/holotable" in index
+    status, sheets_page = got["/decks/holotable"]
+    assert status == 200 and sheets_page.count('class="card-face deck-holotable"') == 38
+    assert got["/decks/holotable/summary"][0] == 200
+    status, back = got["/cards/holotable/back.svg"]
     assert status == 200 and back.startswith("<svg") and ">KESSEL<" in back
-    assert 'aria-label="Kessel Sabacc card back"' in back
-    status, face = got["/cards/kessel/+6.svg"]
+    assert 'aria-label="Holotable Sabacc card back"' in back
+    status, face = got["/cards/holotable/+6.svg"]
     assert status == 200 and ">+6<" in face and POSITIVE_INK in face
     # The decks the print code was drawn for keep their own backs.
     assert ">SABACC<" in got["/cards/sabacc/back.svg"][1] and ">SPIKE<" in got["/cards/spike/back.svg"][1]

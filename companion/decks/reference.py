@@ -80,7 +80,7 @@ def summary(preset: str) -> list[Section]:
     for s in rule_sections(preset):
         if s.key not in SUMMARY_LEAVES_OUT:
             out.append(s)
-        if s.key == "hands":
+        if s.key == "hands" and preset in rule_sets():  # a hand ranking with named hands
             out.append(hands_section(preset))
     return out
 
