@@ -246,7 +246,7 @@ def test_a_rule_set_with_a_deck_of_its_own_starts_the_site_and_prints_that_deck(
     assert status == 200 and sheets_page.count('class="card-face deck-holotable"') == 38
     assert got["/decks/holotable/summary"][0] == 200
     status, back = got["/cards/holotable/back.svg"]
-    assert status == 200 and back.startswith("<svg") and ">KESSEL<" in back
+    assert status == 200 and back.startswith("<svg") and ">HOLOTABLE<" in back
     assert 'aria-label="Holotable Sabacc card back"' in back
     status, face = got["/cards/holotable/+6.svg"]
     assert status == 200 and ">+6<" in face and POSITIVE_INK in face
