@@ -122,7 +122,7 @@ def test_a_partial_tie_draw_is_asked_again_and_the_starcruiser_preset_is_answere
     (lambda b: b["target"].update(number=True), "target.number", "the gold die shows"),
     (lambda b: b["target"].update(suit="star"), "target.suit", "the silver die shows"),
     (lambda b: b.pop("target"), "target", "target is missing"),
-    (lambda b: b["players"][0]["cards"].__setitem__(1, "ci+11"), "players[0].cards[1]", "has no card 'ci+11'"),
+    (lambda b: b["players"][0]["cards"].__setitem__(1, "ci+11"), "players[0].cards[1]", "unknown card 'ci+11'"),
     (lambda b: b["players"][1]["cards"].__setitem__(0, "ci-3"), "players[1].cards[0]",
      "Circle \u22123 is entered 2 times but the deck has only one"),
     (lambda b: b["players"][1].update(tie_draw=["sylop"]), "players[1].tie_draw", "Ben is in no tie"),

@@ -80,20 +80,29 @@ def _flag(value: Any, where: str) -> bool:
     return value
 
 
-def _cards(deck: Deck, value: Any, where: str, most: int = MAX_CARDS) -> tuple[str, ...]:
+def card_codes(deck: Deck, value: Any, where: str, most: int = MAX_CARDS, *, error: type[ValueError] = InvalidRequest,
+               unknown: str = "") -> list[str]:
+    """`value` read as a list of at most `most` card codes of `deck`, each as the deck writes
+    it; else `error` (made with the message and the field) naming the first bad one. Every
+    game's calculator reads its cards with it. `unknown`: words added to an unknown card's
+    refusal (the codes a player should use)."""
     if not isinstance(value, list):
-        raise InvalidRequest(f"{where} must be a list of card codes, not {type_name(value)}", where)
+        raise error(f"{where} must be a list of card codes, not {type_name(value)}", where)
     if len(value) > most:
-        raise InvalidRequest(f"{where} may hold at most {most} cards", where)
+        raise error(f"{where} may hold at most {most} card{'s' if most != 1 else ''}", where)
     out = []
     for k, code in enumerate(value):
         if not isinstance(code, str):
-            raise InvalidRequest(f"a card code is a string, not {type_name(code)}", f"{where}[{k}]")
+            raise error(f"a card code is a string, not {type_name(code)}", f"{where}[{k}]")
         try:
             out.append(deck.card(code).code)
         except UnknownCard as exc:
-            raise InvalidRequest(str(exc), f"{where}[{k}]") from None
-    return tuple(out)
+            raise error(f"{exc}{unknown}", f"{where}[{k}]") from None
+    return out
+
+
+def _cards(deck: Deck, value: Any, where: str, most: int = MAX_CARDS) -> tuple[str, ...]:
+    return tuple(card_codes(deck, value, where, most))
 
 
 def request_object(value: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...],

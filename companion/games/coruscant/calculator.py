@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from companion.games.api import InvalidRequest, InvalidRules
 from companion.games.coruscant.cards import (CORUSCANT_DECK, GOLD, SELECTION_MAX, SELECTION_MIN, SILVER, SUITS,
@@ -31,7 +31,7 @@ from companion.games.coruscant.cards import (CORUSCANT_DECK, GOLD, SELECTION_MAX
 from companion.games.coruscant.judge import (CONCEDED_KIND, FOLDED, SELECTION, TIE_DRAW, Entry, RoundResult, Target,
                                              settle_round)
 from companion.games.coruscant.presets import CoruscantRules
-from companion.rules.cards import UnknownCard
+from companion.rules.request import card_codes, request_object, type_name
 
 #: The largest number of credits any field may hold (as the other games' calculators).
 MAX_CREDITS = 1_000_000_000
@@ -42,52 +42,23 @@ TARGET_FIELDS = ("number", "suit")
 PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "tie_draw")
 
 
-def _type_name(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}.get(
-        type(value), "a number")
-
-
-def _object(value: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise InvalidRequest(f"{where or 'the body'} must be an object, not {_type_name(value)}", where or "body")
-    prefix = f"{where}." if where else ""
-    for key in value:
-        if key not in allowed:
-            raise InvalidRequest(f"unknown field {key!r}; the fields are " + ", ".join(allowed), prefix + key)
-    for key in required:
-        if key not in value:
-            raise InvalidRequest(f"{key} is missing", prefix + key)
-    return value
+#: What an unknown card's refusal adds: the codes to use.
+CODES = "; the Coruscant Shift deck's codes are like ci+7, tr-3, sq+10 and sylop"
 
 
 def _credits(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRequest(f"{where} must be a whole number of credits, not {_type_name(value)}", where)
+        raise InvalidRequest(f"{where} must be a whole number of credits, not {type_name(value)}", where)
     if not 0 <= value <= MAX_CREDITS:
         raise InvalidRequest(f"{where} must be between 0 and {MAX_CREDITS} credits", where)
     return value
 
 
-def _codes(value: Any, where: str, most: int) -> list[str]:
-    """A list of card codes, checked against the deck and returned lower case."""
-    if not isinstance(value, list):
-        raise InvalidRequest(f"{where} must be a list of card codes, not {_type_name(value)}", where)
-    if len(value) > most:
-        raise InvalidRequest(f"{where} may hold at most {most} card{'s' if most != 1 else ''}", where)
-    out = []
-    for k, code in enumerate(value):
-        if not isinstance(code, str):
-            raise InvalidRequest(f"a card code is a string, not {_type_name(code)}", f"{where}[{k}]")
-        try:
-            out.append(CORUSCANT_DECK.normalize(code))
-        except UnknownCard:
-            raise InvalidRequest(f"the Coruscant Shift deck has no card {code!r} (codes like ci+7, tr-3, "
-                                 "sq+10, sylop)", f"{where}[{k}]") from None
-    return out
+
 
 
 def _target(value: Any) -> Target:
-    raw = _object(value, "target", TARGET_FIELDS, TARGET_FIELDS)
+    raw = request_object(value, "target", TARGET_FIELDS, TARGET_FIELDS, InvalidRequest)
     number, suit = raw["number"], raw["suit"]
     faces = ", ".join(signed(n) for n in TARGET_NUMBERS)
     if isinstance(number, bool) or not isinstance(number, int) or not GOLD.shows(number):
@@ -111,12 +82,12 @@ def _rules(spec: Any) -> CoruscantRules:
 
 def parse(body: Any) -> tuple[CoruscantRules, Target, list[Entry]]:
     """Read a request body; raise `InvalidRequest` for the first bad field."""
-    raw = _object(body, "", TOP_FIELDS, TOP_FIELDS)
+    raw = request_object(body, "", TOP_FIELDS, TOP_FIELDS, InvalidRequest)
     rules = _rules(raw["rules"])
     target = _target(raw["target"])
     players_raw = raw["players"]
     if not isinstance(players_raw, list):
-        raise InvalidRequest(f"players must be a list, not {_type_name(players_raw)}", "players")
+        raise InvalidRequest(f"players must be a list, not {type_name(players_raw)}", "players")
     if not rules.min_players <= len(players_raw) <= rules.max_players:
         raise InvalidRequest(f"a round has {rules.min_players} to {rules.max_players} players, not "
                              f"{len(players_raw)}", "players")
@@ -125,29 +96,30 @@ def parse(body: Any) -> tuple[CoruscantRules, Target, list[Entry]]:
     raw_cards: list[Any] = []
     for i, value in enumerate(players_raw):
         at = f"players[{i}]"
-        p = _object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"))
+        p = request_object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"), InvalidRequest)
         name = p["name"]
         if not isinstance(name, str):
-            raise InvalidRequest(f"a name is a string, not {_type_name(name)}", f"{at}.name")
+            raise InvalidRequest(f"a name is a string, not {type_name(name)}", f"{at}.name")
         if not 1 <= len(name) <= MAX_NAME or not name.strip():
             raise InvalidRequest(f"a name must be 1 to {MAX_NAME} characters (not only spaces)", f"{at}.name")
         if name in seen:
             raise InvalidRequest(f"two players are called {name!r}", f"{at}.name")
         seen.add(name)
         if not isinstance(p["cards"], list):
-            raise InvalidRequest(f"{at}.cards must be a list of card codes, not {_type_name(p['cards'])}",
+            raise InvalidRequest(f"{at}.cards must be a list of card codes, not {type_name(p['cards'])}",
                                  f"{at}.cards")
         committed = _credits(p["committed"], f"{at}.committed")
         if p.get("stack") is not None:
             _credits(p["stack"], f"{at}.stack")
         folded = p.get("folded", False)
         if not isinstance(folded, bool):
-            raise InvalidRequest(f"{at}.folded must be true or false, not {_type_name(folded)}", f"{at}.folded")
+            raise InvalidRequest(f"{at}.folded must be true or false, not {type_name(folded)}", f"{at}.folded")
         draw = None
         if "tie_draw" in p:
             if folded:
                 raise InvalidRequest(f"{name} folded: a folded player draws no tie-draw card", f"{at}.tie_draw")
-            drawn = _codes(p["tie_draw"], f"{at}.tie_draw", 1)
+            drawn = card_codes(CORUSCANT_DECK, p["tie_draw"], f"{at}.tie_draw", 1, error=InvalidRequest,
+                               unknown=CODES)
             if not drawn:
                 raise InvalidRequest("a tie draw is one card, as a one-card list", f"{at}.tie_draw")
             draw = drawn[0]
@@ -170,7 +142,7 @@ def parse(body: Any) -> tuple[CoruscantRules, Target, list[Entry]]:
             if entries[i].tie_draw is not None:
                 raise InvalidRequest("everyone else folded: there is no tie draw", f"players[{i}].tie_draw")
             continue
-        cards = _codes(raw_cards[i], at, SELECTION_MAX)
+        cards = card_codes(CORUSCANT_DECK, raw_cards[i], at, SELECTION_MAX, error=InvalidRequest, unknown=CODES)
         if len(cards) < SELECTION_MIN:
             raise InvalidRequest(f"{entries[i].name} did not fold: a selection holds {SELECTION_MIN} to "
                                  f"{SELECTION_MAX} cards, not none", at)

@@ -22,13 +22,14 @@ from companion.games.kessel.cards import KESSEL_DECK, name as card_name
 from companion.games.kessel.hands import Effects, InvalidHand, judge
 from companion.games.kessel.presets import MAX_BUY_IN, MAX_PLAYERS, MIN_PLAYERS, KesselRules
 from companion.games.kessel.settle import Seat, settle
-from companion.rules.cards import UnknownCard
-from companion.rules.request import request_object, type_name
+from companion.rules.request import card_codes, request_object, type_name
 
 #: The fields of a request, of a player and of the effects (anything else is refused).
 TOP_FIELDS = ("rules", "players", "effects", "credits_pot", "discards")
 PLAYER_FIELDS = ("name", "cards", "impostors", "invested", "stock")
 EFFECT_FIELDS = ("major_fraud", "markdown", "cook_the_books", "prime_sabacc")
+#: What an unknown card's refusal adds: the codes to use.
+CODES = "; the cards are s1 to s6, si, ss, b1 to b6, bi and bs"
 #: The longest name, and the most chips or credits a field may hold.
 MAX_NAME = 24
 MAX_AMOUNT = MAX_BUY_IN
@@ -42,21 +43,6 @@ def _whole(value: Any, where: str, what: str = "chips") -> int:
     return value
 
 
-def _codes(value: Any, where: str, most: int) -> list[str]:
-    if not isinstance(value, list):
-        raise InvalidRequest(f"{where} must be a list of card codes, not {type_name(value)}", where)
-    if len(value) > most:
-        raise InvalidRequest(f"{where} may hold at most {most} cards", where)
-    out = []
-    for k, code in enumerate(value):
-        if not isinstance(code, str):
-            raise InvalidRequest(f"a card code is a string, not {type_name(code)}", f"{where}[{k}]")
-        try:
-            out.append(KESSEL_DECK.normalize(code))
-        except UnknownCard as exc:
-            raise InvalidRequest(f"{exc}; the cards are s1 to s6, si, ss, b1 to b6, bi and bs",
-                                 f"{where}[{k}]") from None
-    return out
 
 
 def _rules(spec: Any) -> KesselRules:
@@ -129,7 +115,7 @@ def parse(body: Any) -> tuple[KesselRules, list[tuple[str, list[str], list[int],
         if nm in names:
             raise InvalidRequest(f"two players are named {nm!r}: names are unique at the table", f"{at}.name")
         names.add(nm)
-        cards = _codes(p["cards"], f"{at}.cards", 2)
+        cards = card_codes(KESSEL_DECK, p["cards"], f"{at}.cards", 2, error=InvalidRequest, unknown=CODES)
         if len(cards) != 2:
             raise InvalidRequest(f"a hand is two cards, one Sand and one Blood, not {len(cards)}", f"{at}.cards")
         entries += [(c, f"{at}.cards[{k}]") for k, c in enumerate(cards)]
@@ -138,8 +124,9 @@ def parse(body: Any) -> tuple[KesselRules, list[tuple[str, list[str], list[int],
             raise InvalidRequest(f"impostors must be a list of values, not {type_name(imps)}", f"{at}.impostors")
         players.append((nm, cards, imps, _whole(p["invested"], f"{at}.invested"), _whole(p["stock"], f"{at}.stock")))
     if "discards" in raw:
-        entries += [(c, f"discards[{k}]") for k, c in enumerate(_codes(raw["discards"], "discards",
-                                                                       KESSEL_DECK.size()))]
+        entries += [(c, f"discards[{k}]") for k, c in enumerate(card_codes(KESSEL_DECK, raw["discards"], "discards",
+                                                                       KESSEL_DECK.size(), error=InvalidRequest,
+                                                                       unknown=CODES))]
     _check_copies(entries)
     return rules, players, effects, pot
 
