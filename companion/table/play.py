@@ -337,6 +337,24 @@ class Play:
         """Close the hand (reveal.Reveal)."""
         raise NotImplementedError
 
+    def record_hand(self, cards: dict[str, Any], game: str) -> dict[str, int]:
+        """Write the settled hand (its `settlement` set) into the session's history: its row
+        (who played, the settlement, `cards`: each player's cards shown, or None; `game`: the
+        rule set it was played with, in words) and the stacks after it (the chart). Returns
+        those stacks. Every game's engine closes a hand with it: the history, the audit, the
+        summary and the charts read these rows alike."""
+        h, s = self.hand, self.s
+        record = h["settlement"]
+        stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}
+        s["stack_history"].append({"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]})
+        s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
+                           "called_by": h.get("called_by"),
+                           "status": record["status"] if record else None,
+                           "payouts": (record or {}).get("payouts"),
+                           "seed_commitment": h["seed_commitment"], "seed": None,
+                           "settlement": record, "game": game, "cards": cards})
+        return stacks
+
     def told(self, record: dict[str, Any]) -> dict[str, Any]:
         """A settlement record with the words and nets players read (reveal.Reveal)."""
         raise NotImplementedError

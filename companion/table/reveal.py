@@ -259,18 +259,9 @@ class Reveal(Play):
         h["stage"] = "settled"
         h["betting"] = None
         h["deal"] = []
-        stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}
-        s["stack_history"].append({"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]})
-        s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
-                           "called_by": h["called_by"],
-                           "status": h["settlement"]["status"] if h["settlement"] else None,
-                           "payouts": (h["settlement"] or {}).get("payouts"),
-                           "seed_commitment": h["seed_commitment"], "seed": None,
-                           "settlement": h["settlement"],
-                           "game": game_words(self.rules),
-                           # face-up hands only: a folded or conceding hand was never shown
-                           "cards": {sid: _shown(h["p"][sid]) if h["revealed"] else None
-                                     for sid in h["players"]}})
+        # face-up hands only: a folded or conceding hand was never shown
+        stacks = self.record_hand({sid: _shown(h["p"][sid]) if h["revealed"] else None for sid in h["players"]},
+                                  game_words(self.rules))
         order = s["order"]
         current = h["token"] if self.rules.house_dealer else h["dealer"]
         if current in order and len(order) > 1:

@@ -220,14 +220,8 @@ class HighCardHand(Evening, Seats, Betting):
         h["settlement"] = {**record, "net": {sid: record["payouts"].get(sid, 0) - h["p"][sid]["committed"]
                                               for sid in h["players"]}}
         h["stage"], h["betting"] = "settled", None
-        stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}
-        s["stack_history"].append({"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]})
-        s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
-                           "called_by": None, "status": record["status"], "payouts": record["payouts"],
-                           "seed_commitment": h["seed_commitment"], "seed": None,
-                           "settlement": h["settlement"], "game": self.rules.title,
-                           "cards": {sid: h["p"][sid]["cards"] if h["revealed"] else None
-                                     for sid in h["players"]}})
+        stacks = self.record_hand({sid: h["p"][sid]["cards"] if h["revealed"] else None
+                                   for sid in h["players"]}, self.rules.title)
         order = s["order"]
         if h["dealer"] in order:
             s["dealer"] = order[(order.index(h["dealer"]) + 1) % len(order)]

@@ -528,14 +528,8 @@ class CoruscantRound(Evening, Seats, Betting):
         final = places(stacks, out) if over else None
         self.set_game(out=out, over=over, places=final)
         s["dealer"] = nxt
-        seat_stacks = {sid: s["seats"][sid]["stack"] for sid in order}
-        s["stack_history"].append({"hand": h["no"], "stacks": seat_stacks, "sabacc_pot": s["sabacc_pot"]})
-        s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
-                           "called_by": None, "status": record["status"], "payouts": record["payouts"],
-                           "seed_commitment": h["seed_commitment"], "seed": None,
-                           "settlement": h["settlement"], "game": self.rules.title,
-                           "cards": {sid: h["p"][sid]["cards"] if h["revealed"] else None
-                                     for sid in h["players"]}})
+        seat_stacks = self.record_hand({sid: h["p"][sid]["cards"] if h["revealed"] else None
+                                        for sid in h["players"]}, self.rules.title)
         self.emit("settled", payouts=record["payouts"], words=words)
         for sid in gone:
             self.emit("eliminated", seat=sid, round=h["round"], words=f"{self.name(sid)} is out of credits: out.")

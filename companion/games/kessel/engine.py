@@ -587,15 +587,11 @@ class KesselTable(Evening, Seats):
         full = {sid: payouts.get(sid, 0) for sid in h["players"]}
         record: dict[str, Any] = {"status": "won" if len(winners) == 1 else "split", "winners": winners,
                                   "amount": hand_pot(h), "payouts": full,
-                                  "nets": {sid: full[sid] - h["p"][sid]["committed"] for sid in h["players"]}}
+                                  # each player's gain or loss, as every game's settlement names it
+                                  "net": {sid: full[sid] - h["p"][sid]["committed"] for sid in h["players"]}}
         h["settlement"] = record
         h["stage"] = "settled"
-        stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}
-        s["stack_history"].append({"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]})
-        s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
-                           "called_by": None, "status": record["status"], "payouts": full,
-                           "seed_commitment": h["seed_commitment"], "seed": None, "settlement": record,
-                           "game": self.kr.title, "cards": {sid: None for sid in h["players"]}})
+        stacks = self.record_hand({sid: None for sid in h["players"]}, self.kr.title)
         names = " and ".join(self.name(w) for w in winners)
         self.emit("game_won", winners=winners, payouts=full,
                   words=f"{names} {'wins' if len(winners) == 1 else 'win'} the game and the credits pot of "
