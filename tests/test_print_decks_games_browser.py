@@ -7,6 +7,7 @@ import math
 import unicodedata
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from companion.decks.sheets import PAPERS
 from companion.decks.source import deck_cards, printed
@@ -66,3 +67,17 @@ def test_the_dice_nets_read_back_on_one_page_with_every_face(page, live_server, 
     assert "Gold die" in text and "Silver die" in text
     for face in {signed(f) for f in GOLD.faces} | {f.capitalize() for f in SILVER.faces}:
         assert face in text, face
+
+
+def test_the_new_print_pages_have_no_serious_accessibility_violations(page, live_server):
+    axe = Axe()
+    found = {}
+    for path in ("/decks/kessel", "/decks/coruscant?paper=letter", "/decks/kessel/tokens", "/decks/coruscant/dice",
+                 "/decks/reference/kessel", "/decks/reference/coruscant"):
+        page.goto(live_server.url + path)
+        results = axe.run(page)
+        serious = [(v["id"], [n["target"] for n in v["nodes"]][:3])
+                   for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        if serious:
+            found[path] = serious
+    assert found == {}
