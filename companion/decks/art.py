@@ -76,7 +76,7 @@ def card(deck: str, code: str) -> DeckCard:
 def mark(deck: str, c: DeckCard, copy: int = 0) -> str:
     """The pip shape a printed copy shows: its group's own, its suit, the face star, its stave,
     or the sylop."""
-    if c.mark:
+    if c.mark in _SHAPES:  # a shape the art does not draw falls back to the deck's own choice
         return c.mark
     if c.suit:
         return c.suit
@@ -257,7 +257,7 @@ def die_net_svg(name: str, faces: tuple[str, ...], colour: str = "#1f2a36", mark
     for i, (col, row) in enumerate(NET):
         x, y = x0 + col * side, y0 + row * side
         words = faces[i]
-        shape = marks[i] if i < len(marks) else ""
+        shape = marks[i] if i < len(marks) and marks[i] in _SHAPES else ""
         parts.append(f'<rect x="{x:g}" y="{y:g}" width="{side}" height="{side}" fill="#ffffff" '
                      f'stroke="{colour}" stroke-width="3" stroke-dasharray="12 8"/>')
         if shape:

@@ -170,7 +170,8 @@ class DieNet:
 @dataclass(frozen=True)
 class Printables:
     """Things a game prints beside its deck (`Game.printables`): its tokens as cards, with a
-    back that says `back`, and its dice as nets. `key` names the page (``/decks/<deck>/<key>``)."""
+    back that says `back`, and its dice as nets. `key` names the page (``/decks/<deck>/<key>``;
+    not "summary", which is the deck's rules summary)."""
 
     key: str
     title: str
