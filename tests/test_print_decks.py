@@ -149,13 +149,14 @@ def test_spikes_reference_card_names_every_hand_with_an_example_its_ranking_judg
     book = [s for s in reference("spike-book") if s.key == "named-hands"][0].points
     assert len(book) == 13 and not any(h.startswith("Prime Sabacc") for h in book)  # no Prime there
     # A reference card for every preset whose rules have a hand ranking and turn actions (a
-    # RuleSet); none for a game without them (Coruscant Shift): its rules page says it all.
-    assert set(reference_presets()) == {n for n, r in RULE_SETS.items() if isinstance(r, RuleSet)}
+    # RuleSet), and for every preset whose game names its card's sections (Game.reference).
+    assert set(reference_presets()) == {n for n, r in RULE_SETS.items() if isinstance(r, RuleSet)} | {
+        n for n in RULE_SETS if registry.game_of(n).reference}
 
 
 def test_a_preset_without_a_reference_card_is_not_offered_one_and_its_decks_summary_prints(client):
     without = [n for n, r in registry.presets().items() if n not in reference_presets()]
-    assert "coruscant" in without  # the built-in game that has none
+    assert "coruscant" not in without and "kessel" not in without  # their games name their cards' sections
     index = client.get("/decks").get_data(as_text=True)
     assert "/decks/reference/classic?paper=a4" in index and client.get("/decks/reference/classic").status_code == 200
     for name in without:

@@ -49,6 +49,9 @@ _SHAPES = {
     "circle": '<circle r="0.85"/>',
     "triangle": '<path d="M0 -0.9 L0.95 0.75 H-0.95 Z"/>',
     "square": '<path d="M-0.75 -0.75 H0.75 V0.75 H-0.75 Z"/>',
+    # A diamond and a drop, for decks whose groups name them.
+    "diamond": '<path d="M0 -1 L0.7 0 L0 1 L-0.7 0 Z"/>',
+    "drop": '<path d="M0 -1 C0.2 -0.55 0.75 0 0.75 0.35 A0.75 0.65 0 1 1 -0.75 0.35 C-0.75 0 -0.2 -0.55 0 -1 Z"/>',
     # The sylop: a ring round a diamond.
     "sylop": '<path fill-rule="evenodd" d="M0 -0.95 A0.95 0.95 0 1 1 0 0.95 A0.95 0.95 0 1 1 0 -0.95 Z '
              'M0 -0.75 A0.75 0.75 0 1 0 0 0.75 A0.75 0.75 0 1 0 0 -0.75 Z"/>'
@@ -71,7 +74,10 @@ def card(deck: str, code: str) -> DeckCard:
 
 
 def mark(deck: str, c: DeckCard, copy: int = 0) -> str:
-    """The pip shape a printed copy shows: its suit, the face star, its stave, or the sylop."""
+    """The pip shape a printed copy shows: its group's own, its suit, the face star, its stave,
+    or the sylop."""
+    if c.mark in _SHAPES:  # a shape the art does not draw falls back to the deck's own choice
+        return c.mark
     if c.suit:
         return c.suit
     if c.staves:
@@ -80,7 +86,10 @@ def mark(deck: str, c: DeckCard, copy: int = 0) -> str:
 
 
 def ink(deck: str, c: DeckCard) -> str:
-    """The colour a card is printed in: its suit's, or green positive and red negative."""
+    """The colour a card is printed in: its group's own, its suit's, or green positive and red
+    negative."""
+    if c.ink:
+        return c.ink
     if c.suit:
         return SUIT_INK[c.suit]
     if not DECKS[deck].signed:
@@ -129,9 +138,11 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
     c = card(deck, code)
     signed = DECKS[deck].signed
     colour, shape = ink(deck, c), mark(deck, c, copy)
-    value = value_text(c.value, signed=signed)
+    # A card of a group with its own ink prints its picker face ("+7", "Impostor"): the value
+    # on such a card may be known only at the reveal.
+    value = c.short or value_text(c.value, signed=signed)
     name = card_name(deck, c, tarot)
-    corner = (_text(62, 122, 84, value, colour, anchor="start") + _pip(shape, 100, 180, 32, colour))
+    corner = (_text(62, 122, 84 if len(value) < 4 else 40, value, colour, anchor="start") + _pip(shape, 100, 180, 32, colour))
     parts = [
         f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
         f'<rect x="24" y="24" width="{WIDTH - 48}" height="{HEIGHT - 48}" rx="34" fill="none" '
@@ -151,7 +162,7 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
         parts.append(_text(WIDTH / 2, 680, 48, name, colour, weight="normal"))
     else:
         parts.append(_pip(shape, WIDTH / 2, 270, 120, colour))
-        parts.append(_text(WIDTH / 2, 530, 170, value, colour))
+        parts.append(_text(WIDTH / 2, 530, min(170, 800 / max(len(value), 1)), value, colour))
         for i, line in enumerate(_lines(name)):
             parts.append(_text(WIDTH / 2, 610 + i * 48, 40, line, "#222222", weight="normal"))
     if c.set_aside:
@@ -190,3 +201,76 @@ def back_svg(deck: str) -> str:
         + _text(WIDTH / 2, HEIGHT / 2 + 100, 44, title, line)
     )
     return _svg(f"{DECKS[deck].title} card back", body, f"card-back deck-{deck}")
+
+
+def _wrap(words: str, width: int) -> list[str]:
+    """`words` broken at spaces into lines of at most `width` characters (a longer word alone)."""
+    lines: list[str] = []
+    for word in words.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def item_svg(name: str, words: str, colour: str = "#1f2a36") -> str:
+    """A printed card that is no card of a deck (a token): its name large, what it does below."""
+    parts = [
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
+        f'<rect x="24" y="24" width="{WIDTH - 48}" height="{HEIGHT - 48}" rx="34" fill="none" '
+        f'stroke="{colour}" stroke-width="6"/>',
+        _pip("diamond", WIDTH / 2, 170, 80, colour),
+    ]
+    for i, line in enumerate(_lines(name, 14)):
+        parts.append(_text(WIDTH / 2, 340 + i * 70, 60, line, colour))
+    for i, line in enumerate(_wrap(words[:1].upper() + words[1:] + ".", 24)[:9]):
+        parts.append(_text(WIDTH / 2, 510 + i * 40, 30, line, "#222222", weight="normal"))
+    return _svg(f"{name}: {words}", "".join(parts), "card-face item")
+
+
+def item_back_svg(title: str) -> str:
+    """The back the printed items of a game share: slate, a ring, and `title`."""
+    line = "#b8c4d0"
+    body = (
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>'
+        f'<rect x="24" y="24" width="{WIDTH - 48}" height="{HEIGHT - 48}" rx="34" fill="#1f2a36"/>'
+        f'<circle cx="{WIDTH / 2:g}" cy="{HEIGHT / 2:g}" r="150" fill="none" stroke="{line}" stroke-width="10"/>'
+        + _pip("diamond", WIDTH / 2, HEIGHT / 2 - 30, 70, line)
+        + _text(WIDTH / 2, HEIGHT / 2 + 100, 40 if len(title) < 14 else 28, title.upper(), line)
+    )
+    return _svg(f"{title} back", body, "card-back item")
+
+
+#: Where a cube net's six faces go, in a 3 × 4 grid of squares (column, row), in the order
+#: that puts faces 1 and 2, 3 and 4, 5 and 6 on opposite sides of the folded cube.
+NET = ((1, 0), (1, 2), (0, 1), (2, 1), (1, 1), (1, 3))
+NET_SIDE = 200  # a face's side in tenths of a millimetre: a 20 mm die
+
+
+def die_net_svg(name: str, faces: tuple[str, ...], colour: str = "#1f2a36", marks: tuple[str, ...] = ()) -> str:
+    """A die as a cube net that fits a card's place: six squares to cut out round the outline
+    and fold on the dashed lines; faces 1–2, 3–4 and 5–6 end up opposite each other."""
+    side = NET_SIDE
+    x0, y0 = (WIDTH - 3 * side) / 2, (HEIGHT - 4 * side) / 2
+    parts = [f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>']
+    for i, (col, row) in enumerate(NET):
+        x, y = x0 + col * side, y0 + row * side
+        words = faces[i]
+        shape = marks[i] if i < len(marks) and marks[i] in _SHAPES else ""
+        parts.append(f'<rect x="{x:g}" y="{y:g}" width="{side}" height="{side}" fill="#ffffff" '
+                     f'stroke="{colour}" stroke-width="3" stroke-dasharray="12 8"/>')
+        if shape:
+            parts.append(_pip(shape, x + side / 2, y + side / 2 - 25, 50, colour))
+            parts.append(_text(x + side / 2, y + side - 30, 34, words, colour))
+        else:
+            parts.append(_text(x + side / 2, y + side / 2 + 30, 90 if len(words) < 4 else 40, words, colour))
+    # The outline, cut along: the net's outer edge.
+    outline = (f"M{x0 + side:g} {y0:g} H{x0 + 2 * side:g} V{y0 + side:g} H{x0 + 3 * side:g} V{y0 + 2 * side:g} "
+               f"H{x0 + 2 * side:g} V{y0 + 4 * side:g} H{x0 + side:g} V{y0 + 2 * side:g} H{x0:g} V{y0 + side:g} "
+               f"H{x0 + side:g} Z")
+    parts.append(f'<path d="{outline}" fill="none" stroke="#222222" stroke-width="5"/>')
+    for i, line in enumerate(_wrap(name, 11)):  # in the empty corner beside the top face
+        parts.append(_text(x0 + side / 2, y0 + 80 + i * 40, 32, line, colour))
+    label = f"{name}: " + ", ".join(faces)
+    return _svg(label, "".join(parts), "die-net")

@@ -17,6 +17,7 @@ values (its hand ranking, phases and turn actions), so nothing is typed twice::
 from __future__ import annotations
 
 from companion.decks.source import deck_cards, named_hands, rule_sections, rule_sets
+from companion.games import registry
 from companion.games.api import Section, credits
 from companion.rules.game import TurnAction
 from companion.rules.rulesets import RuleSet
@@ -69,7 +70,14 @@ def turn_section(preset: str) -> Section:
 
 
 def reference(preset: str) -> list[Section]:
-    """A player's reference card for `preset` (KeyError for no such preset)."""
+    """A player's reference card for `preset` (KeyError for no such preset): made here from a
+    `RuleSet`'s values, or the sections of the rules page its game names (`Game.reference`)."""
+    if preset not in rule_sets():
+        wanted = registry.game_of(preset).reference
+        if not wanted:
+            raise KeyError(preset)
+        by_name = {s.key: s for s in rule_sections(preset)}
+        return [by_name[k] for k in wanted if k in by_name]
     by_key = {s.key: s for s in (*rule_sections(preset), hands_section(preset), turn_section(preset))}
     return [by_key[k] for k in REFERENCE_KEYS if k in by_key]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.decks.art import back_svg, face_svg
-from companion.decks.source import deck_cards, printed
+from companion.decks.art import back_svg, die_net_svg, face_svg, item_back_svg, item_svg
+from companion.decks.source import deck_cards, printables, printed
 
 CARD_W, CARD_H = 63.0, 88.0  # millimetres: poker size
 COLUMNS, ROWS = 3, 3
@@ -103,3 +103,27 @@ def sheets(deck: str, paper: Paper = PAPERS["a4"], *, tarot: bool = False) -> li
             backs.append(Placed(*slot(paper, i, back=True), back, "back"))
         out.append(Sheet(start // PER_SHEET + 1, tuple(fronts), tuple(backs)))
     return out
+
+
+def layout(items: list[tuple[str, str, str]], paper: Paper = PAPERS["a4"]) -> list[Sheet]:
+    """Sheets of any printed things: `items` are (name, front SVG, back SVG), nine a sheet;
+    a sheet whose items have no back ("") has no back sheet (its `backs` is empty)."""
+    out = []
+    for start in range(0, len(items), PER_SHEET):
+        fronts, backs = [], []
+        for i, (label, front, back) in enumerate(items[start:start + PER_SHEET]):
+            fronts.append(Placed(*slot(paper, i), front, label))
+            if back:
+                backs.append(Placed(*slot(paper, i, back=True), back, "back"))
+        out.append(Sheet(start // PER_SHEET + 1, tuple(fronts), tuple(backs)))
+    return out
+
+
+def printable_sheets(deck: str, key: str, paper: Paper = PAPERS["a4"]) -> list[Sheet]:
+    """The sheets of what the game of `deck` prints beside it under `key`: its cards (each
+    copy, with their back), then its dice as nets (no back). KeyError for no such thing."""
+    p = printables(deck)[key]
+    back = item_back_svg(p.back or p.title)
+    items = [(c.name, item_svg(c.name, c.words), back) for c in p.cards for _ in range(c.copies)]
+    items += [(d.name, die_net_svg(d.name, d.faces, d.ink, d.marks), "") for d in p.dice]
+    return layout(items, paper)

@@ -22,7 +22,7 @@ import itertools
 from dataclasses import dataclass
 
 from companion.games import registry
-from companion.games.api import Section
+from companion.games.api import Printables, Section
 from companion.rules.game import DROPPED_OUT
 from companion.rules.rulesets import RuleSet
 
@@ -35,7 +35,9 @@ class DeckCard:
 
     `suit` is the suit's code prefix (classic) or None; `staves` the marks printed on its
     copies, one each (Spike's numbered cards), or empty; `set_aside` names the variant that
-    sets the card aside ("Corellia Run") or is None.
+    sets the card aside ("Corellia Run") or is None. `ink` and `mark` are its group's own
+    (`companion.rules.decks.Group`), empty when the group leaves them to the art; `short` is
+    the picker's face ("+7", "Impostor"), which a card of such a group prints large.
     """
 
     code: str
@@ -46,6 +48,9 @@ class DeckCard:
     suit: str | None
     staves: tuple[str, ...] = ()
     set_aside: str | None = None
+    ink: str = ""
+    mark: str = ""
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,11 +91,15 @@ def deck_cards(deck: str) -> tuple[DeckCard, ...]:
     """
     d = registry.decks()[deck]
     aside = {code: s.words for s in d.set_asides for code in s.codes}
-    return tuple(
-        DeckCard(c.code, c.value, c.copies, c.name, c.tarot, c.suit.prefix if c.suit else None,
-                 d.staves if c.copies == len(d.staves) else (), aside.get(c.code))
-        for c in d.cards.values()
-    )
+    group = {code: g for g in d.groups for code in g.codes}
+    out = []
+    for c in d.cards.values():
+        g = group.get(c.code)
+        ink, mark = (g.ink, g.mark) if g else ("", "")
+        out.append(DeckCard(c.code, c.value, c.copies, c.name, c.tarot, c.suit.prefix if c.suit else None,
+                            d.staves if c.copies == len(d.staves) else (), aside.get(c.code),
+                            ink, mark, c.short if ink else ""))
+    return tuple(out)
 
 
 def printed(cards: tuple[DeckCard, ...]) -> tuple[tuple[DeckCard, int], ...]:
@@ -106,8 +115,21 @@ def value_text(value: int, *, signed: bool = False) -> str:
 
 
 def reference_presets() -> dict[str, str]:
-    """Every preset a reference card is printed for: name -> title."""
-    return {name: rs.title for name, rs in rule_sets().items()}
+    """Every preset a reference card is printed for: name -> title (the presets whose rules
+    are a `RuleSet`, and those whose game names its reference card's sections)."""
+    return {name: rules.title for name, rules in registry.presets().items()
+            if name in rule_sets() or registry.game_of(name).reference}
+
+
+def printables(deck: str) -> dict[str, Printables]:
+    """What the game of `deck` prints beside it (tokens, dice nets), by key (KeyError for no
+    such deck)."""
+    return {p.key: p for p in registry.games()[_game_of_deck(deck)].printables}
+
+
+def _game_of_deck(deck: str) -> str:
+    registry.decks()[deck]
+    return next(g.name for g in registry.games().values() if deck in g.decks)
 
 
 @dataclass(frozen=True)

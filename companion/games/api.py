@@ -146,6 +146,41 @@ Calculator = Callable[[Any], dict[str, Any]]
 
 
 @dataclass(frozen=True)
+class PrintCard:
+    """A card a game prints beside its deck that is no card of the deck (a token): its name,
+    what it does in words, and how many copies are printed."""
+
+    name: str
+    words: str
+    copies: int = 1
+
+
+@dataclass(frozen=True)
+class DieNet:
+    """A die printed as a cube net to cut and fold: its name, its six faces as printed (face n
+    is `faces[n - 1]`), its ink, and per face the shape printed above the words (a name of
+    the shapes companion/decks/art.py draws; empty: words only)."""
+
+    name: str
+    faces: tuple[str, ...]
+    ink: str = "#1f2a36"
+    marks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Printables:
+    """Things a game prints beside its deck (`Game.printables`): its tokens as cards, with a
+    back that says `back`, and its dice as nets. `key` names the page (``/decks/<deck>/<key>``;
+    not "summary", which is the deck's rules summary)."""
+
+    key: str
+    title: str
+    cards: tuple[PrintCard, ...] = ()
+    dice: tuple[DieNet, ...] = ()
+    back: str = ""
+
+
+@dataclass(frozen=True)
 class Game:
     """One game, as its package exports it (`GAME`). The registry refuses, in words, a game
     whose name, preset names or deck names another game already has.
@@ -172,6 +207,10 @@ class Game:
       option without a field is accepted but not offered on the pages).
     - `calculator`: how `POST /api/v1/settle` answers a request for its presets (None: the
       game has no payout calculator; a request naming its preset is a 422 in words).
+    - `printables`: what the decks page prints for this game beside its decks (tokens as
+      cards, dice as cube nets); empty: its decks alone.
+    - `reference`: the keys of `explain`'s sections a player's reference card prints, in
+      order, for a game whose rules are no `RuleSet` (empty: no reference card of its own).
     """
 
     name: str
@@ -188,6 +227,8 @@ class Game:
     default: str = ""
     fields: tuple[OptionField, ...] = ()
     calculator: Calculator | None = field(default=None, compare=False)
+    printables: tuple[Printables, ...] = ()
+    reference: tuple[str, ...] = ()
 
     def preset_order(self) -> list[str]:
         """The preset names in the game's order (the start page lists them so)."""

@@ -36,6 +36,10 @@ class Group:
     name: str  # the tab's name
     codes: tuple[str, ...]  # the cards under it, in order
     tarot: str = ""  # the tab's name in tarot words (empty: as `name`)
+    # How the printed cards of the group look: their ink ("#b3261e") and the shape each shows
+    # (a name of the shapes companion/decks/art.py draws). Empty: the printed decks' own choice.
+    ink: str = ""
+    mark: str = ""
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@
 - `GET /decks/<deck>?paper=a4|letter&tarot=1`: a deck's sheets, each front followed by its
   mirrored back (long-edge duplex); `tarot=1` prints the tarot names (where the deck has them).
 - `GET /decks/<deck>/summary?paper=...`: the game's one-page rules summary.
+- `GET /decks/<deck>/<key>?paper=...`: what the deck's game prints beside it (`Game.printables`:
+  its tokens as cards, its dice as cube nets), nine a sheet.
 - `GET /decks/reference/<preset>?paper=...`: a player's reference card for a preset, a page.
 - `GET /cards/<deck>/<code>.svg`: one card's face, the very SVG the sheets print.
 
@@ -17,9 +19,9 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from companion.decks.art import back_svg, card, face_svg
 from companion.decks.reference import reference, summary
-from companion.decks.sheets import CARD_H, CARD_W, PAPERS, PER_SHEET, Paper, cut_marks, sheets
+from companion.decks.sheets import CARD_H, CARD_W, PAPERS, PER_SHEET, Paper, cut_marks, printable_sheets, sheets
 from companion.games import registry
-from companion.decks.source import DECKS, PrintedDeck, deck_cards, printed, reference_presets
+from companion.decks.source import DECKS, PrintedDeck, deck_cards, printables, printed, reference_presets
 
 bp = Blueprint("decks_pages", __name__)
 
@@ -47,7 +49,8 @@ def index():
         count = len(printed(deck_cards(d.name)))
         decks.append({"deck": d, "count": count, "sheets": -(-count // PER_SHEET),
                       "preview": [face_svg(d.name, code) for code in registry.decks()[d.name].preview],
-                      "tarot": any(c.tarot != c.name for c in deck_cards(d.name))})
+                      "tarot": any(c.tarot != c.name for c in deck_cards(d.name)),
+                      "printables": list(printables(d.name).values())})
     return render_template("decks/index.html", decks=decks, papers=PAPERS,
                            presets=reference_presets(), card_size=(CARD_W, CARD_H))
 
@@ -69,6 +72,17 @@ def deck_summary(name: str):
     return render_template("decks/summary.html", deck=deck, paper=paper,
                            title=registry.presets()[deck.game_preset].title,
                            sections=summary(deck.game_preset))
+
+
+@bp.get("/decks/<name>/<key>")
+def deck_printables(name: str, key: str):
+    """What a deck's game prints beside it under `key` (its tokens, its dice as nets)."""
+    deck, paper = _deck(name), _paper()
+    extra = printables(name).get(key)
+    if extra is None:
+        abort(404)
+    return render_template("decks/sheets.html", deck=deck, paper=paper, tarot=False, title=extra.title,
+                           sheets=printable_sheets(name, key, paper), marks=cut_marks(paper))
 
 
 @bp.get("/decks/reference/<preset>")

@@ -12,10 +12,10 @@ rules page (`explain`), as the one value the registry finds (`GAME`)::
 
 from __future__ import annotations
 
-from companion.games.api import Game
+from companion.games.api import DieNet, Game, Printables
 from companion.games.coruscant import explain as rules_page
 from companion.games.coruscant.calculator import answer
-from companion.games.coruscant.cards import CORUSCANT_DECK
+from companion.games.coruscant.cards import CORUSCANT_DECK, GOLD, SILVER, signed
 from companion.games.coruscant.presets import FIELDS, OPTIONS, PRESETS, rules_from
 
 
@@ -46,4 +46,11 @@ GAME = Game(
     default="coruscant",
     fields=FIELDS,
     calculator=answer,
+    # The two dice as cube nets to cut and fold (C3), faces in the dice's own order, so that
+    # +5 and −5, +10 and −10, and the two blanks end up opposite each other.
+    printables=(Printables("dice", "The gold and silver dice", dice=(
+        DieNet("Gold die", tuple(signed(f) for f in GOLD.faces), "#9a6a00"),
+        DieNet("Silver die", tuple(f.capitalize() for f in SILVER.faces), "#4b5563", SILVER.faces),
+    )),),
+    reference=("dice", "round", "judging", "betting"),
 )

@@ -27,6 +27,8 @@ from companion.rules.decks import Deck, Group
 
 #: The three suits in the rules file's order (C1): name -> code prefix.
 SUITS: dict[str, str] = {"circle": "ci", "triangle": "tr", "square": "sq"}
+#: The ink each suit (and the Sylops) is printed in; a suit's mark is its own shape.
+INKS: dict[str, str] = {"circle": "#1f4fa0", "triangle": "#1e6b35", "square": "#b3261e", "sylop": "#7a5a00"}
 #: A suit's name by its code prefix.
 SUIT_OF_PREFIX: dict[str, str] = {prefix: name for name, prefix in SUITS.items()}
 #: The code of either Sylop (the deck holds two).
@@ -50,13 +52,13 @@ def _deck() -> Deck:
         for value in [*range(1, TOP_VALUE + 1), *range(-1, -TOP_VALUE - 1, -1)]:
             code = f"{prefix}{value:+d}"
             words = f"{name.capitalize()} {signed(value)}"
-            # No `Card.suit`: that field is the classic deck's four suits (the printed art inks
-            # and marks them by prefix); this deck's suit is read from the code (`suit_of`).
+            # No `Card.suit`: that field is the classic deck's four suits; this deck's suit is
+            # read from the code (`suit_of`), and its group gives the printed ink and mark.
             cards[code] = Card(code, value, 1, words, words, short=signed(value))
             codes.append(code)
-        groups.append(Group(prefix, name.capitalize(), tuple(codes)))
+        groups.append(Group(prefix, name.capitalize(), tuple(codes), ink=INKS[name], mark=name))
     cards[SYLOP] = Card(SYLOP, 0, 2, "Sylop", "Sylop", short="Sylop")
-    groups.append(Group(SYLOP, "Sylops", (SYLOP,)))
+    groups.append(Group(SYLOP, "Sylops", (SYLOP,), ink=INKS[SYLOP], mark="sylop"))
     # entry "suit": the picker asks for the suit, then shows the value large (C2).
     return Deck("coruscant", "the 62-card Coruscant Shift deck", cards, tuple(groups), "suit",
                 hand_min=SELECTION_MIN, hand_max=SELECTION_MAX, preview=("ci+7", "tr-3", "sq+10", SYLOP))

@@ -12,11 +12,12 @@ registry finds (`GAME`)::
 
 from __future__ import annotations
 
-from companion.games.api import Game
+from companion.games.api import Game, PrintCard, Printables
 from companion.games.kessel import explain as rules_page
 from companion.games.kessel.calculator import answer
 from companion.games.kessel.cards import KESSEL_DECK
 from companion.games.kessel.presets import FIELDS, OPTIONS, PRESETS, rules_from
+from companion.games.kessel.tokens import TOKENS
 
 
 def _engine() -> type:
@@ -47,4 +48,8 @@ GAME = Game(
     default="kessel",
     fields=FIELDS,
     calculator=answer,
+    # The 16 shift tokens as cards to print and cut (K35), one of each.
+    printables=(Printables("tokens", "The 16 shift tokens", tuple(PrintCard(t.name, t.does) for t in TOKENS),
+                           back="Shift token"),),
+    reference=("hands", "reveal", "tokens"),
 )

@@ -31,8 +31,9 @@ IMPOSTOR, SYLOP = "i", "s"
 
 
 def _cards() -> dict[str, Card]:
-    # The family is in the code (its first letter) and in the picker's groups; the cards carry
-    # no `Suit`, because the printed decks colour a card by the classic suits' prefixes alone.
+    # The family is in the code (its first letter) and in the picker's groups, which also give
+    # the printed cards their ink and mark (`_LOOKS`); the cards carry no `Suit` (the classic
+    # deck's four).
     cards: dict[str, Card] = {}
     for fam in FAMILIES:
         suit = _SUITS[fam]
@@ -48,11 +49,15 @@ def _cards() -> dict[str, Card]:
 
 
 _CARDS = _cards()
+#: How each family's cards are printed: (ink, mark): Sand in sand gold with a diamond, Blood
+#: in red with a drop.
+_LOOKS = {"sand": ("#9a6a00", "diamond"), "blood": ("#b3261e", "drop")}
 
 #: The 44-card Kessel deck (the card picker shows a tab per family).
 KESSEL_DECK = Deck(
     "kessel", "the 44-card Kessel Sabacc deck", _CARDS,
-    tuple(Group(fam, _SUITS[fam].name, tuple(c for c in _CARDS if c.startswith(_SUITS[fam].prefix)))
+    tuple(Group(fam, _SUITS[fam].name, tuple(c for c in _CARDS if c.startswith(_SUITS[fam].prefix)),
+                ink=_LOOKS[fam][0], mark=_LOOKS[fam][1])
           for fam in FAMILIES),
     "suit", hand_min=2, hand_max=2, preview=("s4", "bi", "ss", "b6"),
 )
