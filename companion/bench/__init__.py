@@ -370,27 +370,35 @@ def new_table(client: JsonClient, rules: str, seats: int) -> Table:
     return table
 
 
+def play_hands(client: JsonClient, table: Table, hands: int, times: list[float],
+               out: dict[str, Any]) -> Table:
+    """Play `hands` hands at `table` over HTTP, recording accepted actions' round trips in
+    `times`; returns the table played last. The scripted player plays the games it knows; any
+    other game is played by its offers, and one that is over (Kessel, Coruscant Shift play to a
+    winner) is replaced by a new table of the same game, as the people at it would start one
+    (`out["new_tables"]` counts them)."""
+    for _ in range(hands):
+        state = client.call("GET", f"/api/v1/tables/{table.code}", None, table.host)[1]["state"]
+        if scripted(state["rules"]["name"]):
+            for _ in play_hand(http_actor(client, table, times), state):
+                pass
+            continue
+        player = OfferPlayer(len(times))
+        while not sum(1 for _ in play_offers(http_actor(client, table, times), http_look(client, table), player)):
+            table = new_table(client, state["rules"]["name"], len(table.tokens))
+            out["new_tables"] = out.get("new_tables", 0) + 1
+    return table
+
+
 def measure_growth(client: JsonClient, short: Table, long: Table, hands: int,
                    out: dict[str, Any]) -> None:
-    """Play `hands` hands on each table, alternately; compare the median action round trip.
-
-    A game played to a winner (Kessel, Coruscant Shift) that is over is replaced by a new
-    table of the same game, as the people at it would start one (`new_tables` counts them)."""
+    """Play `hands` hands on each table, alternately; compare the median action round trip
+    (a game over is replaced by a new table: `play_hands`)."""
     times: dict[str, list[float]] = {"short": [], "long": []}
     tables = {"short": short, "long": long}
     for _ in range(hands):
         for name in ("short", "long"):
-            table = tables[name]
-            state = client.call("GET", f"/api/v1/tables/{table.code}", None, table.host)[1]["state"]
-            if scripted(state["rules"]["name"]):
-                for _ in play_hand(http_actor(client, table, times[name]), state):
-                    pass
-                continue
-            player = OfferPlayer(len(times[name]))
-            while not sum(1 for _ in play_offers(http_actor(client, table, times[name]),
-                                                    http_look(client, table), player)):
-                table = tables[name] = new_table(client, state["rules"]["name"], len(table.tokens))
-                out["new_tables"] = out.get("new_tables", 0) + 1
+            tables[name] = play_hands(client, tables[name], 1, times[name], out)
     out["action_ms_p50_hand_1"] = round(statistics.median(times["short"]) * 1000, 3)
     out["action_ms_p50_hand_n"] = round(statistics.median(times["long"]) * 1000, 3)
     out["growth_ratio"] = round(statistics.median(times["long"]) / statistics.median(times["short"]), 2)
