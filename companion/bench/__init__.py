@@ -19,7 +19,9 @@ the figures (docs/PERFORMANCE.md explains each one and holds the latest run):
 
 Every table plays the rule set `--rules` names (default `weg`); the scripted play reads what to
 do from each table's view, so `--rules spike` measures the same at Corellian Spike tables (three
-rounds of turn, betting and spike dice; Spike cards at the reveal). The payout calculator's
+rounds of turn, betting and spike dice; Spike cards at the reveal). Any other game (`--rules
+kessel`, `--rules coruscant`, a plug-in's preset) is played by its offers (`play.OfferPlayer`),
+and a game that is over is replaced by a new table (`new_tables`). The payout calculator's
 figure uses SETTLE-API.md's example whatever the rule set.
 
 The long session is prepared before the server starts, by playing its hands straight through
