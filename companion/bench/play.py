@@ -11,12 +11,12 @@ Corellian Spike's three rounds of turn, betting and spike dice alike — because
 `build_session(registry, hands)` plays whole hands straight through a `TableOwner` — the same
 path as the API, minus HTTP — to prepare long sessions for the benchmark.
 
-Games this scripted player does not know (any game but `SCRIPTED_GAMES`: Kessel, Coruscant
+Games whose commands this scripted player does not send (`scripted()`: Kessel, Coruscant
 Shift, a plug-in) are played by their offers instead (`OfferPlayer`, `play_offers`): each
 seat's `you.legal` and the host's `host_legal`, a move picked at random and its inputs filled
 at random within their ranges and options; a refused move is never a stall, another is tried.
-The classic games and Spike keep the scripted player: it is deterministic, needs no view per
-seat between moves, and its figures are the ones docs/PERFORMANCE.md has always recorded.
+The dealt-hand games keep the scripted player: it is deterministic, needs no view per seat
+between moves, and its figures are the ones docs/PERFORMANCE.md has always recorded.
 """
 
 from __future__ import annotations
@@ -201,8 +201,9 @@ def build_session(registry, settings: dict, names: list[str], hands: int,
 
 # -- any game, by its offers ----------------------------------------------------------------
 
-#: The games whose moves `moves()` knows; every other game is played by its offers.
-SCRIPTED_GAMES = frozenset({"classic", "spike"})
+#: The commands a hand of the scripted player (`moves()`) cannot do without: a game whose
+#: engine takes them all deals hands it plays; every other game is played by its offers.
+SCRIPTED_COMMANDS = frozenset({"reveal", "draw", "check", "call"})
 #: A seat's offers the player never takes: they would empty the table or end the evening
 #: (buying in is done between hands, when a stack cannot pay the next hand).
 SESSION_MOVES = frozenset({"join", "buy_in", "cash_out", "leave", "sit_out", "sit_in", "reorder",
@@ -216,12 +217,14 @@ Look = tuple[dict, list[str], dict[str, list[dict]]]
 
 
 def scripted(preset: str) -> bool:
-    """Whether the scripted player (`moves`) plays the preset `preset`, or its offers do.
+    """Whether the scripted player (`moves`) plays the preset `preset`, or its offers do: by
+    the commands its game's engine takes (`SCRIPTED_COMMANDS`), never by its name.
 
-    >>> scripted("weg"), scripted("spike"), scripted("kessel"), scripted("coruscant")
-    (True, True, False, False)
+    >>> scripted(registry.default_preset())
+    True
     """
-    return registry.game_of(preset).name in SCRIPTED_GAMES
+    engine: Any = registry.game_of(preset).engine()
+    return SCRIPTED_COMMANDS <= set(engine.COMMANDS)
 
 
 class OfferPlayer:
