@@ -19,7 +19,9 @@ the figures (docs/PERFORMANCE.md explains each one and holds the latest run):
 
 Every table plays the rule set `--rules` names (default `weg`); the scripted play reads what to
 do from each table's view, so `--rules spike` measures the same at Corellian Spike tables (three
-rounds of turn, betting and spike dice; Spike cards at the reveal). The payout calculator's
+rounds of turn, betting and spike dice; Spike cards at the reveal). Any other game (`--rules
+kessel`, `--rules coruscant`, a plug-in's preset) is played by its offers (`play.OfferPlayer`),
+and a game that is over is replaced by a new table (`new_tables`). The payout calculator's
 figure uses SETTLE-API.md's example whatever the rule set.
 
 The long session is prepared before the server starts, by playing its hands straight through
@@ -38,10 +40,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from companion.bench.clients import JsonClient, Listener
-from companion.bench.play import play_hand
+from companion.bench.play import Look, OfferPlayer, buy_in_entry, play_hand, play_offers, scripted
 from companion.bench.server import ServerProcess
 from companion.games import registry
 from companion.server.settle_api import EXAMPLE_REQUEST
@@ -340,15 +342,65 @@ def http_actor(client: JsonClient, table: Table, times: list[float]):
     return act
 
 
+def http_look(client: JsonClient, table: Table) -> Callable[[], Look]:
+    """A `look` for `play_offers` over HTTP: the host's view, then each seat's, as its phone
+    reads it (these reads are not timed)."""
+
+    def look() -> Look:
+        path = f"/api/v1/tables/{table.code}"
+        state = client.call("GET", path, None, table.host)[1]["state"]
+        legal = {seat: client.call("GET", path, None, token)[1]["state"]["you"].get("legal") or []
+                 for seat, token in table.tokens.items()}
+        return state, state.get("host_legal") or [], legal
+
+    return look
+
+
+def new_table(client: JsonClient, rules: str, seats: int) -> Table:
+    """A new table over HTTP, as a host makes one: `seats` players join and buy in."""
+    status, body, _ = client.call("POST", "/api/v1/tables", {"rules": rules})
+    if status != 201:
+        raise RuntimeError(f"a new table was refused: {status} {body}")
+    table = Table(body["code"], body["host_token"], {})
+    for name in NAMES[:seats]:
+        status, joined, _ = client.call("POST", f"/api/v1/tables/{table.code}/join", {"name": name})
+        if status != 201:
+            raise RuntimeError(f"a join was refused: {status} {joined}")
+        table.tokens[joined["seat"]] = joined["token"]
+        client.call("POST", f"/api/v1/tables/{table.code}/commands",
+                    buy_in_entry(joined["state"], 200), joined["token"])
+    return table
+
+
+def play_hands(client: JsonClient, table: Table, hands: int, times: list[float],
+               out: dict[str, Any]) -> Table:
+    """Play `hands` hands at `table` over HTTP, recording accepted actions' round trips in
+    `times`; returns the table played last. The scripted player plays the games it knows; any
+    other game is played by its offers, and one that is over (Kessel, Coruscant Shift play to a
+    winner) is replaced by a new table of the same game, as the people at it would start one
+    (`out["new_tables"]` counts them)."""
+    for _ in range(hands):
+        state = client.call("GET", f"/api/v1/tables/{table.code}", None, table.host)[1]["state"]
+        if scripted(state["rules"]["name"]):
+            for _ in play_hand(http_actor(client, table, times), state):
+                pass
+            continue
+        player = OfferPlayer(len(times))
+        while not sum(1 for _ in play_offers(http_actor(client, table, times), http_look(client, table), player)):
+            table = new_table(client, state["rules"]["name"], len(table.tokens))
+            out["new_tables"] = out.get("new_tables", 0) + 1
+    return table
+
+
 def measure_growth(client: JsonClient, short: Table, long: Table, hands: int,
                    out: dict[str, Any]) -> None:
-    """Play `hands` hands on each table, alternately; compare the median action round trip."""
+    """Play `hands` hands on each table, alternately; compare the median action round trip
+    (a game over is replaced by a new table: `play_hands`)."""
     times: dict[str, list[float]] = {"short": [], "long": []}
+    tables = {"short": short, "long": long}
     for _ in range(hands):
-        for name, table in (("short", short), ("long", long)):
-            state = client.call("GET", f"/api/v1/tables/{table.code}", None, table.host)[1]["state"]
-            for _ in play_hand(http_actor(client, table, times[name]), state):
-                pass
+        for name in ("short", "long"):
+            tables[name] = play_hands(client, tables[name], 1, times[name], out)
     out["action_ms_p50_hand_1"] = round(statistics.median(times["short"]) * 1000, 3)
     out["action_ms_p50_hand_n"] = round(statistics.median(times["long"]) * 1000, 3)
     out["growth_ratio"] = round(statistics.median(times["long"]) / statistics.median(times["short"]), 2)

@@ -10,10 +10,18 @@ Corellian Spike's three rounds of turn, betting and spike dice alike — because
 
 `build_session(registry, hands)` plays whole hands straight through a `TableOwner` — the same
 path as the API, minus HTTP — to prepare long sessions for the benchmark.
+
+Games whose commands this scripted player does not send (`scripted()`: Kessel, Coruscant
+Shift, a plug-in) are played by their offers instead (`OfferPlayer`, `play_offers`): each
+seat's `you.legal` and the host's `host_legal`, a move picked at random and its inputs filled
+at random within their ranges and options; a refused move is never a stall, another is tried.
+The dealt-hand games keep the scripted player: it is deterministic, needs no view per seat
+between moves, and its figures are the ones docs/PERFORMANCE.md has always recorded.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any, Callable, Iterator
 
@@ -178,7 +186,184 @@ def build_session(registry, settings: dict, names: list[str], hands: int,
         tokens[result.seat] = result.token
         owner.submit(buy_in_entry(owner.table.view(None), buy_in), result.seat)
     act = owner_actor(owner, list(tokens))
+    if not scripted(settings["rules"]):
+        # A game played to a winner holds as many hands as its game lasts, at most `hands`.
+        player, look = OfferPlayer(hash(owner.code) & 0xFFFF), owner_look(owner, list(tokens))
+        for _ in range(hands):
+            if not sum(1 for _ in play_offers(act, look, player)):
+                break
+        return owner, host, tokens
     for _ in range(hands):
         for _ in play_hand(act, owner.table.view(None)):
             pass
     return owner, host, tokens
+
+
+# -- any game, by its offers ----------------------------------------------------------------
+
+#: The commands a hand of the scripted player (`moves()`) cannot do without: a game whose
+#: engine takes them all deals hands it plays; every other game is played by its offers.
+SCRIPTED_COMMANDS = frozenset({"reveal", "draw", "check", "call"})
+#: A seat's offers the player never takes: they would empty the table or end the evening
+#: (buying in is done between hands, when a stack cannot pay the next hand).
+SESSION_MOVES = frozenset({"join", "buy_in", "cash_out", "leave", "sit_out", "sit_in", "reorder",
+                           "set_dealer", "set_token", "adjust", "end_session", "change_rules",
+                           "reveal_seed"})
+#: The host's commands the player sends, when `host_legal` lists them.
+HOST_MOVES = ("start_hand", "roll")
+
+#: `(state, host_legal, {seat: its offers})`: the host's view of a table and each seat's moves.
+Look = tuple[dict, list[str], dict[str, list[dict]]]
+
+
+def scripted(preset: str) -> bool:
+    """Whether the scripted player (`moves`) plays the preset `preset`, or its offers do: by
+    the commands its game's engine takes (`SCRIPTED_COMMANDS`), never by its name.
+
+    >>> scripted(registry.default_preset())
+    True
+    """
+    engine: Any = registry.game_of(preset).engine()
+    return SCRIPTED_COMMANDS <= set(engine.COMMANDS)
+
+
+class OfferPlayer:
+    """Plays any game from its offers: a random offered move, each input filled at random.
+
+    Cards come from the input's deck (`registry.decks()`), `count` of them, the `locked` ones
+    first, never more copies of a card than the deck holds counting those this player has
+    already entered in the hand (the table refuses what it must; another move is tried).
+    """
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self.entered: Counter[str] = Counter()
+        #: The table's deck, for a cards input that names none (the pages' picker does the same).
+        self.deck = ""
+        self.deal: tuple[Any, Any] = (None, None)
+
+    def new_hand(self) -> None:
+        """Forget the cards entered: a new hand deals the deck again."""
+        self.entered.clear()
+
+    def fill(self, offer: dict[str, Any]) -> dict[str, Any]:
+        """The command for `offer`: `{type, ...fields, one value per input}`.
+
+        >>> p = OfferPlayer(1)
+        >>> p.fill({"type": "bet", "inputs": [{"field": "amount", "kind": "amount", "min": 2, "max": 2}]})
+        {'type': 'bet', 'amount': 2}
+        >>> p.fill({"type": "pick", "fields": {"pile": "sand"},
+        ...         "inputs": [{"field": "seat", "kind": "seat", "options": [["s2", "Han"]]}]})
+        {'type': 'pick', 'pile': 'sand', 'seat': 's2'}
+        """
+        entry: dict[str, Any] = {"type": offer["type"], **offer.get("fields", {})}
+        for item in offer.get("inputs", []):
+            entry[item["field"]] = self.value(item)
+        return entry
+
+    def value(self, item: dict[str, Any]) -> Any:
+        """A random value for one input."""
+        kind = item["kind"]
+        if kind == "amount":
+            low = item.get("min", 0)
+            return self.rng.randint(low, max(low, item.get("max", low)))
+        if kind == "cards":
+            return self.cards(item)
+        values = [o[0] for o in item.get("options", [])]
+        if "count" in item:  # several distinct options (Kessel's three tokens)
+            return self.rng.sample(values, min(item["count"], len(values)))
+        return self.rng.choice(values) if values else None
+
+    def cards(self, item: dict[str, Any]) -> list[str]:
+        """`count` cards of the input's deck, its locked ones first."""
+        deck = registry.decks()[item.get("deck") or self.deck]
+        locked = list(item.get("locked") or [])
+        left = Counter({c: card.copies for c, card in deck.cards.items()})
+        left.subtract(self.entered)
+        left.subtract(locked)
+        pool = [c for c, n in left.items() for _ in range(max(0, n))]
+        want = max(0, item.get("count", len(locked)) - len(locked))
+        return locked + self.rng.sample(pool, min(want, len(pool)))
+
+    def remember(self, entry: dict[str, Any]) -> None:
+        """Count the cards of an accepted command as entered."""
+        for value in entry.values():
+            if isinstance(value, list) and value and all(isinstance(c, str) for c in value):
+                self.entered.update(value)
+
+    def choices(self, look: Look) -> list[tuple[str, dict[str, Any]]]:
+        """Every move to try now, in a random order of the seats' moves, then the host's."""
+        state, host_legal, legal = look
+        hand = state["hand"]
+        deal = (hand and hand["no"], hand and hand.get("round"))
+        if deal != self.deal:  # a new hand or round: the cards are dealt again
+            self.deal = deal
+            self.new_hand()
+        self.deck = state["rules"].get("deck") or next(iter(registry.game_of(state["rules"]["name"]).decks), "")
+        seat_moves = [(seat, offer) for seat, offers in legal.items() for offer in offers
+                      if offer["type"] not in SESSION_MOVES]
+        self.rng.shuffle(seat_moves)
+        out = [(seat, self.fill(offer)) for seat, offer in seat_moves]
+        if hand is None or hand["stage"] == "settled":
+            out = [(s["seat"], buy_in_entry(state, REBUY)) for s in state["seats"]
+                   if s["stack"] < max(REBUY_BELOW, state.get("ante_due") or 0, state["rules"].get("buy_in") or 0)
+                   and not s["sitting_out"]] + out
+        out += [("host", {"type": t}) for t in HOST_MOVES if t in host_legal]
+        return out
+
+
+def game_over(look: Look) -> bool:
+    """Whether the table's game has ended: between hands and the host cannot start another."""
+    state, host_legal, _ = look
+    hand = state["hand"]
+    return bool(state.get("ended")) or (
+        (hand is None or hand["stage"] == "settled") and "start_hand" not in host_legal)
+
+
+def play_offers(act: Callable[[str, dict], tuple[bool, dict]], look: Callable[[], Look],
+                player: OfferPlayer, limit: int = 5000) -> Iterator[dict]:
+    """Play one hand of any game by its offers, from between hands to its settlement,
+    yielding the host's view after each accepted move. Ends at once if the game is over
+    (`game_over`: the caller starts a new table). `act(actor, entry)` sends one command;
+    `look()` reads the table (`Look`)."""
+    started = False
+    for _ in range(limit):
+        now = look()
+        hand = now[0]["hand"]
+        if started and (hand is None or hand["stage"] == "settled"):
+            return
+        if not started and game_over(now):
+            return
+        if not any(_try(act, player, now) for _ in range(RETRIES)):
+            raise RuntimeError(f"no offer is accepted at {hand and hand['stage']!r}: {player.choices(now)}")
+        after = look()
+        if not started and after[0]["hand"] is not None and after[0]["hand"]["no"] != (hand or {}).get("no"):
+            started = True
+        yield after[0]
+    raise RuntimeError("the hand did not end")
+
+
+#: Passes over the offers, each filled afresh, before a hand counts as stuck: a game's hidden
+#: constraints (copies already shown, one card of each suit) refuse some random fills.
+RETRIES = 200
+
+
+def _try(act: Callable[[str, dict], tuple[bool, dict]], player: OfferPlayer, now: Look) -> bool:
+    """One pass over the offers of `now`, freshly filled: whether one was accepted."""
+    for actor, entry in player.choices(now):
+        ok, _ = act(actor, entry)
+        if ok:
+            player.remember(entry)
+            return True
+    return False
+
+
+def owner_look(owner, seats: list[str]) -> Callable[[], Look]:
+    """A `look` for `play_offers` that reads a `TableOwner`'s table."""
+
+    def look() -> Look:
+        table = owner.table
+        state = table.view(None, host=True)
+        return state, state.get("host_legal") or [], {s: table.view(s)["you"].get("legal") or [] for s in seats}
+
+    return look
