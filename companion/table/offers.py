@@ -108,14 +108,40 @@ def capital(words: str) -> str:
 def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> list[dict[str, Any]]:
     """`items` (one seat's legal moves) with `words`, `style`, `confirm` and `inputs` added to
     each (new dicts; every key of an item is kept, and so are words, style, confirm and inputs
-    an item brings itself: a plug-in game's move words itself)."""
+    an item brings itself: a plug-in game's move words itself). An item described before, for
+    the same rules, stack and bet, is the same dict as then (`_MEMO`: read-only, shared)."""
     out = []
     for item in items:
+        free_buy_in = item["type"] == "buy_in" and not item.get("amount")  # asks the other seats
+        key: tuple[Any, ...] | None = None
+        hit = None
+        if not free_buy_in:
+            try:
+                key = (id(rules), seat.stack, seat.bet, *item.items())
+                hit = _MEMO.get(key)
+            except TypeError:  # a field that is no plain value (a list): not remembered
+                key = None
+        if hit is not None and hit[0] is rules:
+            out.append(hit[1])
+            continue
         said = dict(item)
         for k, v in _describe(item, rules, seat).items():
             said.setdefault(k, v)  # what the item says itself stands
+        if key is not None:
+            if len(_MEMO) >= _MEMO_MOST:
+                _MEMO.clear()
+            _MEMO[key] = (rules, said)
         out.append(said)
     return out
+
+
+#: Described moves already worked out: (the rules' id, the seat's stack and bet, the move's
+#: fields) -> (the rules, the described move). The same moves come back in every version of a
+#: table for every seat (a check, a sit out, a turn action), and describing them again was a
+#: quarter of a version's views. Views are read, never changed, so the dicts are shared.
+#: Forgotten whole when it grows past `_MEMO_MOST`.
+_MEMO: dict[tuple[Any, ...], tuple[Any, dict[str, Any]]] = {}
+_MEMO_MOST = 4096
 
 
 _ADDED = ("words", "style", "confirm", "inputs")
