@@ -35,7 +35,14 @@ class Seats(Play):
             if typ in OUTSIDE_A_HAND and playing:
                 continue
             free = typ == "buy_in" and self.rules.buy_in == 0
-            if self.allows(typ, {"amount": 1} if free else {}, sid):
+            # The seat's own check, asked directly: `allows` would first ask whether the actor
+            # is seated (it is) and which game past a call window checks it (none of these is
+            # a next turn's move: this one), for five moves of every seat in every version.
+            try:
+                ok = not isinstance(getattr(self, "check_" + typ)({"amount": 1} if free else {}, sid), Refusal)
+            except Refused:
+                ok = False
+            if ok:
                 out.append({"type": typ, "amount": self.rules.buy_in or None} if typ == "buy_in" else {"type": typ})
         return out
 
