@@ -201,7 +201,11 @@ export function eventWords(ev, names) {
     case "rolled": {
       const r = ev.roll || {};
       const dice = diceWords(r.dice);
-      return `${ev.seat ? who(ev.seat) : capital(diceName)} ${diceName.endsWith("dice") ? "roll" : "rolls"} ${dice}${r.shift ? ": a shift!" : ": no shift"}`;
+      // A game that says what its roll means (its event's words) is read in those words; else
+      // a roll is a shift or not.
+      const means = typeof ev.words === "string" && ev.words ? `: ${nameCards(ev.words)}` : r.shift ? ": a shift!" : ": no shift";
+      const verb = ev.seat || !diceName.endsWith("dice") ? "rolls" : "roll";
+      return `${ev.seat ? who(ev.seat) : capital(diceName)} ${verb} ${dice}${means}`;
     }
     case "hand_called": return `${who(ev.seat)} calls the hand`;
     case "no_call": return "Nobody calls";

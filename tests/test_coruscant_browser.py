@@ -1,0 +1,104 @@
+"""Issue 31: a Coruscant Shift game (the `coruscant-starcruiser` preset) played in Chromium
+through the pages alone, which know no game: two phones join by the join page, the console
+plays a third seat, the display watches. Every move is drawn from the server's offers.
+
+Seats in join order: s1 Ana (a phone, the first dealer), s2 Ben (a phone), s3 Cas (the console
+plays it)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.table.registry import registry_for
+from conftest import DISPLAY, PHONE, screenshot
+from test_plugin_game_browser import CONSOLE, Screens, tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def screens(chromium, live_server):
+    s = Screens(chromium, live_server)
+    yield s
+    s.close()
+
+
+def test_a_coruscant_round_through_the_pages(screens):
+    s = screens
+    con = s.console = s.page(CONSOLE)
+    con.goto(f"{s.url}/host")
+    con.locator("#preset-coruscant-starcruiser").check()
+    con.get_by_role("button", name="Create the table").click()
+    con.locator("#created").wait_for()
+    code = con.locator("#created-code").inner_text()
+    join_url = con.locator("#join-url").inner_text()
+    display_href = con.locator("#display-link").get_attribute("href")
+    con.get_by_role("link", name="Open the host console").click()
+    con.locator("#host-area").wait_for()
+    s.owner = registry_for(s.app).get(code)
+    s.display = s.page(DISPLAY)
+    s.display.goto(display_href if display_href.startswith("http") else s.url + display_href)
+
+    for seat, name in (("s1", "Ana"), ("s2", "Ben")):
+        page = s.page(PHONE)
+        page.goto(join_url)
+        page.get_by_label("Your name at the table").fill(name)
+        page.get_by_role("button", name="Take a seat").click()
+        expect(page.locator("#my-name")).to_have_text(name)
+        s.phones[seat] = page
+    con.get_by_label("Seat a player without a phone", exact=False).fill("Cas")
+    con.get_by_role("button", name="Add the seat").click()
+    expect(con.locator("#add-seat-done")).to_contain_text("Cas has seat s3")
+
+    # Buy-ins of the preset's stock (100), from the console's seat list.
+    for name in ("Ana", "Ben", "Cas"):
+        s.act(lambda: con.get_by_role("button", name=f"Buy in: {name}").click())
+    s.money({"s1": 100, "s2": 100, "s3": 100}, 0)
+
+    # -- round 1: ante 5 each; Ana deals and rolls from her phone ------------------------------
+    s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
+    s.money({"s1": 95, "s2": 95, "s3": 95}, 15)
+    ana, ben = s.phones["s1"], s.phones["s2"]
+    expect(ana.locator("#turn")).to_have_text("Hand 1. You: roll the dice.")
+    s.act(lambda: tap(ana, "Roll the dice"))
+    # The target, in the game's words, on every screen's last actions.
+    target = s.owner.view(None)[1]["hand"]["target"]
+    words = target["words"]
+    expect(s.display.locator("#d-log")).to_contain_text(f"Ana rolls")
+    expect(s.display.locator("#d-log")).to_contain_text(words)
+    for page in s.phones.values():
+        expect(page.locator("#log")).to_contain_text(words)
+    expect(s.display.locator("#d-turn")).to_have_text("Waiting for Ben, Cas, Ana.")
+
+    # -- the selection counts: Ben 1 and Cas 1 (the console), Ana 2 ----------------------------
+    expect(ben.locator("#actions")).to_contain_text("My selection: how many cards")
+    screenshot(ben, "coruscant-phone-selection")
+    pick = ben.locator("#actions")
+    pick.get_by_role("radio", name="1", exact=True).check()
+    s.act(lambda: pick.get_by_role("button", name="My selection: how many cards", exact=True).click())
+    con.locator("#play-seat").select_option(label="Cas")
+    moves = con.locator("#seat-moves")
+    moves.get_by_role("radio", name="1", exact=True).check()
+    s.act(lambda: moves.get_by_role("button", name="My selection: how many cards for Cas", exact=True).click())
+    expect(s.display.locator("#d-turn")).to_have_text("Waiting for Ana.")
+    ana.locator("#actions").get_by_role("radio", name="2", exact=True).check()
+    s.act(lambda: ana.locator("#actions").get_by_role("button", name="My selection: how many cards", exact=True).click())
+
+    # -- the first betting round, from Ben (the dealer's left): a bet, a raise, a fold, a call ----
+    expect(ben.locator("#turn")).to_have_text("Hand 1. You: check or bet.")
+    ben.get_by_label("How much").fill("3")
+    s.act(lambda: ben.locator("#actions").get_by_role("button", name="Bet", exact=True).click())
+    s.money({"s1": 95, "s2": 92, "s3": 95}, 18)
+    con.get_by_label("Raise to for Cas").fill("8")
+    s.act(lambda: moves.get_by_role("button", name="Raise to", exact=True).click())
+    s.money({"s1": 95, "s2": 92, "s3": 87}, 26)
+    s.act(lambda: tap(ana, "Fold", confirm=True))
+    s.act(lambda: tap(ben, "Call 5"))
+    s.money({"s1": 95, "s2": 87, "s3": 87}, 31)
+    s.synced()
+    screenshot(con, "coruscant-debug-console")
+    screenshot(ben, "coruscant-debug-phone")
+    screenshot(s.display, "coruscant-debug-display")
