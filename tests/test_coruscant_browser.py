@@ -7,8 +7,6 @@ plays it)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -98,6 +96,49 @@ def test_a_coruscant_round_through_the_pages(screens):
     s.act(lambda: tap(ana, "Fold", confirm=True))
     s.act(lambda: tap(ben, "Call 5"))
     s.money({"s1": 95, "s2": 87, "s3": 87}, 31)
+
+    # -- the shift: each still in discards the cards not selected and draws as many -------------
+    expect(ben.locator("#turn")).to_have_text("Hand 1. You: discard the cards you did not select and draw as many.")
+    expect(ana.locator("#actions")).not_to_contain_text("I discarded")  # Ana folded
+    s.act(lambda: tap(ben, "I discarded and drew 4 cards"))
+    s.act(lambda: moves.get_by_role("button", name="I discarded and drew 4 cards for Cas", exact=True).click())
+
+    # -- the second betting round: both check ------------------------------------------------
+    s.act(lambda: tap(ben, "Check"))
+    s.act(lambda: moves.get_by_role("button", name="Check for Cas", exact=True).click())
+    s.money({"s1": 95, "s2": 87, "s3": 87}, 31)
+
+    # -- improve: Ben adds a card (his count can only grow), Cas keeps one ---------------------
+    improve = ben.locator("#actions")
+    expect(improve.get_by_role("radio")).to_have_count(5)  # 1..5: never below his count of 1
+    improve.get_by_role("radio", name="2", exact=True).check()
+    s.act(lambda: improve.get_by_role("button", name="Add cards: my selection now", exact=True).click())
+    moves.get_by_role("radio", name="1", exact=True).check()
+    s.act(lambda: moves.get_by_role("button", name="Add cards: my selection now for Cas", exact=True).click())
+
+    # -- the reveal: each enters the selection with the card picker ---------------------------
+    n, suit = target["number"], {"circle": "ci", "triangle": "tr", "square": "sq"}[target["suit"]]
+    # Ben's two cards of the target's suit add up to the target; Cas's one is far from it.
+    ben_cards = {10: ("+6", "+4"), 5: ("+3", "+2"), 0: ("+3", "-3"), -5: ("-3", "-2"), -10: ("-6", "-4")}[n]
+    other = "sq" if suit != "sq" else "ci"
+    cas_card = other + ("-10" if n >= 0 else "+10")
+    expect(ben.locator("#turn")).to_have_text("You: enter your selection.")
+    entry = ben.locator("#actions")
+    before = s.version
+    entry.get_by_role("button", name="Enter my selection", exact=True).click()
+    expect(entry).to_contain_text("Pick 2 cards first (your selection).")
+    assert s.version == before
+    for value in ben_cards:
+        entry.locator(f'.suit-tab[data-tab="{suit}"]').click()
+        entry.locator(f'.card-btn[data-code="{suit}{value}"]').click()
+    screenshot(ben, "coruscant-phone-reveal")
+    s.act(lambda: entry.get_by_role("button", name="Enter my selection", exact=True).click())
+    moves.locator(f'.suit-tab[data-tab="{other}"]').click()
+    moves.locator(f'.card-btn[data-code="{cas_card}"]').click()
+    s.act(lambda: moves.get_by_role("button", name="Enter my selection for Cas", exact=True).click())
+
+    # -- the result on every screen ----------------------------------------------------------
+    s.money({"s1": 95, "s2": 118, "s3": 87}, 0)
     s.synced()
     screenshot(con, "coruscant-debug-console")
     screenshot(ben, "coruscant-debug-phone")
