@@ -139,7 +139,26 @@ def test_a_coruscant_round_through_the_pages(screens):
 
     # -- the result on every screen ----------------------------------------------------------
     s.money({"s1": 95, "s2": 118, "s3": 87}, 0)
-    s.synced()
-    screenshot(con, "coruscant-debug-console")
-    screenshot(ben, "coruscant-debug-phone")
-    screenshot(s.display, "coruscant-debug-display")
+    # Ben's two cards make the target exactly; Cas is far; Ana folded. Ben put in 5 + 3 + 5.
+    result = "The pot of 31 goes to Ben."
+    expect(s.display.locator("#d-result-words")).to_have_text(result)
+    for page in s.phones.values():
+        expect(page.locator("#result-words")).to_have_text(result)
+    expect(con.locator("#hand-result")).to_contain_text(result)
+    expect(ben.locator("#result-mine")).to_have_text("Your stack is now 118: +18 this hand (paid out 31).")
+    expect(ana.locator("#result-mine")).to_have_text("Your stack is now 95: −5 this hand.")
+    hands = s.display.locator("#d-result-hands")
+    expect(hands.locator("tr", has_text="Ben")).to_contain_text("wins the pot")
+    expect(hands.locator("tr", has_text="Ben")).to_contain_text("+18")
+    expect(hands.locator("tr", has_text="Cas")).to_contain_text("−13")
+    expect(hands.locator("tr", has_text="Ana")).to_contain_text("folded")
+    expect(s.display.locator("#d-log")).to_contain_text("Ben adds 1 card: 2 cards selected.")
+    screenshot(s.display, "coruscant-display-result")
+    screenshot(ana, "coruscant-phone-result")
+
+    # The next round: Ben deals; the ante stays 5 (the preset's ante does not rise).
+    s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
+    s.money({"s1": 90, "s2": 113, "s3": 82}, 15)
+    expect(ben.locator("#actions").get_by_role("button", name="Roll the dice", exact=True)).to_be_visible()
+    expect(ana.locator("#actions")).not_to_contain_text("Roll the dice")
+    assert s.errors == []
