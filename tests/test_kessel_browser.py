@@ -1,0 +1,111 @@
+"""Issue 30: a game of Kessel Sabacc (the `kessel` preset) played in Chromium through the pages
+alone, which know no game: two phones join by the join page, the console plays a third seat,
+the display watches. Every move is drawn from the server's offers (their words and inputs).
+
+Seats in join order: s1 Ana (a phone), s2 Ben (a phone), s3 Cas (the console plays it)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.table.registry import registry_for
+from conftest import DISPLAY, PHONE, screenshot
+from test_plugin_game_browser import CONSOLE, Screens
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def screens(chromium, live_server):
+    s = Screens(chromium, live_server)
+    yield s
+    s.close()
+
+
+class Seat:
+    """Where a seat's moves are drawn: a phone's #actions, or the console's moves for the seat
+    (its buttons say "… for <name>")."""
+
+    def __init__(self, s, seat, name):
+        self.s, self.name = s, name
+        self.phone = s.phones.get(seat)
+        self.box = self.phone.locator("#actions") if self.phone else s.console.locator("#seat-moves")
+        self.suffix = "" if self.phone else f" for {name}"
+
+    def pick(self, group, option):
+        self.box.get_by_role("group" if False else "radiogroup", name=group).get_by_role("radio", name=option, exact=True).check()
+
+    def tick(self, group, option):
+        self.box.get_by_role("group", name=group).get_by_role("checkbox", name=option, exact=True).check()
+
+    def press(self, words, confirm=False):
+        """Press the offer's button (twice where it asks to confirm); wait for the table to take it."""
+        button = self.box.get_by_role("button", name=words + self.suffix, exact=True)
+
+        def do():
+            button.click()
+            if confirm:
+                again = self.box.get_by_role("button", name=f"Tap again: {(words + self.suffix).lower()}", exact=True)
+                expect(again).to_be_visible()
+                again.click()
+        self.s.act(do)
+
+
+def test_a_kessel_game_through_the_pages(screens):
+    s = screens
+    con = s.console = s.page(CONSOLE)
+    con.goto(f"{s.url}/host")
+    con.locator("#preset-kessel").check()
+    con.get_by_role("button", name="Create the table").click()
+    con.locator("#created").wait_for()
+    code = con.locator("#created-code").inner_text()
+    join_url = con.locator("#join-url").inner_text()
+    display_href = con.locator("#display-link").get_attribute("href")
+    con.get_by_role("link", name="Open the host console").click()
+    con.locator("#host-area").wait_for()
+    s.owner = registry_for(s.app).get(code)
+    s.display = s.page(DISPLAY)
+    s.display.goto(display_href if display_href.startswith("http") else s.url + display_href)
+    for seat, name in (("s1", "Ana"), ("s2", "Ben")):
+        page = s.page(PHONE)
+        page.goto(join_url)
+        page.get_by_label("Your name at the table").fill(name)
+        page.get_by_role("button", name="Take a seat").click()
+        expect(page.locator("#my-name")).to_have_text(name)
+        s.phones[seat] = page
+    con.get_by_label("Seat a player without a phone", exact=False).fill("Cas")
+    con.get_by_role("button", name="Add the seat").click()
+    expect(con.locator("#add-seat-done")).to_contain_text("Cas has seat s3")
+    for name in ("Ana", "Ben", "Cas"):
+        s.act(lambda: con.get_by_role("button", name=f"Buy in: {name}").click())
+    # Ana deals (the console's next dealer); Ben, on her left, starts.
+    con.get_by_label("Next dealer").select_option(label="Ana")
+    s.act(lambda: con.get_by_role("button", name="Set the dealer").click())
+    s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
+    con.locator("#play-seat").select_option(label="Cas")
+    ana, ben, cas = Seat(s, "s1", "Ana"), Seat(s, "s2", "Ben"), Seat(s, "s3", "Cas")
+    # Kessel's credits pot: the three buy-ins of 100.
+    s.money({"s1": 0, "s2": 0, "s3": 0}, 300)
+
+    # -- each chooses 3 shift tokens (the offer's choice of three, asked twice) -----------------
+    expect(ana.phone.locator("#turn")).to_have_text("Hand 1. You: choose 3 shift tokens.")
+    before = s.version
+    ana.box.get_by_role("group", name="Your 3 tokens").get_by_role("checkbox", name="Free Draw", exact=True).check()
+    ana.box.get_by_role("button", name="Choose 3 tokens", exact=True).click()
+    expect(ana.box).to_contain_text("Choose 3: your 3 tokens.")  # two are missing: nothing sent
+    assert s.version == before
+    for seat, tokens in ((ana, ("Refund", "Embargo")), (ben, ("Free Draw", "Refund", "Markdown")),
+                         (cas, ("Refund", "General Audit", "Embargo"))):
+        for token in tokens:
+            seat.tick("Your 3 tokens", token)
+        seat.press("Choose 3 tokens", confirm=True)
+    # Ana deals: she turns up the first card of each discard pile, from her phone.
+    expect(ana.phone.locator("#turn")).to_have_text("Hand 1. You: turn up the first card of each discard pile.")
+    ana.pick("Sand card", "Sand 4")
+    ana.pick("Blood card", "Blood 6")
+    ana.press("Turn up the discard piles")
+    s.synced()
+    screenshot(con, "kessel-debug-console")
+    screenshot(ana.phone, "kessel-debug-phone")
+    screenshot(s.display, "kessel-debug-display")
