@@ -210,7 +210,8 @@ export function eventWords(ev, names) {
     case "hand_called": return `${who(ev.seat)} calls the hand`;
     case "no_call": return "Nobody calls";
     case "passed": return `${who(ev.seat)} does not call`;
-    case "drew": return `${who(ev.seat)} ${actionWords(ev.action).done}`;
+    // A game's own draw says itself (its event's words); the classic one names its turn action.
+    case "drew": return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : `${who(ev.seat)} ${actionWords(ev.action).done}`;
     case "static_added": return `${who(ev.seat)} puts a card in the static field`;
     case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
     case "reveal_started": return "The reveal: enter your cards";
