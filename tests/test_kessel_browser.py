@@ -6,6 +6,8 @@ Seats in join order: s1 Ana (a phone), s2 Ben (a phone), s3 Cas (the console pla
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -124,7 +126,51 @@ def test_a_kessel_game_through_the_pages(screens):
         expect(log).to_contain_text("Ben draws from the sand draw pile and keeps it; Sand 2 is on top.")
         expect(log).to_contain_text("Cas draws from the blood discard pile (Blood 6) and keeps it; Blood 3 is on top.")
         expect(log).to_contain_text("Ana stands.")
-    s.synced()
-    screenshot(con, "kessel-debug-console")
-    screenshot(ana.phone, "kessel-debug-phone")
-    screenshot(s.display, "kessel-debug-display")
+
+    # -- turn 2: everyone stands, and the round goes to the reveal at once (K11) ---------------
+    ben.press("Stand")
+    cas.press("Stand")
+    ana.press("Stand")
+
+    # -- the reveal, from the starter: each shows two cards with the card picker ---------------
+    def show(seat, cards):
+        for code in cards:
+            seat.box.locator(f'.suit-tab[data-tab="{"sand" if code[0] == "s" else "blood"}"]').click()
+            seat.box.locator(f'.card-btn[data-code="{code}"]').click()
+        seat.press("Show my hand", confirm=True)
+
+    expect(ben.phone.locator("#actions").get_by_role("button", name="Show my hand", exact=True)).to_be_visible()
+    show(ben, ("ss", "bs"))  # the two Sylops: Pure Sabacc, the best hand
+    show(cas, ("s6", "b2"))
+    screenshot(ana.phone, "kessel-phone-reveal")
+    show(ana, ("s3", "bi"))  # an Impostor: its value comes from two dice
+    expect(ana.phone.locator("#turn")).to_have_text("Hand 1. The scrambler rolls two dice for the Impostor.")
+    ana.press("Roll the dice")  # the on-screen roller (no scrambler at this table)
+    # The two dice, as the turn words say them, are the two values offered.
+    turn = ana.phone.locator("#turn")
+    expect(turn).to_have_text(re.compile(r"^Hand 1\. You: take [1-6] or [1-6] for the Impostor\.$"))
+    roll = [int(d) for d in re.findall(r"take ([1-6]) or ([1-6])", turn.inner_text())[0]]
+    dice = ana.box.get_by_role("radiogroup", name="Which die").get_by_role("radio")
+    expect(dice).to_have_count(len(set(roll)))
+    expect(s.display.locator("#d-log")).to_contain_text(f"Ana rolls {roll[0]} and {roll[1]}")
+    ana.pick("Which die", str(roll[0]))
+    ana.press("Take a value")
+
+    # -- round 1's result, on every screen: Ben's Pure Sabacc wins; the next round's dealer -----
+    value = roll[0]
+    words = f"Ana shows Sand 3 and Blood Impostor: difference {abs(3 - value)} (3/{value})."
+    for log in (s.display.locator("#d-log"), ana.phone.locator("#log"), ben.phone.locator("#log")):
+        expect(log).to_contain_text("Ben shows Sand Sylop and Blood Sylop: Pure Sabacc.")
+        expect(log).to_contain_text("Cas shows Sand 6 and Blood 2: difference 4 (6/2).")
+        expect(log).to_contain_text(f"Ana takes {value} for the Blood Impostor.")
+        expect(log).to_contain_text(words)
+        expect(log).to_contain_text(re.compile(r"Ben wins round 1; \d+ chips leave the table\."))
+    seats = s.display.locator("#d-seats")
+    expect(seats.locator('li[data-seat="s2"]')).to_contain_text("Hand: Sand Sylop, Blood Sylop")
+    expect(seats.locator('li[data-seat="s1"]')).to_contain_text("Hand: Sand 3, Blood Impostor")
+    expect(s.display.locator("#d-turn")).to_have_text("Ben: turn up the first card of each discard pile.")
+    expect(ben.phone.locator("#actions").get_by_role("button", name="Turn up the discard piles", exact=True)).to_be_visible()
+    # The credits pot stays whole until the game is won.
+    s.money({"s1": 0, "s2": 0, "s3": 0}, 300)
+    screenshot(s.display, "kessel-display")
+    assert s.errors == []
