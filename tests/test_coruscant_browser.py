@@ -156,9 +156,55 @@ def test_a_coruscant_round_through_the_pages(screens):
     screenshot(s.display, "coruscant-display-result")
     screenshot(ana, "coruscant-phone-result")
 
-    # The next round: Ben deals; the ante stays 5 (the preset's ante does not rise).
+    # -- round 2: Ben deals (the ante stays 5); everyone checks; Cas wins -----------------------
+    def box(name):
+        return moves if name == "Cas" else s.phones["s1" if name == "Ana" else "s2"].locator("#actions")
+
+    def press(name, words):
+        s.act(lambda: box(name).get_by_role("button", name=words + (" for Cas" if name == "Cas" else ""), exact=True).click())
+
+    def quiet_round(dealer, order, winner):
+        """A round everyone checks through with selections of 2: `winner` makes the target."""
+        press(dealer, "Roll the dice")
+        t = s.owner.view(None)[1]["hand"]["target"]
+        expect(s.display.locator("#d-log")).to_contain_text(t["words"])
+        for name in order:
+            box(name).get_by_role("radio", name="2", exact=True).check()
+            press(name, "My selection: how many cards")
+        for step in ("Check", "I discarded and drew 3 cards", "Check"):
+            for name in order:
+                press(name, step)
+        for name in order:
+            box(name).get_by_role("radio", name="2", exact=True).check()
+            press(name, "Add cards: my selection now")
+        n, suit = t["number"], {"circle": "ci", "triangle": "tr", "square": "sq"}[t["suit"]]
+        others = iter(x for x in ("ci", "tr", "sq") if x != suit)
+        far = ("-10", "-9") if n >= 0 else ("+10", "+9")
+        for name in order:
+            mine = [suit + v for v in {10: ("+6", "+4"), 5: ("+3", "+2"), 0: ("+3", "-3"), -5: ("-3", "-2"),
+                                       -10: ("-6", "-4")}[n]] if name == winner else []
+            if not mine:
+                other = next(others)  # each loser its own suit: no card twice
+                mine = [other + v for v in far]
+            for code in mine:
+                box(name).locator(f'.suit-tab[data-tab="{code[:2]}"]').click()
+                box(name).locator(f'.card-btn[data-code="{code}"]').click()
+            press(name, "Enter my selection")
+
     s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
     s.money({"s1": 90, "s2": 113, "s3": 82}, 15)
-    expect(ben.locator("#actions").get_by_role("button", name="Roll the dice", exact=True)).to_be_visible()
     expect(ana.locator("#actions")).not_to_contain_text("Roll the dice")
+    quiet_round("Ben", ("Cas", "Ana", "Ben"), "Cas")
+    s.money({"s1": 90, "s2": 113, "s3": 97}, 0)
+    expect(s.display.locator("#d-result-words")).to_have_text("The pot of 15 goes to Cas.")
+
+    # -- round 3: Cas deals (the console rolls for Cas); Ana wins; the deal would pass back to
+    # Ana, who has dealt: the game is over, and Ben, with the most credits, wins it.
+    s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
+    s.money({"s1": 85, "s2": 108, "s3": 92}, 15)
+    quiet_round("Cas", ("Ana", "Ben", "Cas"), "Ana")
+    s.money({"s1": 100, "s2": 108, "s3": 92}, 0)
+    for log in (s.display.locator("#d-log"), ana.locator("#log"), ben.locator("#log")):
+        expect(log).to_contain_text("Ben wins the game.")
+    screenshot(s.display, "coruscant-display-game-over")
     assert s.errors == []
