@@ -36,9 +36,11 @@ class Seat:
         self.suffix = "" if self.phone else f" for {name}"
 
     def pick(self, group, option):
-        self.box.get_by_role("group" if False else "radiogroup", name=group).get_by_role("radio", name=option, exact=True).check()
+        """Choose `option` of the offer's one-of choice `group`."""
+        self.box.get_by_role("radiogroup", name=group).get_by_role("radio", name=option, exact=True).check()
 
     def tick(self, group, option):
+        """Tick `option` of the offer's choice of several, `group`."""
         self.box.get_by_role("group", name=group).get_by_role("checkbox", name=option, exact=True).check()
 
     def press(self, words, confirm=False):

@@ -201,8 +201,7 @@ export function eventWords(ev, names) {
     case "rolled": {
       const r = ev.roll || {};
       const dice = diceWords(r.dice);
-      // A game that says what its roll means (its event's words) is read in those words; else
-      // a roll is a shift or not.
+      // A game that says what its roll means (its event's words) is read in those words.
       const means = typeof ev.words === "string" && ev.words ? `: ${nameCards(ev.words)}` : r.shift ? ": a shift!" : ": no shift";
       const verb = ev.seat || !diceName.endsWith("dice") ? "rolls" : "roll";
       return `${ev.seat ? who(ev.seat) : capital(diceName)} ${verb} ${dice}${means}`;
@@ -210,7 +209,7 @@ export function eventWords(ev, names) {
     case "hand_called": return `${who(ev.seat)} calls the hand`;
     case "no_call": return "Nobody calls";
     case "passed": return `${who(ev.seat)} does not call`;
-    // A game's own draw says itself (its event's words); the classic one names its turn action.
+    // A draw that says itself (its event's words) is read so; else by its turn action.
     case "drew": return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : `${who(ev.seat)} ${actionWords(ev.action).done}`;
     case "static_added": return `${who(ev.seat)} puts a card in the static field`;
     case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
