@@ -1,4 +1,4 @@
-"""Issue 30: a game of Kessel Sabacc (the `kessel` preset) played in Chromium through the pages
+"""Issue 30: a whole game of Kessel Sabacc (the `kessel` preset, 4 chips each) played in Chromium through the pages
 alone, which know no game: two phones join by the join page, the console plays a third seat,
 the display watches. Every move is drawn from the server's offers (their words and inputs).
 
@@ -83,7 +83,10 @@ def test_a_kessel_game_through_the_pages(screens):
     expect(con.locator("#add-seat-done")).to_contain_text("Cas has seat s3")
     for name in ("Ana", "Ben", "Cas"):
         s.act(lambda: con.get_by_role("button", name=f"Buy in: {name}").click())
-    # Ana deals (the console's next dealer); Ben, on her left, starts.
+    # Four chips each (the fewest K5 allows), from the console's settings; Ana deals (the
+    # console's next dealer); Ben, on her left, starts.
+    con.get_by_label("Chips each at the start").fill("4")
+    s.act(lambda: con.get_by_role("button", name="Play this from the next hand").click())
     con.get_by_label("Next dealer").select_option(label="Ana")
     s.act(lambda: con.get_by_role("button", name="Set the dealer").click())
     s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
@@ -166,13 +169,35 @@ def test_a_kessel_game_through_the_pages(screens):
         expect(log).to_contain_text("Cas shows Sand 6 and Blood 2: difference 4 (6/2).")
         expect(log).to_contain_text(f"Ana takes {value} for the Blood Impostor.")
         expect(log).to_contain_text(words)
-        expect(log).to_contain_text(re.compile(r"Ben wins round 1; \d+ chips leave the table\."))
+        expect(log).to_contain_text(re.compile(r"Ben wins round 1; Cas out; \d+ chips leave the table\."))
     seats = s.display.locator("#d-seats")
     expect(seats.locator('li[data-seat="s2"]')).to_contain_text("Hand: Sand Sylop, Blood Sylop")
     expect(seats.locator('li[data-seat="s1"]')).to_contain_text("Hand: Sand 3, Blood Impostor")
     expect(s.display.locator("#d-turn")).to_have_text("Ben: turn up the first card of each discard pile.")
     expect(ben.phone.locator("#actions").get_by_role("button", name="Turn up the discard piles", exact=True)).to_be_visible()
+    # (Cas paid a chip to draw and owed 4 with 3 left: out, as the round's words say.)
     # The credits pot stays whole until the game is won.
     s.money({"s1": 0, "s2": 0, "s3": 0}, 300)
     screenshot(s.display, "kessel-display")
+
+    # -- round 2: Ben deals; Ana and Ben stand to the reveal; Ana's difference of 5 puts her out --
+    ben.pick("Sand card", "Sand 1")
+    ben.pick("Blood card", "Blood 1")
+    ben.press("Turn up the discard piles")
+    show_button = ana.box.get_by_role("button", name="Show my hand", exact=True)
+    for _ in range(6):
+        s.synced()  # every page drawn from the latest view before its buttons are read
+        if show_button.count() or ben.box.get_by_role("button", name="Show my hand", exact=True).count():
+            break
+        who = ana if ana.box.get_by_role("button", name="Stand", exact=True).count() else ben
+        who.press("Stand")
+    s.synced()
+    first, second = (ana, ben) if show_button.count() else (ben, ana)
+    show(first, ("ss", "bs") if first is ben else ("s6", "b1"))
+    show(second, ("ss", "bs") if second is ben else ("s6", "b1"))
+    # Ben is the last with chips: he takes the whole credits pot.
+    s.money({"s1": 0, "s2": 300, "s3": 0}, 0)
+    for log in (s.display.locator("#d-log"), ana.phone.locator("#log"), ben.phone.locator("#log")):
+        expect(log).to_contain_text("Ben wins the game")
+    screenshot(s.display, "kessel-display-game-over")
     assert s.errors == []
