@@ -1,5 +1,5 @@
-"""Issue 30: a whole game of Kessel Sabacc (the `kessel` preset, 4 chips each) played in Chromium through the pages
-alone, which know no game: two phones join by the join page, the console plays a third seat,
+"""Issue 30: a whole game of Kessel Sabacc (the `kessel` preset, 4 chips each) played in
+Chromium through the pages alone, which know no game: two phones join by the join page, the console plays a third seat,
 the display watches. Every move is drawn from the server's offers (their words and inputs).
 
 Seats in join order: s1 Ana (a phone), s2 Ben (a phone), s3 Cas (the console plays it)."""
