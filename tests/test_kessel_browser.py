@@ -199,5 +199,10 @@ def test_a_kessel_game_through_the_pages(screens):
     s.money({"s1": 0, "s2": 300, "s3": 0}, 0)
     for log in (s.display.locator("#d-log"), ana.phone.locator("#log"), ben.phone.locator("#log")):
         expect(log).to_contain_text("Ben wins the game")
+    hands = s.display.locator("#d-result-hands")
+    expect(hands.locator("tr", has_text="Ben")).to_contain_text("Wins the credits pot")
+    expect(hands.locator("tr", has_text="Ben")).to_contain_text("+200")
+    expect(hands.locator("tr", has_text="Ana")).to_contain_text("Sand 6, Blood 1")
+    expect(ben.phone.locator("#result-mine")).to_contain_text("Your stack is now 300")
     screenshot(s.display, "kessel-display-game-over")
     assert s.errors == []
