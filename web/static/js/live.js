@@ -201,12 +201,16 @@ export function eventWords(ev, names) {
     case "rolled": {
       const r = ev.roll || {};
       const dice = diceWords(r.dice);
-      return `${ev.seat ? who(ev.seat) : capital(diceName)} ${diceName.endsWith("dice") ? "roll" : "rolls"} ${dice}${r.shift ? ": a shift!" : ": no shift"}`;
+      // A game that says what its roll means (its event's words) is read in those words.
+      const means = typeof ev.words === "string" && ev.words ? `: ${nameCards(ev.words)}` : r.shift ? ": a shift!" : ": no shift";
+      const verb = ev.seat || !diceName.endsWith("dice") ? "rolls" : "roll";
+      return `${ev.seat ? who(ev.seat) : capital(diceName)} ${verb} ${dice}${means}`;
     }
     case "hand_called": return `${who(ev.seat)} calls the hand`;
     case "no_call": return "Nobody calls";
     case "passed": return `${who(ev.seat)} does not call`;
-    case "drew": return `${who(ev.seat)} ${actionWords(ev.action).done}`;
+    // A draw that says itself (its event's words) is read so; else by its turn action.
+    case "drew": return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : `${who(ev.seat)} ${actionWords(ev.action).done}`;
     case "static_added": return `${who(ev.seat)} puts a card in the static field`;
     case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
     case "reveal_started": return "The reveal: enter your cards";

@@ -15,7 +15,8 @@
 // An offer: {type, words, style, confirm, inputs, fields?}. What is sent is
 // {type, ...fields, <each input's field>: its value} (and `seat` for the console).
 // Inputs: amount {field, min, max, shortcuts: [[n, words]], words}; cards {field, deck, count,
-// locked?, words}; choice | pile | seat | token {field, options: [[value, words]], words}.
+// locked?, words}; choice | pile | seat | token {field, options: [[value, words]], words,
+// count?} (a count above 1: that many of the options, sent as a list).
 // Every text goes on the page as text (h(), textContent): nothing the server sends is parsed.
 
 import { h, amountField } from "./live.js";
@@ -68,9 +69,27 @@ export function offerButton(words, body, { send, confirm = false, style = "", gu
   return button;
 }
 
+/** The options of a choice that takes `input.count` of them (count > 1): a box each, and the
+ * value is the list of the chosen options' values once exactly `count` are chosen, else null. */
+function manyControl(input, id) {
+  const options = input.options || [];
+  const group = h("div", { class: "segmented", role: "group", "aria-label": input.words, dataset: { field: input.field } });
+  options.forEach(([value, words], i) => {
+    const box = h("input", { type: "checkbox", name: id, id: `${id}-${i}`, value: String(value) });
+    group.append(h("label", { for: `${id}-${i}`, class: "segment" }, box, h("span", {}, words)));
+  });
+  const value = () => {
+    const chosen = [...group.querySelectorAll("input:checked")].map((b) => options[Number(b.id.slice(id.length + 1))][0]);
+    return chosen.length === input.count ? chosen : null;
+  };
+  return { element: h("fieldset", { class: "offer-input" }, h("legend", {}, input.words), group), value,
+    missing: `Choose ${input.count}: ${lower(input.words)}.` };
+}
+
 /** A segmented control of `input.options`: one value chosen (a radio group, so keys and screen
  * readers know it). Its value: the chosen option's value, or null. */
 function choiceControl(input, id) {
+  if (input.count > 1) return manyControl(input, id);
   const options = input.options || [];
   const group = h("div", { class: "segmented", role: "radiogroup", "aria-label": input.words, dataset: { field: input.field } });
   options.forEach(([value, words], i) => {
