@@ -320,3 +320,17 @@ def test_the_scrambler_rolls_the_impostor_dice_from_the_tables_roller(api):
     shown = g.game()["shown"][g.seat[a]]
     assert shown["cards"] == ["si", "bi"] and shown["values"] == values
     assert g.act(a, {"type": "roll"}, 409)["error"].startswith("nothing to roll now")
+
+
+def test_the_console_turns_up_the_piles_for_the_dealer_it_plays(api):
+    """K7: the host's console, playing the dealer's seat without a phone, names that seat;
+    naming another seat is refused and changes nothing."""
+    g = Game(api, "kessel-plain")
+    g.act("host", {"type": "start_hand"})
+    dealer = g.game()["dealer"]
+    other = next(sid for sid in g.seat.values() if sid != dealer)
+    assert g.act("host", {"type": "turn_up", "seat": other, "sand": "s4", "blood": "b6"}, 403)["error"] == \
+        "the dealer (or the host) turns up the discard piles' first cards"
+    assert g.game()["stage"] == "deal"
+    g.act("host", {"type": "turn_up", "seat": dealer, "sand": "s4", "blood": "b6"})
+    assert g.game()["discard_tops"] == {"sand": "s4", "blood": "b6"}

@@ -58,7 +58,8 @@ def _obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any
 KESSEL_COMMANDS: dict[str, dict[str, Any]] = {
     "choose_tokens": _obj({**_SEAT, "tokens": {"type": "array", "items": {"type": "string", "enum": [
         t.code for t in TOKENS]}, "minItems": TOKENS_EACH, "maxItems": TOKENS_EACH}}, ("tokens",)),
-    "turn_up": _obj({"sand": _CODE, "blood": _CODE}, ("sand", "blood")),
+    # The host may name the dealer it acts for (the console playing the dealer's seat).
+    "turn_up": _obj({**_SEAT, "sand": _CODE, "blood": _CODE}, ("sand", "blood")),
     "play_token": _obj({**_SEAT, "token": {"type": "string", "enum": [t.code for t in TOKENS]},
                         "target": {"type": "string"},
                         "cards": {"type": "array", "items": _CODE, "minItems": 2, "maxItems": 2}},
@@ -199,7 +200,7 @@ class KesselTable(Evening, Seats):
     def cmd_turn_up(self, f: dict[str, Any], actor: str | None) -> None:
         """The dealer enters the two cards turned up to start the discard piles (K7, K14)."""
         g = self.need_game("deal")
-        if actor != HOST and actor != g["dealer"]:
+        if actor != HOST and actor != g["dealer"] or f.get("seat") not in (None, g["dealer"]):
             raise Refused(403, "the dealer (or the host) turns up the discard piles' first cards", None)
         sand, blood = (self.card(f[k], k, fam) for k, fam in (("sand", "sand"), ("blood", "blood")))
         g["discards"] = {"sand": [sand], "blood": [blood]}
