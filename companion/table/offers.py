@@ -141,7 +141,7 @@ def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> li
 #: quarter of a version's views. Views are read, never changed, so the dicts are shared.
 #: Forgotten whole when it grows past `_MEMO_MOST`.
 _MEMO: dict[tuple[Any, ...], tuple[Any, dict[str, Any]]] = {}
-_MEMO_MOST = 4096
+_MEMO_MOST = 1024
 
 
 _ADDED = ("words", "style", "confirm", "inputs")

@@ -12,12 +12,26 @@ registry finds (`GAME`)::
 
 from __future__ import annotations
 
-from companion.games.api import Game, PrintCard, Printables
-from companion.games.kessel import explain as rules_page
-from companion.games.kessel.calculator import answer
+from typing import Any
+
+from companion.games.api import Game, PrintCard, Printables, Section
 from companion.games.kessel.cards import KESSEL_DECK
 from companion.games.kessel.presets import FIELDS, OPTIONS, PRESETS, rules_from
 from companion.games.kessel.tokens import TOKENS
+
+
+def _explain(rules: Any) -> list[Section]:
+    """The rules page (its text is imported when a page asks for it, not by every server)."""
+    from companion.games.kessel.explain import explain
+
+    return explain(rules)
+
+
+def _calculator(body: Any) -> dict[str, Any]:
+    """The payout calculator's answer (imported when a request asks for it)."""
+    from companion.games.kessel.calculator import answer
+
+    return answer(body)
 
 
 def _engine() -> type:
@@ -40,14 +54,14 @@ GAME = Game(
     rules_from=rules_from,
     engine=_engine,
     decks={KESSEL_DECK.name: KESSEL_DECK},
-    explain=rules_page.explain,
+    explain=_explain,
     by_hand=False,
     own_words=frozenset({"kessel", "impostor", "shift token", "credits pot", "tariff", "embezzlement", "embargo",
                          "exhaustion", "direct transaction", "cook the books", "major fraud", "general audit",
                          "target audit", "free draw", "extra refund"}),
     default="kessel",
     fields=FIELDS,
-    calculator=answer,
+    calculator=_calculator,
     # The 16 shift tokens as cards to print and cut (K35), one of each.
     printables=(Printables("tokens", "The 16 shift tokens", tuple(PrintCard(t.name, t.does) for t in TOKENS),
                            back="Shift token"),),
