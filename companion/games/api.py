@@ -33,6 +33,7 @@ This module imports no game and nothing of the table or the server: anything may
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
@@ -237,3 +238,17 @@ class Game:
     def default_preset(self) -> str:
         """The preset the pages select first."""
         return self.default or next(iter(self.presets))
+
+
+def imported_when_called(target: str) -> Callable[..., Any]:
+    """A function that imports `target` ("module:name") the first time it is called and then
+    calls it: a game's rules page and payout calculator are loaded when someone asks for
+    them, not by every server that starts (a Pi Zero's memory)."""
+    module, _, name = target.partition(":")
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"{target}, imported when first called."
+    return call

@@ -153,15 +153,6 @@ class HighCardHand(Evening, Seats, Betting):
         self.hand["stage"] = "reveal"
         self.emit("step", round=1, phase="reveal", seat=None, do="show_card")
 
-    def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
-        """No call window in this game: nothing to close."""
-
-    def ahead(self, typ: str, f: dict[str, Any], actor: str | None) -> "HighCardHand":
-        return self
-
-    def fold_window_open(self) -> bool:
-        return False
-
     def concede(self, winner: str) -> None:
         """Everyone else folded: the last player takes the pot, shows nothing."""
         h = self.hand

@@ -12,25 +12,9 @@ rules page (`explain`), as the one value the registry finds (`GAME`)::
 
 from __future__ import annotations
 
-from typing import Any
-
-from companion.games.api import DieNet, Game, Printables, Section
+from companion.games.api import DieNet, Game, Printables, imported_when_called
 from companion.games.coruscant.cards import CORUSCANT_DECK, GOLD, SILVER, signed
 from companion.games.coruscant.presets import FIELDS, OPTIONS, PRESETS, rules_from
-
-
-def _explain(rules: Any) -> list[Section]:
-    """The rules page (its text is imported when a page asks for it, not by every server)."""
-    from companion.games.coruscant.explain import explain
-
-    return explain(rules)
-
-
-def _calculator(body: Any) -> dict[str, Any]:
-    """The payout calculator's answer (imported when a request asks for it)."""
-    from companion.games.coruscant.calculator import answer
-
-    return answer(body)
 
 
 def _engine() -> type:
@@ -53,13 +37,13 @@ GAME = Game(
     rules_from=rules_from,
     engine=_engine,
     decks={CORUSCANT_DECK.name: CORUSCANT_DECK},
-    explain=_explain,
+    explain=imported_when_called("companion.games.coruscant.explain:explain"),
     by_hand=False,  # a game played to its end (C25, C26), never switched by dealer's choice
     own_words=frozenset({"coruscant", "gold die", "silver die", "target number", "target suit",
                          "tie draw", "starcruiser", "halcyon"}),
     default="coruscant",
     fields=FIELDS,
-    calculator=_calculator,
+    calculator=imported_when_called("companion.games.coruscant.calculator:answer"),
     # The two dice as cube nets to cut and fold (C3), faces in the dice's own order, so that
     # +5 and −5, +10 and −10, and the two blanks end up opposite each other.
     printables=(Printables("dice", "The gold and silver dice", dice=(

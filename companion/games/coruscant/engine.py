@@ -354,15 +354,6 @@ class CoruscantRound(Evening, Seats, Betting):
             return Refusal(409, "you may fold only facing a bet you have not matched: check instead")
         return found
 
-    def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
-        """No call window in this game: nothing to close."""
-
-    def ahead(self, typ: str, f: dict[str, Any], actor: str | None) -> "CoruscantRound":
-        return self
-
-    def fold_window_open(self) -> bool:
-        return False
-
     def concede(self, winner: str) -> None:
         """C16: everyone else folded: the last player takes every pot without showing."""
         h = self.hand

@@ -12,26 +12,10 @@ registry finds (`GAME`)::
 
 from __future__ import annotations
 
-from typing import Any
-
-from companion.games.api import Game, PrintCard, Printables, Section
+from companion.games.api import Game, PrintCard, Printables, imported_when_called
 from companion.games.kessel.cards import KESSEL_DECK
 from companion.games.kessel.presets import FIELDS, OPTIONS, PRESETS, rules_from
 from companion.games.kessel.tokens import TOKENS
-
-
-def _explain(rules: Any) -> list[Section]:
-    """The rules page (its text is imported when a page asks for it, not by every server)."""
-    from companion.games.kessel.explain import explain
-
-    return explain(rules)
-
-
-def _calculator(body: Any) -> dict[str, Any]:
-    """The payout calculator's answer (imported when a request asks for it)."""
-    from companion.games.kessel.calculator import answer
-
-    return answer(body)
 
 
 def _engine() -> type:
@@ -54,14 +38,14 @@ GAME = Game(
     rules_from=rules_from,
     engine=_engine,
     decks={KESSEL_DECK.name: KESSEL_DECK},
-    explain=_explain,
+    explain=imported_when_called("companion.games.kessel.explain:explain"),
     by_hand=False,
     own_words=frozenset({"kessel", "impostor", "shift token", "credits pot", "tariff", "embezzlement", "embargo",
                          "exhaustion", "direct transaction", "cook the books", "major fraud", "general audit",
                          "target audit", "free draw", "extra refund"}),
     default="kessel",
     fields=FIELDS,
-    calculator=_calculator,
+    calculator=imported_when_called("companion.games.kessel.calculator:answer"),
     # The 16 shift tokens as cards to print and cut (K35), one of each.
     printables=(Printables("tokens", "The 16 shift tokens", tuple(PrintCard(t.name, t.does) for t in TOKENS),
                            back="Shift token"),),

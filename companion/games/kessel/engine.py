@@ -601,13 +601,6 @@ class KesselTable(Evening, Seats):
 
     # -- what the table reads ---------------------------------------------------------------
 
-    def next_player_acts(self, typ: str, f: dict[str, Any], actor: str | None) -> None:
-        """No call window in Kessel: nothing to close."""
-
-    def ahead(self, typ: str, f: dict[str, Any], actor: str | None) -> "KesselTable":
-        """Kessel's moves are checked on this game itself (no call window to pass)."""
-        return self
-
     def end_hand(self) -> None:
         """Never called: the game ends in `end_game`."""
         raise AssertionError("Kessel closes its game in `end_game`")
