@@ -7,7 +7,7 @@ document always lists exactly the endpoints that are registered.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, jsonify
 
@@ -46,8 +46,21 @@ def error_response(description: str) -> dict[str, Any]:
     }
 
 
+#: Parts of the document written when it is first asked for (`describe_later`).
+_LATER: list[Callable[[], None]] = []
+
+
+def describe_later(write: Callable[[], None]) -> None:
+    """Have `write` add its part (with `describe`) when the document is first asked for: the
+    table commands of every game would otherwise load every game's engine when the server
+    starts, a megabyte a Pi Zero's phones can use."""
+    _LATER.append(write)
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI 3.1 document."""
+    while _LATER:
+        _LATER.pop(0)()
     return {
         "openapi": "3.1.0",
         "info": {

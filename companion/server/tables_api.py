@@ -26,6 +26,7 @@ from companion.server.errors import read_json
 from companion.server import front
 from companion.server.access import client_address, request_token, table_owner, viewer
 from companion.server.limits import COMMAND_BODY_MAX, COMMAND_ENDPOINTS, LOG_LIMIT_MAX
+from companion.server.openapi import describe_later
 from companion.server.tables_doc import describe_endpoints
 from companion.table import registry as registry_mod
 from companion.table.commands import check as check_schema  # the one validator
@@ -397,5 +398,10 @@ def init_app(app: Flask) -> None:
     """Open the table registry (unless already open) and describe the endpoints."""
     if "tables" not in app.extensions:
         registry_mod.init_app(app)
-    with app.app_context():
-        describe_endpoints(commands())
+    table_class = app.extensions["tables"].table_class
+
+    def write() -> None:  # when the document is first asked for (openapi.describe_later)
+        every = getattr(table_class, "every_command_schema", None)
+        describe_endpoints(every() if every is not None else importlib.import_module(table_class.__module__).COMMANDS)
+
+    describe_later(write)
