@@ -66,12 +66,19 @@ def type_name(value: Any) -> str:
     )
 
 
-def _credits(value: Any, where: str) -> int:
+def whole_number(value: Any, where: str, most: int, what: str = "credits", *,
+                 error: type[ValueError] = InvalidRequest) -> int:
+    """`value` read as a whole number from 0 to `most` of `what`; else `error` (made with the
+    message and the field) in words. Every game's calculator reads its amounts with it."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRequest(f"{where} must be a whole number of credits, not {type_name(value)}", where)
-    if not 0 <= value <= MAX_CREDITS:
-        raise InvalidRequest(f"{where} must be between 0 and {MAX_CREDITS} credits", where)
+        raise error(f"{where} must be a whole number of {what}, not {type_name(value)}", where)
+    if not 0 <= value <= most:
+        raise error(f"{where} must be between 0 and {most} {what}", where)
     return value
+
+
+def _credits(value: Any, where: str) -> int:
+    return whole_number(value, where, MAX_CREDITS)
 
 
 def _flag(value: Any, where: str) -> bool:

@@ -31,7 +31,7 @@ from companion.games.coruscant.cards import (CORUSCANT_DECK, GOLD, SELECTION_MAX
 from companion.games.coruscant.judge import (CONCEDED_KIND, FOLDED, SELECTION, TIE_DRAW, Entry, RoundResult, Target,
                                              settle_round)
 from companion.games.coruscant.presets import CoruscantRules
-from companion.rules.request import card_codes, request_object, type_name
+from companion.rules.request import card_codes, request_object, type_name, whole_number
 
 #: The largest number of credits any field may hold (as the other games' calculators).
 MAX_CREDITS = 1_000_000_000
@@ -47,14 +47,7 @@ CODES = "; the Coruscant Shift deck's codes are like ci+7, tr-3, sq+10 and sylop
 
 
 def _credits(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRequest(f"{where} must be a whole number of credits, not {type_name(value)}", where)
-    if not 0 <= value <= MAX_CREDITS:
-        raise InvalidRequest(f"{where} must be between 0 and {MAX_CREDITS} credits", where)
-    return value
-
-
-
+    return whole_number(value, where, MAX_CREDITS, error=InvalidRequest)
 
 
 def _target(value: Any) -> Target:

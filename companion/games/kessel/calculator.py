@@ -22,7 +22,7 @@ from companion.games.kessel.cards import KESSEL_DECK, name as card_name
 from companion.games.kessel.hands import Effects, InvalidHand, judge
 from companion.games.kessel.presets import MAX_BUY_IN, MAX_PLAYERS, MIN_PLAYERS, KesselRules
 from companion.games.kessel.settle import Seat, settle
-from companion.rules.request import card_codes, request_object, type_name
+from companion.rules.request import card_codes, request_object, type_name, whole_number
 
 #: The fields of a request, of a player and of the effects (anything else is refused).
 TOP_FIELDS = ("rules", "players", "effects", "credits_pot", "discards")
@@ -36,13 +36,7 @@ MAX_AMOUNT = MAX_BUY_IN
 
 
 def _whole(value: Any, where: str, what: str = "chips") -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRequest(f"{where} must be a whole number of {what}, not {type_name(value)}", where)
-    if not 0 <= value <= MAX_AMOUNT:
-        raise InvalidRequest(f"{where} must be between 0 and {MAX_AMOUNT} {what}", where)
-    return value
-
-
+    return whole_number(value, where, MAX_AMOUNT, what, error=InvalidRequest)
 
 
 def _rules(spec: Any) -> KesselRules:
