@@ -45,6 +45,26 @@ def app(tmp_path):
     return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})
 
 
+class ClientApi:
+    """The table API as a phone and the host use it, through Flask's test client: each call
+    asserts its status (`status` for a post) and answers the JSON body."""
+
+    def __init__(self, client):
+        self.c = client
+
+    def post(self, path, body, token=None, status=200):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.c.post(path, json=body, headers=headers)
+        assert r.status_code == status, (r.status_code, r.get_json())
+        return r.get_json()
+
+    def get(self, path, token=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.c.get(path, headers=headers)
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+
 @pytest.fixture
 def client(app):
     """Flask's test client for `app`."""

@@ -13,27 +13,9 @@ import re
 import pytest
 
 from companion.server.app import create_app
+from conftest import ClientApi as Api
 
 NAMES = ("Kay", "Lando", "<b>Vel</b>")
-
-
-class Api:
-    """The table API as a phone and the host use it (Flask's test client)."""
-
-    def __init__(self, client):
-        self.c = client
-
-    def post(self, path, body, token=None, status=200):
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        r = self.c.post(path, json=body, headers=headers)
-        assert r.status_code == status, (r.status_code, r.get_json())
-        return r.get_json()
-
-    def get(self, path, token=None):
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        r = self.c.get(path, headers=headers)
-        assert r.status_code == 200, r.get_json()
-        return r.get_json()
 
 
 class Game:

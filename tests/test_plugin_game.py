@@ -18,6 +18,7 @@ import pytest
 
 from companion.games import registry
 from companion.server.app import create_app
+from conftest import ClientApi as Api
 
 PLUGIN = Path(__file__).parent / "plugin_game"
 ROOT = Path(__file__).parent.parent
@@ -34,25 +35,6 @@ def highcard():
         sys.path.remove(str(PLUGIN))
         sys.modules.pop("highcard", None)
         registry.reload()
-
-
-class Api:
-    """The table API as a phone and the host use it (Flask's test client)."""
-
-    def __init__(self, client):
-        self.c = client
-
-    def post(self, path, body, token=None, status=200):
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        r = self.c.post(path, json=body, headers=headers)
-        assert r.status_code == status, (r.status_code, r.get_json())
-        return r.get_json()
-
-    def get(self, path, token=None):
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        r = self.c.get(path, headers=headers)
-        assert r.status_code == 200, r.get_json()
-        return r.get_json()
 
 
 def _table(api: Api, rules="highcard"):
