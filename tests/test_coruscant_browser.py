@@ -10,9 +10,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from companion.table.registry import registry_for
-from conftest import DISPLAY, PHONE, screenshot
-from test_plugin_game_browser import CONSOLE, Screens, tap
+from conftest import screenshot
+from test_plugin_game_browser import Screens, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -26,30 +25,7 @@ def screens(chromium, live_server):
 
 def test_a_coruscant_round_through_the_pages(screens):
     s = screens
-    con = s.console = s.page(CONSOLE)
-    con.goto(f"{s.url}/host")
-    con.locator("#preset-coruscant-starcruiser").check()
-    con.get_by_role("button", name="Create the table").click()
-    con.locator("#created").wait_for()
-    code = con.locator("#created-code").inner_text()
-    join_url = con.locator("#join-url").inner_text()
-    display_href = con.locator("#display-link").get_attribute("href")
-    con.get_by_role("link", name="Open the host console").click()
-    con.locator("#host-area").wait_for()
-    s.owner = registry_for(s.app).get(code)
-    s.display = s.page(DISPLAY)
-    s.display.goto(display_href if display_href.startswith("http") else s.url + display_href)
-
-    for seat, name in (("s1", "Ana"), ("s2", "Ben")):
-        page = s.page(PHONE)
-        page.goto(join_url)
-        page.get_by_label("Your name at the table").fill(name)
-        page.get_by_role("button", name="Take a seat").click()
-        expect(page.locator("#my-name")).to_have_text(name)
-        s.phones[seat] = page
-    con.get_by_label("Seat a player without a phone", exact=False).fill("Cas")
-    con.get_by_role("button", name="Add the seat").click()
-    expect(con.locator("#add-seat-done")).to_contain_text("Cas has seat s3")
+    con = s.set_up("coruscant-starcruiser")
 
     # Buy-ins of the preset's stock (100), from the console's seat list.
     for name in ("Ana", "Ben", "Cas"):

@@ -50,6 +50,35 @@ class Screens:
         for c in self.contexts:
             c.close()
 
+    def set_up(self, preset: str):
+        """The host makes a `preset` table on the start page and opens its console and the
+        display; Ana and Ben join on their phones (s1, s2); the console seats Cas, who has no
+        phone (s3). Returns the console."""
+        con = self.console = self.page(CONSOLE)
+        con.goto(f"{self.url}/host")
+        con.locator(f"#preset-{preset}").check()
+        con.get_by_role("button", name="Create the table").click()
+        con.locator("#created").wait_for()
+        code = con.locator("#created-code").inner_text()
+        join_url = con.locator("#join-url").inner_text()
+        display_href = con.locator("#display-link").get_attribute("href")
+        con.get_by_role("link", name="Open the host console").click()
+        con.locator("#host-area").wait_for()
+        self.owner = registry_for(self.app).get(code)
+        self.display = self.page(DISPLAY)
+        self.display.goto(display_href if display_href.startswith("http") else self.url + display_href)
+        for seat, name in (("s1", "Ana"), ("s2", "Ben")):
+            page = self.page(PHONE)
+            page.goto(join_url)
+            page.get_by_label("Your name at the table").fill(name)
+            page.get_by_role("button", name="Take a seat").click()
+            expect(page.locator("#my-name")).to_have_text(name)
+            self.phones[seat] = page
+        con.get_by_label("Seat a player without a phone", exact=False).fill("Cas")
+        con.get_by_role("button", name="Add the seat").click()
+        expect(con.locator("#add-seat-done")).to_contain_text("Cas has seat s3")
+        return con
+
     @property
     def version(self) -> int:
         return self.owner.version
