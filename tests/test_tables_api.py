@@ -204,6 +204,9 @@ def test_the_qr_code_encodes_the_join_url_as_svg(api, client):
     resp = client.get(f"/api/v1/tables/{api.code}/qr.svg")
     assert resp.status_code == 200 and resp.mimetype == "image/svg+xml"
     assert resp.data.startswith(b"<svg") and b"<path" in resp.data
+    # Module for module the code qrcode makes of the join address (what a scanner reads).
+    from companion.server.qr import dark_modules, dark_modules_of
+    assert dark_modules(resp.get_data(as_text=True)) == dark_modules_of(f"http://localhost/join/{api.code}")
 
 
 # -- seats and tokens ---------------------------------------------------------------------------

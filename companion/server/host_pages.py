@@ -27,8 +27,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from companion.scrambler.seed import BY_HAND, HAND_WORDS
@@ -38,6 +36,7 @@ from companion.games import registry
 from companion.rules.rulesets import HAND_POT, InvalidRules, RuleSet
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
+from companion.server import qr
 from companion.server.addresses import phone_base_url
 from companion.table.chips import breakdown, chip_set_from, from_dealers_left, hand_back
 from companion.table.evening import rules_spec
@@ -779,8 +778,7 @@ def seat_qr(code: str):
     seat, token = request.args.get("seat", ""), request.args.get("token", "")
     if not token or len(token) > 200 or owner.seat_for_token(token) != seat:
         abort(404)
-    img = qrcode.make(seat_link(owner.code, seat, token), image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    return Response(img.to_string(encoding="unicode"), mimetype="image/svg+xml",
+    return Response(qr.qr_svg(seat_link(owner.code, seat, token)), mimetype="image/svg+xml",
                     headers={"Cache-Control": "no-store"})
 
 

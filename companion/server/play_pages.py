@@ -15,11 +15,10 @@ typed reaches the page through Jinja's autoescape or `textContent`, never as HTM
 from __future__ import annotations
 
 
-import qrcode
-import qrcode.image.svg
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from companion.server import qr
 from companion.server.addresses import phone_base_url
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
@@ -43,10 +42,7 @@ def join_page_url(code: str) -> str:
 def qr_svg(url: str) -> Markup:
     """The QR code of `url` as inline SVG. Made from our own URL only (no user text), so it is
     safe to mark as markup; inline SVG needs neither a script nor a second request."""
-    img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    svg = img.to_string(encoding="unicode")
-    svg = svg.replace("<svg ", '<svg role="img" aria-label="QR code of the join address" class="qr" ', 1)
-    return Markup(svg)
+    return Markup(qr.qr_svg(url, 'role="img" aria-label="QR code of the join address" class="qr"'))
 
 
 def _context(owner: TableOwner) -> dict:

@@ -16,10 +16,9 @@ import importlib
 import re
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
+from companion.server import qr
 from companion.server.addresses import phone_base_url
 from companion.refusal import Refused
 from companion.server.errors import read_json
@@ -357,8 +356,7 @@ def audit_log(code: str):
 def join_qr(code: str):
     """The QR code of the table's join URL, as SVG."""
     owner = table_owner(code)
-    img = qrcode.make(join_url(owner.code), image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    return Response(img.to_string(encoding="unicode"), mimetype="image/svg+xml")
+    return Response(qr.qr_svg(join_url(owner.code)), mimetype="image/svg+xml")
 
 
 @bp.get("/api/v1/scrambler")
