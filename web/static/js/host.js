@@ -9,6 +9,7 @@
 import { clearFieldErrors, showFieldError } from "./api.js";
 import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement } from "./live.js";
 import { offerBlocks } from "./moves.js";
+import { tableFacts, seatFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { showdown } from "./showdown.js";
 import { resultWords } from "./settlement.js";
@@ -381,6 +382,7 @@ function consolePage(root) {
     else if (hand && hand.words) turn = hand.words; // the reveal, a tie drawn again: the engine's words
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
+    renderFacts($("hand-game-facts"), tableFacts(state));
     renderDiscardPile(hand);
     renderResult();
     renderDiceEntry(hand);
@@ -437,6 +439,8 @@ function consolePage(root) {
       li.querySelector(".seat-name").textContent = seat.name;
       li.querySelector(".seat-stack").textContent = `${seat.stack} credits`;
       li.querySelector(".seat-badges").textContent = badges.join(" · ");
+      const facts = seatFactsLine(seatFacts(state, seat.seat));
+      li.querySelector(".seat-game-facts").replaceChildren(...(facts ? [...facts.childNodes] : []));
       li.querySelector('[data-act="up"]').disabled = i === 0;
       li.querySelector('[data-act="down"]').disabled = i === state.seats.length - 1;
       li.querySelector('[data-act="sit"]').textContent = seat.sitting_out ? "Sit in" : "Sit out";
@@ -473,7 +477,8 @@ function consolePage(root) {
       el("div", { class: "seat-head" },
         el("strong", { class: "seat-name" }), " ",
         el("span", { class: "seat-stack" }), " ",
-        el("span", { class: "seat-badges muted" })),
+        el("span", { class: "seat-badges muted" }), " ",
+        el("span", { class: "seat-game-facts" })),
       el("div", { class: "row seat-controls" },
         button("up", "↑", "Move up:"), button("down", "↓", "Move down:"),
         button("sit", "Sit out", "Sit out or in:"),

@@ -10,6 +10,7 @@ import {
   gameWords, discardPileWords, capital, hasSabaccPot, handSizeWords,
 } from "./live.js";
 import { offerBlocks } from "./moves.js";
+import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
@@ -203,6 +204,8 @@ function render(state, events) {
   $("discard-top").hidden = !pile;
   $("discard-top").textContent = pile;
   $("turn").textContent = lead + turn;
+  renderFacts($("table-facts"), tableFacts(state));
+  renderFacts($("my-facts"), ownFacts(state));
   $("turn").classList.toggle("is-mine", turn.startsWith("You"));
 
   for (const ev of events) {
@@ -708,7 +711,8 @@ function renderSeats(state, names) {
     const li = h("li", { class: `seat${s.seat === live.seat ? " is-me" : ""}${moving ? " is-moving" : ""}`, dataset: { seat: s.seat } },
       h("span", { class: "seat-name" }, s.name),
       tags.map((t) => h("span", { class: "tag" }, t)),
-      h("span", { class: "seat-facts" }, facts.filter(Boolean).join(" · ")));
+      h("span", { class: "seat-facts" }, facts.filter(Boolean).join(" · ")),
+      seatFactsLine(seatFacts(state, s.seat)));
     if (p && p.static && p.static.length) {
       li.append(h("span", { class: "seat-static" }, `Static field: ${p.static.map(cardWords).join(", ")}`));
     }
