@@ -61,10 +61,9 @@ def test_kessel_facts_and_a_seats_tokens_seen_by_that_seat_only(api):
     dealer = t.view()["hand"]["game"]["dealer"]
     t.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6", "seat": dealer})
     table = facts(t.view()["hand"]["facts"]["table"])
-    assert (table["sand_discard"], table["blood_discard"]) == ("Sand 4", "Blood 6")
+    assert table["discards"] == "Sand 4 · Blood 6"
     # 22 of each family, less one dealt to each of the three players and the one turned up.
-    assert (table["sand_draw"], table["blood_draw"]) == ("18 cards", "18 cards")
-    assert table["round"] == "1, turn 1 of 3"
+    assert table["draw_piles"] == "Sand 18 · Blood 18"
     starter = t.view()["hand"]["game"]["to_act"]
     # The starter plays a judging token if it has one, then draws from the sand draw pile and
     # discards: a chip leaves its stock for its invested pile (K9).
@@ -76,14 +75,14 @@ def test_kessel_facts_and_a_seats_tokens_seen_by_that_seat_only(api):
     assert facts(seats[starter]) == {"stock": 5, "invested": 1, "tokens": 3 - ("markdown" in mine[starter])}
     assert all(facts(seats[o])["stock"] == 6 for o in mine if o != starter)
     table = facts(v["hand"]["facts"]["table"])
-    assert (table["sand_discard"], table["sand_draw"]) == ("Sand 2", "17 cards")
+    assert (table["discards"], table["draw_piles"]) == ("Sand 2 · Blood 6", "Sand 17 · Blood 18")
     if "markdown" in mine[starter]:
         assert table["effect_markdown"].startswith("Markdown: a Sylop is 0")
     # The next seat draws the blood discard pile's top and puts it back: no card entered.
     nxt = v["hand"]["game"]["to_act"]
     t.act(nxt, {"type": "draw_card", "pile": "blood_discard", "keep": False})
     v = t.view()
-    assert facts(v["hand"]["facts"]["table"])["blood_discard"] == "Blood 6"
+    assert facts(v["hand"]["facts"]["table"])["discards"] == "Sand 2 · Blood 6"
     assert facts(v["hand"]["facts"]["seats"][nxt])["invested"] == 1
 
     # No other viewer reads a seat's unplayed tokens: their names appear nowhere in another

@@ -683,7 +683,7 @@ class KesselTable(Evening, Seats):
             "seed_commitment": h["seed_commitment"], "seed": h["seed"], "settlement": h["settlement"],
             "game": self.public_game(g),
             # What the pages show, as facts (docs/games.md "Facts"): never a seat's tokens.
-            "facts": {"table": kessel_facts.table_facts(g, self.kr.turns, self.name),
+            "facts": {"table": kessel_facts.table_facts(g, self.name),
                       "seats": kessel_facts.seat_facts(g, self.kr.plays_tokens)},
         }
 

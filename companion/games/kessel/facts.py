@@ -11,10 +11,9 @@ names the seats through `name`; nothing here changes the state.
 ...      "tokens": {"s1": ["refund"], "s2": []}, "chosen": ["s1"], "discards": {"sand": ["s3"], "blood": []},
 ...      "draw_left": {"sand": 20, "blood": 21}, "immune": [], "embargo": None,
 ...      "effects": {"major_fraud": False, "markdown": True, "cook_the_books": False, "prime_sabacc": None}}
->>> [(f["words"], f["value"]) for f in table_facts(g, 3, str)]
+>>> [(f["words"], f["value"]) for f in table_facts(g, str)]
 ... # doctest: +NORMALIZE_WHITESPACE
-[('Round', '1, turn 2 of 3'), ('Sand discard', 'Sand 3'), ('Blood discard', 'empty'),
- ('Sand draw pile', '20 cards'), ('Blood draw pile', '21 cards'),
+[('Discard piles', 'Sand 3 · Blood: empty'), ('Draw piles', 'Sand 20 · Blood 21'),
  ('In force', 'Markdown: a Sylop is 0 instead of copying; two Sylops are still Pure Sabacc')]
 >>> [(f["words"], f["value"]) for f in seat_facts(g)["s1"]]
 [('stock', 5), ('invested', 1), ('tokens', 1)]
@@ -34,18 +33,15 @@ from companion.games.kessel.tokens import TOKEN_BY_CODE
 _JUDGING = ("major_fraud", "markdown", "cook_the_books")
 
 
-def table_facts(g: dict[str, Any], turns: int, name: Callable[[str], str]) -> list[dict[str, Any]]:
-    """The table's facts: the round and turn, both discard piles' top cards, the cards left in
-    both draw piles, and each token effect in force (K33–K35: judging effects, Prime Sabacc's
-    value, Immunity, Embargo)."""
-    out = []
-    if g["stage"] == "turns":
-        out.append(fact("round", "Round", f"{g['round']}, turn {g['turn']} of {turns}"))
-    for fam, pile in g["discards"].items():
-        out.append(fact(f"{fam}_discard", f"{fam.capitalize()} discard", card_name(pile[-1]) if pile else "empty"))
-    for fam, left in g["draw_left"].items():
-        out.append(fact(f"{fam}_draw", f"{fam.capitalize()} draw pile", "1 card" if left == 1 else f"{left} cards",
-                        "quiet"))
+def table_facts(g: dict[str, Any], name: Callable[[str], str]) -> list[dict[str, Any]]:
+    """The table's facts: both discard piles' top cards, the cards left in both draw piles, and
+    each token effect in force (K33–K35: judging effects, Prime Sabacc's value, Immunity,
+    Embargo). The round and turn are the turn's words (`KesselTable.turn_words`)."""
+    # One line each for the discard piles and the draw piles: a phone has room for few.
+    out = [fact("discards", "Discard piles", " · ".join(card_name(p[-1]) if p else f"{fam.capitalize()}: empty"
+                                                        for fam, p in g["discards"].items())),
+           fact("draw_piles", "Draw piles", " · ".join(f"{fam.capitalize()} {left}"
+                                                      for fam, left in g["draw_left"].items()), "quiet")]
     e = g["effects"]
     for code in _JUDGING:
         if e[code]:
