@@ -787,7 +787,7 @@ function consolePage(root) {
     }
   }
 
-  // The seat's static field, as its phone would offer it (a seat without a phone has one too).
+  // The cards the seat lays face up, as its phone would offer them (a seat without a phone too).
   let staticPicker = null;
   let staticFor = null;
   function renderSeatStatic(sid, seat, statics) {
@@ -827,7 +827,7 @@ function consolePage(root) {
   /** A discarding move played for a seat, with the card picked for it (or null: pick one). */
   function withDiscard(entry) {
     const card = cardsPicker && cardsPicker.cards[0];
-    // Said under the seat's moves (the first error slot of the panel is the static field's).
+    // Said under the seat's moves (the panel's first error slot is that of the cards laid face up).
     if (!card) { $("seat-play-error").textContent = "Pick the card the seat discards first."; return null; }
     return { ...entry, card };
   }

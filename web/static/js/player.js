@@ -113,7 +113,7 @@ let armed = null; // {key, until}: a fold/all-in waiting for its second tap
 let busy = false;
 const log = [];
 const pickers = { reveal: null, tie: null, static: null };
-let pickerHand = null; // the hand the reveal/demise pickers were made for
+let pickerHand = null; // the hand the reveal and tie pickers were made for
 let tieDraw = 1; // the draw the tie picker was made for (tied again: the next)
 let clash = null; // the words of a reveal clash this seat must enter again for
 
@@ -549,7 +549,7 @@ function renderReveal(state, mine) {
     const saved = `sabacc.reveal.${code}.${handKey}`;
     if (!pickers.reveal) {
       const pool = new CardPool(deck);
-      pool.setReserved(othersStatic); // face up in the others' static fields: not in this hand
+      pool.setReserved(othersStatic); // laid face up by the others: not in this hand
       let kept = null;
       try { kept = JSON.parse(sessionStorage.getItem(saved) || "null"); } catch (err) { kept = null; }
       // After a reload the cards picked but not sent are still there.
