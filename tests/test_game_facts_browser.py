@@ -141,6 +141,8 @@ def test_kessel_facts_on_the_phones_the_console_and_the_display(screens):
     expect(s.phones["s1"].locator('#my-facts [data-fact="my_tokens"] .fact-value')).to_have_text("Free Draw, Refund")
     for page in s.phones.values():
         expect(page.locator("#log")).to_contain_text("Cas draws from the blood discard pile (Blood 6) and discards it")
+    # The console says whose turn it is in the game's words (no betting round in Kessel).
+    expect(con.locator("#hand-turn")).to_have_text("Round 1, turn 1: Ana: draw or stand.")
     # The display offers no shift sound: Kessel's dice never shift.
     expect(s.display.locator("#d-sound")).to_be_hidden()
     screenshot(s.phones["s1"], "facts-kessel-phone")

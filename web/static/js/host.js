@@ -15,6 +15,8 @@ import { showdown } from "./showdown.js";
 import { resultWords } from "./settlement.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
+/** The kinds of step the runtime's rounds have (a hand view's `do`); any other is a game's own. */
+const RUNTIME_STEPS = new Set(["bet", "roll", "call", "draw"]);
 
 /** The host token this browser keeps for table `code`, or null. */
 export function hostToken(code) {
@@ -375,7 +377,10 @@ function consolePage(root) {
       ? `everyone else ${gameWords().folded}: the last player shows their hand or keeps it hidden`
       : hand ? stageWords(hand.stage, state.rules) : state.ended ? "the session has ended" : "between hands";
     let turn = "—";
-    if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
+    // A step of a game's own (not one of the runtime's kinds: bet, roll, call, draw) is said in
+    // the game's turn words ("Round 1, turn 2: Ana: draw or stand.").
+    if (hand && hand.do && !RUNTIME_STEPS.has(hand.do) && hand.words) turn = hand.words;
+    else if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
     else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do === "draw" ? gameWords().draw_step : hand.do}` : ""}`;
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
     else if (hand && hand.stage === "show" && hand.settlement) turn = `${who(hand.settlement.winner)}: show or keep the hand hidden`;
