@@ -64,26 +64,32 @@ def test_kessel_facts_and_a_seats_tokens_seen_by_that_seat_only(api):
     assert table["discards"] == "Sand 4 · Blood 6"
     # 22 of each family, less one dealt to each of the three players and the one turned up.
     assert table["draw_piles"] == "Sand 18 · Blood 18"
+    # The last seat deals (no dealer set), the first starts: s1 plays Markdown (a judging
+    # token, in force until the reveal), then draws from the sand draw pile and discards: a chip
+    # leaves its stock for its invested pile (K9).
     starter = t.view()["hand"]["game"]["to_act"]
-    # The starter plays a judging token if it has one, then draws from the sand draw pile and
-    # discards: a chip leaves its stock for its invested pile (K9).
-    if "markdown" in mine[starter]:
-        t.act(starter, {"type": "play_token", "token": "markdown"})
+    assert starter == "s1"
+    t.act(starter, {"type": "play_token", "token": "markdown"})
     t.act(starter, {"type": "draw_card", "pile": "sand_draw", "keep": False, "discard": "s2"})
     v = t.view()
     seats = v["hand"]["facts"]["seats"]
-    assert facts(seats[starter]) == {"stock": 5, "invested": 1, "tokens": 3 - ("markdown" in mine[starter])}
+    assert facts(seats[starter]) == {"stock": 5, "invested": 1, "tokens": 2}
     assert all(facts(seats[o])["stock"] == 6 for o in mine if o != starter)
     table = facts(v["hand"]["facts"]["table"])
     assert (table["discards"], table["draw_piles"]) == ("Sand 2 · Blood 6", "Sand 17 · Blood 18")
-    if "markdown" in mine[starter]:
-        assert table["effect_markdown"].startswith("Markdown: a Sylop is 0")
-    # The next seat draws the blood discard pile's top and puts it back: no card entered.
+    assert table["effect_markdown"].startswith("Markdown: a Sylop is 0")
+    # The next seat plays Immunity, then draws the blood discard pile's top and puts it back:
+    # no card entered.
     nxt = v["hand"]["game"]["to_act"]
+    assert "immunity" in mine[nxt]
+    t.act(nxt, {"type": "play_token", "token": "immunity"})
+    name = {p["seat"]: p["name"] for p in t.view()["seats"]}[nxt]
+    assert facts(t.view()["hand"]["facts"]["table"])["effect_immunity"] == f"Immunity: {name}"
     t.act(nxt, {"type": "draw_card", "pile": "blood_discard", "keep": False})
     v = t.view()
     assert facts(v["hand"]["facts"]["table"])["discards"] == "Sand 2 · Blood 6"
-    assert facts(v["hand"]["facts"]["seats"][nxt])["invested"] == 1
+    assert facts(v["hand"]["facts"]["seats"][nxt]) == {"stock": 5, "invested": 1, "tokens": 2}
+    assert facts(v["hand"]["facts"]["table"])["effect_markdown"]  # still in force, until the reveal
 
     # No other viewer reads a seat's unplayed tokens: their names appear nowhere in another
     # seat's view, the host's or a spectator's (the tokens' codes are also the keys of the
