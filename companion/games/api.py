@@ -111,6 +111,28 @@ def credits(n: int) -> str:
     return f"{n} credit" if n == 1 else f"{n} credits"
 
 
+#: How a page shows a fact (`fact`): "" in the panel's own type, "large" read across the table
+#: (a target every player plays to), "quiet" small and grey (a count nobody acts on).
+FACT_HINTS = ("", "large", "quiet")
+
+
+def fact(key: str, words: str, value: str | int, hint: str = "") -> dict[str, Any]:
+    """One fact a game's view gives the pages to show, without the pages knowing the game:
+    `key` names it for tests and styles (``data-fact``), `words` says what it is ("Stock",
+    "Target"), `value` is what it is now (text or a number, shown as text), `hint` how it is
+    shown (`FACT_HINTS`). The views carry them in three places (docs/games.md, "Facts"):
+    ``hand["facts"]["table"]`` (the table's), ``hand["facts"]["seats"][seat]`` (each seat's,
+    on the seat lists) and ``you["facts"]`` (the viewing seat's own: its secrets may go there,
+    and only there).
+
+    >>> fact("target", "Target", "+7 Circle", "large")
+    {'key': 'target', 'words': 'Target', 'value': '+7 Circle', 'hint': 'large'}
+    """
+    if hint not in FACT_HINTS:
+        raise ValueError(f"a fact's hint is one of {FACT_HINTS}, not {hint!r}")
+    return {"key": key, "words": words, "value": value, "hint": hint}
+
+
 def _always(rules: Any) -> bool:
     return True
 

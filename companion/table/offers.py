@@ -13,7 +13,9 @@ key and value kept, with four keys added:
   ``"amount"`` (``min``, ``max``, ``shortcuts``: ``[[amount, words], ...]``: the buttons of the
   usual amounts; a number field covers the rest of the range), ``"cards"`` (from the card picker:
   ``deck``, ``count``; ``locked``: cards that are in already), or ``"choice"`` / ``"pile"`` /
-  ``"seat"`` / ``"token"`` (``options``: ``[[value, words], ...]``).
+  ``"seat"`` / ``"token"`` (``options``: ``[[value, words], ...]``). ``"optional": True``: the
+  page may leave the input out (a choice then offers ``none``, its words) and sends the command
+  without its field.
 
 The command a page sends is ``{"type": ..., <the item's fixed fields>, <each input's field>}``;
 the fixed fields are the command's own (``action`` of a draw), not the listing's (``min``,

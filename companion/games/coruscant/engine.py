@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from companion.games.coruscant import facts as coruscant_facts
 from companion.games.coruscant.cards import CORUSCANT_DECK, GOLD, SELECTION_MAX, SELECTION_MIN, SILVER, target_words
 from companion.games.coruscant.judge import (TIE_DRAW, Entry, Target, game_over, next_ante, next_dealer, places,
                                              reveal_refusal, settle_round)
@@ -590,6 +591,7 @@ class CoruscantRound(Evening, Seats, Betting):
             return None
         b, r, g = h["betting"], self.rnd(h), self.game
         step = self.step()
+        ante_next = next_ante(r["ante"], len(self.players_in_game()), self.rules.ante_rise)
         return {
             "no": h["no"], "stage": h["stage"], "round": h["round"], "phase": step, "turn": None,
             "do": "bet" if b else step, "roller": h["dealer"] if step == "roll" else None,
@@ -599,7 +601,7 @@ class CoruscantRound(Evening, Seats, Betting):
             "words": self.turn_words(viewer), "called_by": None, "dealer": h["dealer"], "token": None,
             # Coruscant's own (C13): the target, the ante now and next, who the round waits for.
             "target": r["target"], "ante": r["ante"],
-            "ante_next": next_ante(r["ante"], len(self.players_in_game()), self.rules.ante_rise),
+            "ante_next": ante_next,
             "waiting": self.waiting(), "last_roll": h["last_roll"],
             "players": [{"seat": sid, "committed": p["committed"], "bet": p["bet"], "folded": p["folded"],
                          "all_in": not p["folded"] and sid in self.s["seats"] and self.stack(sid) == 0,
@@ -616,6 +618,9 @@ class CoruscantRound(Evening, Seats, Betting):
             "seed_commitment": h["seed_commitment"], "seed": h["seed"], "settlement": h["settlement"],
             "game": {"round": g.get("round"), "out": g.get("out", {}), "over": bool(g.get("over")),
                      "places": g.get("places")},
+            # What the pages show, as facts (docs/games.md "Facts"): the target, the selections.
+            "facts": {"table": coruscant_facts.table_facts(r, ante_next),
+                      "seats": coruscant_facts.seat_facts(r, h["players"])},
         }
 
     def private(self, sid: str, legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:

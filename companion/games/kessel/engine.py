@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from companion.games.kessel import facts as kessel_facts
 from companion.games.kessel.cards import KESSEL_DECK, family, name as card_name
 from companion.games.kessel.chips import TARIFF_OUT, Pile, draw, embezzle, pay, refund
 from companion.games.kessel.cards import is_impostor
@@ -681,13 +682,16 @@ class KesselTable(Evening, Seats):
             "hand_pot": 0 if h["stage"] == "settled" else hand_pot(h), "pots": [],
             "seed_commitment": h["seed_commitment"], "seed": h["seed"], "settlement": h["settlement"],
             "game": self.public_game(g),
+            # What the pages show, as facts (docs/games.md "Facts"): never a seat's tokens.
+            "facts": {"table": kessel_facts.table_facts(g, self.name),
+                      "seats": kessel_facts.seat_facts(g, self.kr.plays_tokens)},
         }
 
     def private(self, sid: str, legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """What only `sid` sees: their own tokens and their legal moves."""
         g = self.game()
         return {"seat": sid, "cards": None, "tokens": list(g["tokens"].get(sid, [])) if g else [],
-                "legal": self.legal(sid) if legal is None else legal}
+                "legal": self.legal(sid) if legal is None else legal, "facts": kessel_facts.own_facts(g, sid)}
 
     def legal(self, sid: str) -> list[dict[str, Any]]:
         """Each move `sid` may make now, with its words and inputs."""
@@ -734,7 +738,9 @@ class KesselTable(Evening, Seats):
                                         "options": [[p, p.replace("_", " ").capitalize()] for p in PILES]},
                                        {"field": "keep", "kind": "choice", "words": "Keep it?",
                                         "options": [[True, "Keep"], [False, "Discard it"]]},
+                                       # Left out when the card drawn from a discard pile goes back on it.
                                        {"field": "discard", "kind": "choice", "words": "The card discarded",
+                                        "optional": True, "none": "None: the drawn card goes back",
                                         "options": [[c, card_name(c)] for c in KESSEL_DECK.cards]}]})
             out.append({"type": "stand", "words": "Stand", "style": "", "confirm": False, "inputs": []})
         if g["stage"] == "reveal" and self.next_to_show(g) == sid:

@@ -4,7 +4,7 @@
 // The deck comes from the server (GET /api/v1/cards?deck=NAME, built from the rule set's
 // `Deck` value): its groups, names and short faces. This module knows no game's cards; a page
 // names its table's deck in <body data-deck="...">. Several pickers can share one `CardPool` so that the copies limit
-// holds across a whole table (every player's hand, a sudden-demise card, a static field).
+// holds across a whole table (every player's hand, a tie-break card, cards laid face up).
 //
 //   import { loadDeck, CardPool, CardPicker } from "/static/js/cardpicker.js";
 //   const deck = await loadDeck();
@@ -18,7 +18,7 @@
 
 const deckPromises = new Map();
 
-/** The deck this page's table plays (its <body data-deck>), else the classic one. */
+/** The deck this page's table plays (its <body data-deck>); "": the server's default deck. */
 export function pageDeckName() {
   return (typeof document !== "undefined" && document.body && document.body.dataset.deck) || "";
 }
@@ -40,14 +40,14 @@ export function loadDeck(which = pageDeckName()) {
   return deckPromises.get(url);
 }
 
-/** The name players read for a card ("7 of Coins", or the tarot name). */
+/** The name players read for a card (the deck's name for it, or the tarot name). */
 export function cardName(deck, code, tarot = false) {
   const c = deck.byCode.get(code);
   if (!c) return code;
   return tarot ? c.tarot : c.name;
 }
 
-/** A function that puts card names ("10 of Sabers") for the card codes ("sa10") in the
+/** A function that puts card names (the deck's) for the card codes ("sa10") in the
  * server's words; the codes it knows are the deck's own (longest first, whole words only). */
 export function codeNamer(deck) {
   const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -58,7 +58,7 @@ export function codeNamer(deck) {
   return (words) => words.replace(pattern, (code) => cardName(deck, code));
 }
 
-/** The short face of a card button, in the server's words: "7", "Cmdr", "Idiot", "+7". */
+/** The short face of a card button, in the server's words: "7", "Cmdr", "+7". */
 function shortLabel(deck, card, tarot) {
   const faces = (tarot ? deck.tarot_short : deck.short) || {};
   return faces[card.code] || (tarot ? card.tarot : card.name);
@@ -79,10 +79,10 @@ export class CardPool {
     this.deck = deck;
     this.pickers = new Set();
     this.listeners = new Set();
-    this.reserved = []; // cards lying face up elsewhere (others' static fields): not for picking
+    this.reserved = []; // cards lying face up elsewhere (laid out by other players): not for picking
   }
 
-  /** Cards on the table outside every picker (e.g. the other players' static fields). */
+  /** Cards on the table outside every picker (e.g. cards the other players laid face up). */
   setReserved(codes) {
     this.reserved = [...(codes || [])];
     this.changed();
@@ -113,7 +113,7 @@ let pickerSeq = 0;
 /**
  * One hand's card picker: suit tabs over a grid of ranks, the chosen cards as chips (tap a
  * chip to take the card back). A card whose copies are all in use anywhere in the shared
- * pool is greyed out, so a table can never hold two 7 of Sabers or three Idiots.
+ * pool is greyed out, so a table can never hold more copies of a card than its deck.
  */
 export class CardPicker {
   /**
@@ -126,7 +126,7 @@ export class CardPicker {
    *   tarot    show tarot names
    *   cards    initial card codes
    *   allowed  which cards the rules let a hand hold (card -> bool; default: every card)
-   *   locked   cards that cannot be taken out (a static field: they are part of the hand)
+   *   locked   cards that cannot be taken out (laid face up: they are part of the hand)
    *   onChange called with the list of codes after every change
    */
   constructor(root, opts = {}) {
@@ -223,8 +223,8 @@ export class CardPicker {
   }
 
   /**
-   * Offer only the cards the rules let a hand hold (e.g. Corellia Run sets aside every face
-   * card but the Idiot): `allowed(card)` says which; null offers every card. Cards already
+   * Offer only the cards the rules let a hand hold (a variant may set some cards aside):
+   * `allowed(card)` says which; null offers every card. Cards already
    * chosen stay, so the player sees what to take out.
    */
   setAllowed(allowed) {
@@ -399,7 +399,7 @@ export class CardPicker {
       b.append(text, x);
       b.setAttribute("aria-label", `Remove ${name}`);
       if (this._isLocked(i)) {
-        // A static-field card is part of the hand: shown, never offered for removal.
+        // A card laid face up is part of the hand: shown, never offered for removal.
         b.disabled = true;
         b.classList.add("locked");
         x.textContent = "";

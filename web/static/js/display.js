@@ -10,6 +10,7 @@ import {
 } from "./live.js";
 import { loadDeck, cardName, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
+import { tableFacts, seatFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { showdown, finalStandings } from "./showdown.js";
 
 const root = document.getElementById("play-root");
@@ -56,6 +57,7 @@ function render(state, events) {
   const pile = discardPileWords(state, live, cardWords);
   $("d-discard").hidden = !pile;
   $("d-discard").textContent = pile;
+  renderFacts($("d-table-facts"), tableFacts(state));
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
   $("d-last-shift").textContent = shift ? `Last shift: ${shift.kind} shift in round ${shift.round}` : "";
@@ -114,6 +116,7 @@ function render(state, events) {
       h("span", { class: "d-tags" }, tags.map((t) => h("span", { class: "tag" }, t))),
       p ? h("span", { class: "d-facts" }, h("span", { class: "d-committed" }, `in the pot ${p.committed}`),
         `${p.bet ? ` · bet ${p.bet}` : ""}${handSizeWords(p) ? ` · ${handSizeWords(p)}` : ""}`) : null,
+      seatFactsLine(seatFacts(state, s.seat), "d-facts d-game-facts-seat"),
       job ? h("span", { class: "d-job" }, job.words) : null,
       p && p.static && p.static.length ? h("span", { class: "d-static" }, `Static: ${p.static.map(cardWords).join(", ")}`) : null,
       p && p.cards ? h("span", { class: "d-static" }, `Hand: ${p.cards.map(cardWords).join(", ")}`) : null);

@@ -9,11 +9,14 @@
 import { clearFieldErrors, showFieldError } from "./api.js";
 import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement } from "./live.js";
 import { offerBlocks } from "./moves.js";
+import { tableFacts, seatFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { showdown } from "./showdown.js";
 import { resultWords } from "./settlement.js";
 
 const TOKEN_PREFIX = "sabacc.host.";
+/** The kinds of step the runtime's rounds have (a hand view's `do`); any other is a game's own. */
+const RUNTIME_STEPS = new Set(["bet", "roll", "call", "draw"]);
 
 /** The host token this browser keeps for table `code`, or null. */
 export function hostToken(code) {
@@ -374,13 +377,17 @@ function consolePage(root) {
       ? `everyone else ${gameWords().folded}: the last player shows their hand or keeps it hidden`
       : hand ? stageWords(hand.stage, state.rules) : state.ended ? "the session has ended" : "between hands";
     let turn = "—";
-    if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
+    // A step of a game's own (not one of the runtime's kinds: bet, roll, call, draw) is said in
+    // the game's turn words ("Round 1, turn 2: Ana: draw or stand.").
+    if (hand && hand.do && !RUNTIME_STEPS.has(hand.do) && hand.words) turn = hand.words;
+    else if (hand && hand.to_act) turn = `${who(hand.to_act)} (betting)`;
     else if (hand && hand.turn) turn = `${who(hand.turn)}${hand.do ? `: ${hand.do === "draw" ? gameWords().draw_step : hand.do}` : ""}`;
     else if (hand && hand.roller) turn = `${who(hand.roller)}: roll`;
     else if (hand && hand.stage === "show" && hand.settlement) turn = `${who(hand.settlement.winner)}: show or keep the hand hidden`;
     else if (hand && hand.words) turn = hand.words; // the reveal, a tie drawn again: the engine's words
     $("hand-turn").textContent = turn;
     $("hand-pot").textContent = String(hand ? hand.hand_pot : 0);
+    renderFacts($("hand-game-facts"), tableFacts(state));
     renderDiscardPile(hand);
     renderResult();
     renderDiceEntry(hand);
@@ -437,6 +444,8 @@ function consolePage(root) {
       li.querySelector(".seat-name").textContent = seat.name;
       li.querySelector(".seat-stack").textContent = `${seat.stack} credits`;
       li.querySelector(".seat-badges").textContent = badges.join(" · ");
+      const facts = seatFactsLine(seatFacts(state, seat.seat));
+      li.querySelector(".seat-game-facts").replaceChildren(...(facts ? [...facts.childNodes] : []));
       li.querySelector('[data-act="up"]').disabled = i === 0;
       li.querySelector('[data-act="down"]').disabled = i === state.seats.length - 1;
       li.querySelector('[data-act="sit"]').textContent = seat.sitting_out ? "Sit in" : "Sit out";
@@ -473,7 +482,8 @@ function consolePage(root) {
       el("div", { class: "seat-head" },
         el("strong", { class: "seat-name" }), " ",
         el("span", { class: "seat-stack" }), " ",
-        el("span", { class: "seat-badges muted" })),
+        el("span", { class: "seat-badges muted" }), " ",
+        el("span", { class: "seat-game-facts" })),
       el("div", { class: "row seat-controls" },
         button("up", "↑", "Move up:"), button("down", "↓", "Move down:"),
         button("sit", "Sit out", "Sit out or in:"),
@@ -782,7 +792,7 @@ function consolePage(root) {
     }
   }
 
-  // The seat's static field, as its phone would offer it (a seat without a phone has one too).
+  // The cards the seat lays face up, as its phone would offer them (a seat without a phone too).
   let staticPicker = null;
   let staticFor = null;
   function renderSeatStatic(sid, seat, statics) {
@@ -822,7 +832,7 @@ function consolePage(root) {
   /** A discarding move played for a seat, with the card picked for it (or null: pick one). */
   function withDiscard(entry) {
     const card = cardsPicker && cardsPicker.cards[0];
-    // Said under the seat's moves (the first error slot of the panel is the static field's).
+    // Said under the seat's moves (the panel's first error slot is that of the cards laid face up).
     if (!card) { $("seat-play-error").textContent = "Pick the card the seat discards first."; return null; }
     return { ...entry, card };
   }

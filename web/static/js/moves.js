@@ -16,7 +16,9 @@
 // {type, ...fields, <each input's field>: its value} (and `seat` for the console).
 // Inputs: amount {field, min, max, shortcuts: [[n, words]], words}; cards {field, deck, count,
 // locked?, words}; choice | pile | seat | token {field, options: [[value, words]], words,
-// count?} (a count above 1: that many of the options, sent as a list).
+// count?} (a count above 1: that many of the options, sent as a list). An input with
+// `optional: true` may be left out (a choice's first segment is `none`, its words): the command
+// is sent without its field.
 // Every text goes on the page as text (h(), textContent): nothing the server sends is parsed.
 
 import { h, amountField } from "./live.js";
@@ -92,13 +94,19 @@ function choiceControl(input, id) {
   if (input.count > 1) return manyControl(input, id);
   const options = input.options || [];
   const group = h("div", { class: "segmented", role: "radiogroup", "aria-label": input.words, dataset: { field: input.field } });
+  // An optional input's first segment is "none" (its own words), chosen until another is:
+  // the command goes without the field.
+  if (input.optional) {
+    const none = h("input", { type: "radio", name: id, id: `${id}-none`, value: "", checked: true, dataset: { none: "true" } });
+    group.append(h("label", { for: `${id}-none`, class: "segment" }, none, h("span", {}, input.none || "None")));
+  }
   options.forEach(([value, words], i) => {
-    const radio = h("input", { type: "radio", name: id, id: `${id}-${i}`, value: String(value), checked: options.length === 1 });
+    const radio = h("input", { type: "radio", name: id, id: `${id}-${i}`, value: String(value), checked: options.length === 1 && !input.optional });
     group.append(h("label", { for: `${id}-${i}`, class: "segment" }, radio, h("span", {}, words)));
   });
   const value = () => {
     const chosen = group.querySelector("input:checked");
-    if (!chosen) return null;
+    if (!chosen || chosen.dataset.none) return null;
     // The option's own value (a number stays a number).
     const found = options.find(([v]) => String(v) === chosen.value);
     return found ? found[0] : chosen.value;
@@ -190,6 +198,7 @@ export function offerBlock(offer, opts) {
       const control = controls[i];
       const v = control ? control.value() : null;
       if (v === null || v === undefined) {
+        if (inputs[i].optional) continue; // left out: the command goes without it
         error.textContent = control ? control.missing : `This page cannot ask for ${lower(inputs[i].words || inputs[i].kind)}.`;
         return null;
       }

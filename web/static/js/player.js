@@ -10,6 +10,7 @@ import {
   gameWords, discardPileWords, capital, hasSabaccPot, handSizeWords,
 } from "./live.js";
 import { offerBlocks } from "./moves.js";
+import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
 import { showdown, finalStandings } from "./showdown.js";
@@ -112,7 +113,7 @@ let armed = null; // {key, until}: a fold/all-in waiting for its second tap
 let busy = false;
 const log = [];
 const pickers = { reveal: null, tie: null, static: null };
-let pickerHand = null; // the hand the reveal/demise pickers were made for
+let pickerHand = null; // the hand the reveal and tie pickers were made for
 let tieDraw = 1; // the draw the tie picker was made for (tied again: the next)
 let clash = null; // the words of a reveal clash this seat must enter again for
 
@@ -203,6 +204,8 @@ function render(state, events) {
   $("discard-top").hidden = !pile;
   $("discard-top").textContent = pile;
   $("turn").textContent = lead + turn;
+  renderFacts($("table-facts"), tableFacts(state));
+  renderFacts($("my-facts"), ownFacts(state));
   $("turn").classList.toggle("is-mine", turn.startsWith("You"));
 
   for (const ev of events) {
@@ -546,7 +549,7 @@ function renderReveal(state, mine) {
     const saved = `sabacc.reveal.${code}.${handKey}`;
     if (!pickers.reveal) {
       const pool = new CardPool(deck);
-      pool.setReserved(othersStatic); // face up in the others' static fields: not in this hand
+      pool.setReserved(othersStatic); // laid face up by the others: not in this hand
       let kept = null;
       try { kept = JSON.parse(sessionStorage.getItem(saved) || "null"); } catch (err) { kept = null; }
       // After a reload the cards picked but not sent are still there.
@@ -708,7 +711,8 @@ function renderSeats(state, names) {
     const li = h("li", { class: `seat${s.seat === live.seat ? " is-me" : ""}${moving ? " is-moving" : ""}`, dataset: { seat: s.seat } },
       h("span", { class: "seat-name" }, s.name),
       tags.map((t) => h("span", { class: "tag" }, t)),
-      h("span", { class: "seat-facts" }, facts.filter(Boolean).join(" · ")));
+      h("span", { class: "seat-facts" }, facts.filter(Boolean).join(" · ")),
+      seatFactsLine(seatFacts(state, s.seat)));
     if (p && p.static && p.static.length) {
       li.append(h("span", { class: "seat-static" }, `Static field: ${p.static.map(cardWords).join(", ")}`));
     }

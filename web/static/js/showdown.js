@@ -14,7 +14,7 @@
 import { h } from "./live.js";
 import { concededWords, handWords, gameWords, capital, penaltyWords } from "./settlement.js";
 
-/** {seat: [codes]|null} from state.hand.players (its demise card appended) or a history entry. */
+/** {seat: [codes]|null} from state.hand.players (a tie-break card appended) or a history entry. */
 export function cardsBySeat(players) {
   if (!Array.isArray(players)) return players || {};
   const out = {};
@@ -97,7 +97,7 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
     if (won.has(x.name)) what.push(`wins the ${won.get(x.name).join(", ")}`);
     if (shown && x.name === settlement.winner && shown.sabacc_pot) what.push(`takes the sabacc pot, ${shown.sabacc_pot}`);
     if (penalty.has(x.name)) what.push(`pays ${penalty.get(x.name).amount}`);
-    // After a sudden demise: the demise card and the total after it, beside the first total.
+    // After a tie broken by one more card: that card and the total after it, beside the first total.
     const demise = x.demise ? `${cardWords(x.demise)} → ${x.demise_total} (${handWords({ kind: x.demise_kind, total: null })})` : "";
     return h("tr", { dataset: { seat: x.name, kind: x.demise_kind || x.kind } },
       h("th", { scope: "row", class: "sd-name" }, n(x.name)),
