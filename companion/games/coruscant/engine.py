@@ -279,9 +279,11 @@ class CoruscantRound(Evening, Seats, Betting):
             self.open_round_betting()
 
     def check_improve(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
-        """The seat recording its improved count, or why not (never fewer than the first, C10)."""
-        sid = self.seat_at("improve", f, actor)
-        if not isinstance(sid, str):
+        """The seat recording its improved count, or why not (never fewer than the first, C10).
+        At the reveal the host may correct a seat's recorded count before the settlement (C30)."""
+        correcting = actor == HOST and self.step() == "reveal"
+        sid = self.seat_at("reveal" if correcting else "improve", f, actor)
+        if not isinstance(sid, str) or correcting:
             return sid
         r = self.rnd(self.hand)
         if sid in r["improved"] and actor != HOST:
@@ -296,6 +298,10 @@ class CoruscantRound(Evening, Seats, Betting):
         r = self.rnd(self.hand)
         improved = {**r["improved"], sid: f["count"]}
         self.set_rnd(improved=improved)
+        if self.step() == "reveal":  # C30: the host's correction; the entered cards must match it
+            self.emit("improved", seat=sid, count=f["count"], added=None,
+                      words=f"The host corrects {self.name(sid)}'s selection count: {_cards(f['count'])}.")
+            return
         added = f["count"] - r["counts"][sid]
         self.emit("improved", seat=sid, count=f["count"], added=added,
                   words=f"{self.name(sid)} adds {_cards(added)}: {_cards(f['count'])} selected.")
