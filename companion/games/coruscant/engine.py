@@ -75,7 +75,9 @@ class CoruscantRound(Evening, Seats, Betting):
                 "reveal_selection": _obj({**_SEAT, "cards": {"type": ["array", "string"], "items": _CARD,
                                                              "minItems": 1, "maxItems": SELECTION_MAX,
                                                              "minLength": 1, "maxLength": 20}}, ("cards",)),
-                "tie_draw": _obj({**_SEAT, "card": _CARD}, ("card",))}
+                # The card drawn, or a one-card list (the offer's card input, as the reveal's).
+                "tie_draw": _obj({**_SEAT, "card": {"type": ["array", "string"], "items": _CARD, "minItems": 1,
+                                                    "maxItems": 1, "minLength": 1, "maxLength": 20}}, ("card",))}
 
     # The runtime's sections type the rules as a `RuleSet` (Play.rules); this engine's table
     # holds Coruscant's rules value (the registry gives each engine its own game's).
@@ -434,6 +436,7 @@ class CoruscantRound(Evening, Seats, Betting):
         if h["p"][sid]["demise"] is not None and actor != HOST:
             return Refusal(409, "your tie-draw card is entered")
         card = f.get("card", "")
+        card = card[0] if isinstance(card, list) else card
         if not card:  # the legal moves' read-only question: no card yet
             return sid, ""
         try:
