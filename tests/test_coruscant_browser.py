@@ -32,7 +32,7 @@ from companion.games.coruscant.cards import GOLD, SILVER
 from companion.rules.rulesets import Trigger
 from companion.scrambler.seed import SeededRoller, derive_dice
 from companion.server.app import create_app
-from conftest import screenshot
+from conftest import PHONE, screenshot
 from test_plugin_game_browser import Screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -147,8 +147,7 @@ def test_a_whole_starcruiser_game_through_three_phones_the_console_and_the_displ
     s = screens
     con = s.set_up("coruscant-starcruiser")
     # A third phone (Dee, s4) joins by the display's join address; the console seats Eli (s5).
-    dee = s.page({"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2, "has_touch": True,
-                  "is_mobile": True})
+    dee = s.page(PHONE)
     dee.goto(s.display.locator("#d-join-url").text_content().strip())
     dee.get_by_label("Your name at the table").fill("Dee")
     dee.get_by_role("button", name="Take a seat").click()
@@ -169,12 +168,12 @@ def test_a_whole_starcruiser_game_through_three_phones_the_console_and_the_displ
         s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
         s.money(stacks, pot)
 
-    def roll(dealer, number):
-        """`dealer` rolls from their moves; the target is said on every screen."""
+    def roll(dealer, round_no):
+        """`dealer` rolls from their moves; the round's target is said on every screen."""
         dealer.press("Roll the dice")
-        words = f"The target is {TARGET_WORDS[number - 1]}."
-        number_, suit = TARGETS[number - 1]
-        assert s.owner.view(None)[1]["hand"]["target"] == {"number": number_, "suit": suit, "words": words}
+        words = f"The target is {TARGET_WORDS[round_no - 1]}."
+        number, suit = TARGETS[round_no - 1]
+        assert s.owner.view(None)[1]["hand"]["target"] == {"number": number, "suit": suit, "words": words}
         # The console rolls as the host (its roll names no seat): the dice roll themselves.
         roller = f"{dealer.name} rolls" if dealer.phone else "The gold and silver dice roll"
         expect(s.display.locator("#d-log")).to_contain_text(roller)
@@ -309,7 +308,10 @@ def test_a_whole_starcruiser_game_through_three_phones_the_console_and_the_displ
     result("Ana takes 30: everyone else folded.", {ana: "Your stack is now 90: +15 this hand (paid out 30)."})
     for log in (s.display.locator("#d-log"), *(p.phone.locator("#log") for p in phones)):
         expect(log).to_contain_text("Dee wins the game.")
-    assert s.owner.view(None)[1]["hand"]["game"]["places"] == {"s4": 1, "s5": 2, "s1": 3, "s3": 4, "s2": 5}
+    view = s.owner.view(None)[1]
+    assert view["hand"]["game"]["places"] == {"s4": 1, "s5": 2, "s1": 3, "s3": 4, "s2": 5}
+    # Each round rolled from its committed seed, revealed after it: the seeds the test chose.
+    assert [h["seed"] for h in view["hands"]] == [seed_for(*target) for target in TARGETS]
     screenshot(s.display, "coruscant-display-game-over")
     # The host ends the session: the final standings, Dee first with 240 (+140), Ben last.
     con.get_by_role("button", name="End the session…").click()
