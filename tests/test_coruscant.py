@@ -371,6 +371,14 @@ def test_random_games_conserve_credits_pay_side_pots_to_the_eligible_and_follow_
             may_win = sum(pot.amount for pot in r.pots if p in pot.eligible)
             assert 0 <= r.payouts[p] <= may_win
             assert p not in folded or r.payouts[p] == 0
+            # Nobody wins more than each player matched of their own commitment (C22).
+            assert r.payouts[p] <= sum(min(committed[q], committed[p]) for q in seats)
+        before: set[str] | None = None
+        for pot in r.pots:  # each side pot is for fewer players, those who put in the most
+            assert before is None or set(pot.eligible) < before
+            before = set(pot.eligible)
+            below = [q for q in seats if q not in folded and q not in pot.eligible]
+            assert all(committed[q] < min(committed[e] for e in pot.eligible) for q in below)
         for p in seats:
             stacks[p] += r.payouts[p] - committed[p]
             assert stacks[p] >= 0
@@ -382,6 +390,10 @@ def test_random_games_conserve_credits_pay_side_pots_to_the_eligible_and_follow_
             break
     # The ante followed C8's schedule (or stayed fixed) for the players left before each round.
     assert antes == ante_schedule(rules.ante, left_before, rules.ante_rise)
+    rise = {2: 5, 3: 3, 4: 2}  # C8's table; +1 with 5 or more
+    assert antes[0] == rules.ante and all(
+        antes[i] - antes[i - 1] == (rise.get(left_before[i], 1) if rules.ante_rise == "round" else 0)
+        for i in range(1, len(antes)))
     if rules.end == "deal-once":
         assert len(dealt) <= n
     final = places(stacks, out)

@@ -1,19 +1,84 @@
-"""Issue 31: a Coruscant Shift game (the `coruscant-starcruiser` preset) played in Chromium
-through the pages alone, which know no game: two phones join by the join page, the console
-plays a third seat, the display watches. Every move is drawn from the server's offers.
+"""Issue 31: a whole Coruscant Shift game (the `coruscant-starcruiser` preset: stock 100, ante 5,
+the game ends when the deal would pass to a player who has dealt) played in Chromium through
+the pages alone, which know no game: three phones join by the join page, the console plays the
+seats without a phone, the display watches. Every move is drawn from the server's offers.
 
-Seats in join order: s1 Ana (a phone, the first dealer), s2 Ben (a phone), s3 Cas (the console
-plays it)."""
+Seats in join order: s1 Ana, s2 Ben and s4 Dee on phones; s3 Cas and s5 Eli played from the
+console. Five players, not the issue's four: a `deal-once` game of four players lasts four
+rounds, and the gold die has five targets (0, +5, −5, +10, −10) to show, one a round.
+
+The dice come from each round's committed seed, as at any table: the test chooses the seeds the
+table draws (`scripted_seeds`), each the first of a fixed series that rolls the round's target,
+so the rounds' targets are known and the players choose their cards for them:
+
+1. +10 Circle. Ben bets 30, Cas raises to 60, everyone else folds: Cas takes 115 unseen (C16).
+2. +5 Triangle. Cas bets 10, Dee raises to 20, Eli and Ana fold, Ben goes all-in for his 60,
+   Cas raises to 80, Dee calls: a main pot of 205 (Ben, Cas, Dee) and a side pot of 40 (Cas,
+   Dee). Cas and Dee are both 1 away: Dee wins both on the suit (2 Triangles to 1); Ben is out.
+3. 0 Square. Eli bets 5, Ana calls, Cas and Dee fold; Eli and Ana both make 0 with no Square:
+   the tie draw (Ana's phone reloaded first), Eli's +8 beats Ana's −8: Eli takes 30.
+4. −5 Circle and 5. −10 Triangle: one bet, everyone else folds. The deal would pass from Eli,
+   over Ben (out), to Ana, who dealt: Dee wins the game with 240 credits.
+"""
 
 from __future__ import annotations
+
+import hashlib
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import screenshot
-from test_plugin_game_browser import Screens, tap
+from companion.games.coruscant.cards import GOLD, SILVER
+from companion.rules.rulesets import Trigger
+from companion.scrambler.seed import SeededRoller, derive_dice
+from companion.server.app import create_app
+from conftest import PHONE, screenshot
+from test_plugin_game_browser import Screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+#: The rounds' targets, in the order the rounds roll them: every number the gold die shows.
+TARGETS = [(10, "circle"), (5, "triangle"), (0, "square"), (-5, "circle"), (-10, "triangle")]
+TARGET_WORDS = ["+10 Circle", "+5 Triangle", "0 Square", "−5 Circle", "−10 Triangle"]
+
+
+def seed_for(number: int, suit: str) -> str:
+    """The first seed of a fixed series whose first roll of the two dice shows `number` and `suit`."""
+    i = 0
+    while True:
+        seed = hashlib.sha256(f"coruscant {i}".encode()).hexdigest()
+        gold, silver = derive_dice(seed, 0, Trigger.TWO_D6_DOUBLES)
+        if (GOLD.face(gold), SILVER.face(silver)) == (number, suit):
+            return seed
+        i += 1
+
+
+class ScriptedSecrets:
+    """`secrets` for the table owner, drawing the hands' seeds in the order given (the owner draws
+    one when the table is made and one at each seed's reveal, for the next hand); everything
+    else is the real module's."""
+
+    def __init__(self, seeds):
+        import secrets
+
+        self.real, self.seeds = secrets, list(seeds)
+
+    def token_hex(self, n):
+        assert n == 32 and self.seeds, "the test gave fewer seeds than the table drew"
+        return self.seeds.pop(0)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    """The server rolls from committed seeds (as `serve` does), the seeds the test chose."""
+    from companion.table import owner
+
+    spare = [seed_for(0, "circle")] * 3  # the seed drawn after the last round's reveal
+    monkeypatch.setattr(owner, "secrets", ScriptedSecrets([seed_for(*t) for t in TARGETS] + spare))
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "ROLLER_FACTORY": SeededRoller})
 
 
 @pytest.fixture
@@ -23,164 +88,240 @@ def screens(chromium, live_server):
     s.close()
 
 
-def test_a_coruscant_round_through_the_pages(screens):
+class Seat:
+    """Where a seat's moves are drawn: its phone's #actions, or the console's moves for the seat
+    (chosen in its seat list; the buttons say "… for <name>")."""
+
+    def __init__(self, s, seat, name):
+        self.s, self.seat, self.name = s, seat, name
+        self.phone = s.phones.get(seat)
+        self.page = self.phone or s.console
+        self.box = self.phone.locator("#actions") if self.phone else s.console.locator("#seat-moves")
+        self.suffix = "" if self.phone else f" for {name}"
+
+    def ready(self):
+        """The page shows the table's latest version (and the console this seat's moves)."""
+        expect(self.page.locator("body")).to_have_attribute("data-version", str(self.s.version))
+        if not self.phone:
+            self.s.console.locator("#play-seat").select_option(self.seat)
+            expect(self.s.console.locator("#seat-play-for")).to_have_text(f"Moves for {self.name}")
+
+    def button(self, words):
+        return self.box.get_by_role("button", name=words + self.suffix, exact=True)
+
+    def press(self, words, confirm=False):
+        """Press the offer's button (twice where it asks to confirm); wait for the table to take it."""
+        self.ready()
+
+        def do():
+            self.button(words).click()
+            if confirm:
+                again = self.box.get_by_role("button", name=f"Tap again: {(words + self.suffix).lower()}", exact=True)
+                expect(again).to_be_visible()
+                again.click()
+        self.s.act(do)
+
+    def count(self, n, words):
+        """Choose `n` cards of the offer's choice and send it (the selection, the improve step)."""
+        self.ready()
+        self.box.get_by_role("radio", name=str(n), exact=True).check()
+        self.s.act(lambda: self.button(words).click())
+
+    def amount(self, label, n, words):
+        """Fill the offer's amount `label` with `n` and send it with the button `words`."""
+        self.ready()
+        self.page.get_by_label(label + self.suffix, exact=True).fill(str(n))
+        self.s.act(lambda: self.box.get_by_role("button", name=words, exact=True).click())
+
+    def cards(self, codes, words):
+        """Pick `codes` in the offer's card picker and send them."""
+        self.ready()
+        for code in codes:
+            tab = "sylop" if code == "sylop" else code[:2]
+            self.box.locator(f'.suit-tab[data-tab="{tab}"]').click()
+            self.box.locator(f'.card-btn[data-code="{code}"]').click()
+        self.s.act(lambda: self.button(words).click())
+
+
+def test_a_whole_starcruiser_game_through_three_phones_the_console_and_the_display(screens):
     s = screens
     con = s.set_up("coruscant-starcruiser")
+    # A third phone (Dee, s4) joins by the display's join address; the console seats Eli (s5).
+    dee = s.page(PHONE)
+    dee.goto(s.display.locator("#d-join-url").text_content().strip())
+    dee.get_by_label("Your name at the table").fill("Dee")
+    dee.get_by_role("button", name="Take a seat").click()
+    expect(dee.locator("#my-name")).to_have_text("Dee")
+    s.phones["s4"] = dee
+    con.get_by_label("Seat a player without a phone", exact=False).fill("Eli")
+    con.get_by_role("button", name="Add the seat").click()
+    expect(con.locator("#add-seat-done")).to_contain_text("Eli has seat s5")
+    ana, ben, cas, dee, eli = (Seat(s, f"s{i + 1}", n) for i, n in enumerate(("Ana", "Ben", "Cas", "Dee", "Eli")))
+    phones = [ana, ben, dee]
 
-    # Buy-ins of the preset's stock (100), from the console's seat list.
-    for name in ("Ana", "Ben", "Cas"):
+    for name in ("Ana", "Ben", "Cas", "Dee", "Eli"):  # the preset's stock of 100 each
         s.act(lambda: con.get_by_role("button", name=f"Buy in: {name}").click())
-    s.money({"s1": 100, "s2": 100, "s3": 100}, 0)
+    s.money({"s1": 100, "s2": 100, "s3": 100, "s4": 100, "s5": 100}, 0)
 
-    # -- round 1: ante 5 each; Ana deals and rolls from her phone ------------------------------
-    s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
-    s.money({"s1": 95, "s2": 95, "s3": 95}, 15)
-    ana, ben = s.phones["s1"], s.phones["s2"]
-    expect(ana.locator("#turn")).to_have_text("Hand 1. You: roll the dice.")
-    s.act(lambda: tap(ana, "Roll the dice"))
-    # The target, in the game's words, on every screen's last actions.
-    target = s.owner.view(None)[1]["hand"]["target"]
-    words = target["words"]
-    expect(s.display.locator("#d-log")).to_contain_text(f"Ana rolls")
-    expect(s.display.locator("#d-log")).to_contain_text(words)
-    for page in s.phones.values():
-        expect(page.locator("#log")).to_contain_text(words)
-    expect(s.display.locator("#d-turn")).to_have_text("Waiting for Ben, Cas, Ana.")
+    def start(stacks, pot):
+        """The console starts the next round; the antes are paid."""
+        s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
+        s.money(stacks, pot)
 
-    # -- the selection counts: Ben 1 and Cas 1 (the console), Ana 2 ----------------------------
-    expect(ben.locator("#actions")).to_contain_text("My selection: how many cards")
-    screenshot(ben, "coruscant-phone-selection")
-    pick = ben.locator("#actions")
-    pick.get_by_role("radio", name="1", exact=True).check()
-    s.act(lambda: pick.get_by_role("button", name="My selection: how many cards", exact=True).click())
-    con.locator("#play-seat").select_option(label="Cas")
-    moves = con.locator("#seat-moves")
-    moves.get_by_role("radio", name="1", exact=True).check()
-    s.act(lambda: moves.get_by_role("button", name="My selection: how many cards for Cas", exact=True).click())
-    expect(s.display.locator("#d-turn")).to_have_text("Waiting for Ana.")
-    ana.locator("#actions").get_by_role("radio", name="2", exact=True).check()
-    s.act(lambda: ana.locator("#actions").get_by_role("button", name="My selection: how many cards", exact=True).click())
+    def roll(dealer, round_no):
+        """`dealer` rolls from their moves; the round's target is said on every screen."""
+        dealer.press("Roll the dice")
+        words = f"The target is {TARGET_WORDS[round_no - 1]}."
+        number, suit = TARGETS[round_no - 1]
+        assert s.owner.view(None)[1]["hand"]["target"] == {"number": number, "suit": suit, "words": words}
+        # The console rolls as the host (its roll names no seat): the dice roll themselves.
+        roller = f"{dealer.name} rolls" if dealer.phone else "The gold and silver dice roll"
+        expect(s.display.locator("#d-log")).to_contain_text(roller)
+        for page in [s.display.locator("#d-log"), *(p.phone.locator("#log") for p in phones)]:
+            expect(page).to_contain_text(words)
 
-    # -- the first betting round, from Ben (the dealer's left): a bet, a raise, a fold, a call ----
-    expect(ben.locator("#turn")).to_have_text("Hand 1. You: check or bet.")
-    ben.get_by_label("How much").fill("3")
-    s.act(lambda: ben.locator("#actions").get_by_role("button", name="Bet", exact=True).click())
-    s.money({"s1": 95, "s2": 92, "s3": 95}, 18)
-    con.get_by_label("Raise to for Cas").fill("8")
-    s.act(lambda: moves.get_by_role("button", name="Raise to", exact=True).click())
-    s.money({"s1": 95, "s2": 92, "s3": 87}, 26)
-    s.act(lambda: tap(ana, "Fold", confirm=True))
-    s.act(lambda: tap(ben, "Call 5"))
-    s.money({"s1": 95, "s2": 87, "s3": 87}, 31)
+    def result(words, mine=None):
+        """The round's result in words on every screen, and each phone's own credits in words."""
+        s.synced()
+        expect(s.display.locator("#d-result-words")).to_have_text(words)
+        for p in phones:
+            expect(p.phone.locator("#result-words")).to_have_text(words)
+        expect(con.locator("#hand-result")).to_contain_text(words)
+        for p, line in (mine or {}).items():
+            expect(p.phone.locator("#result-mine")).to_have_text(line)
 
-    # -- the shift: each still in discards the cards not selected and draws as many -------------
-    expect(ben.locator("#turn")).to_have_text("Hand 1. You: discard the cards you did not select and draw as many.")
-    expect(ana.locator("#actions")).not_to_contain_text("I discarded")  # Ana folded
-    s.act(lambda: tap(ben, "I discarded and drew 4 cards"))
-    s.act(lambda: moves.get_by_role("button", name="I discarded and drew 4 cards for Cas", exact=True).click())
+    # -- round 1: +10 Circle; Ana deals, Ben starts; a bet, a raise, four folds ---------------
+    start({"s1": 95, "s2": 95, "s3": 95, "s4": 95, "s5": 95}, 25)
+    expect(ana.phone.locator("#turn")).to_have_text("Hand 1. You: roll the dice.")
+    expect(ben.box).not_to_contain_text("Roll the dice")
+    roll(ana, 1)
+    expect(s.display.locator("#d-turn")).to_have_text("Waiting for Ben, Cas, Dee, Eli, Ana.")
+    expect(ben.box).to_contain_text("My selection: how many cards")
+    screenshot(ben.phone, "coruscant-phone-selection")
+    for p in (ben, cas, dee, eli, ana):
+        p.count(1, "My selection: how many cards")
+    expect(s.display.locator("#d-log")).to_contain_text("Ana selects 1 card.")
+    expect(ben.phone.locator("#turn")).to_have_text("Hand 1. You: check or bet.")
+    ben.amount("How much", 30, "Bet")
+    cas.amount("Raise to", 60, "Raise to")
+    s.money({"s1": 95, "s2": 65, "s3": 35, "s4": 95, "s5": 95}, 115)
+    for p in (dee, eli, ana, ben):
+        p.press("Fold", confirm=True)
+    # Everyone else folded: Cas takes the pot without showing, no shift (C16).
+    s.money({"s1": 95, "s2": 65, "s3": 150, "s4": 95, "s5": 95}, 0)
+    result("Cas takes 115: everyone else folded.",
+           {ben: "Your stack is now 65: −35 this hand.", ana: "Your stack is now 95: −5 this hand."})
 
-    # -- the second betting round: both check ------------------------------------------------
-    s.act(lambda: tap(ben, "Check"))
-    s.act(lambda: moves.get_by_role("button", name="Check for Cas", exact=True).click())
-    s.money({"s1": 95, "s2": 87, "s3": 87}, 31)
-
-    # -- improve: Ben adds a card (his count can only grow), Cas keeps one ---------------------
-    improve = ben.locator("#actions")
-    expect(improve.get_by_role("radio")).to_have_count(5)  # 1..5: never below his count of 1
-    improve.get_by_role("radio", name="2", exact=True).check()
-    s.act(lambda: improve.get_by_role("button", name="Add cards: my selection now", exact=True).click())
-    moves.get_by_role("radio", name="1", exact=True).check()
-    s.act(lambda: moves.get_by_role("button", name="Add cards: my selection now for Cas", exact=True).click())
-
-    # -- the reveal: each enters the selection with the card picker ---------------------------
-    n, suit = target["number"], {"circle": "ci", "triangle": "tr", "square": "sq"}[target["suit"]]
-    # Ben's two cards of the target's suit add up to the target; Cas's one is far from it.
-    ben_cards = {10: ("+6", "+4"), 5: ("+3", "+2"), 0: ("+3", "-3"), -5: ("-3", "-2"), -10: ("-6", "-4")}[n]
-    other = "sq" if suit != "sq" else "ci"
-    cas_card = other + ("-10" if n >= 0 else "+10")
-    expect(ben.locator("#turn")).to_have_text("You: enter your selection.")
-    entry = ben.locator("#actions")
-    before = s.version
-    entry.get_by_role("button", name="Enter my selection", exact=True).click()
-    expect(entry).to_contain_text("Pick 2 cards first (your selection).")
-    assert s.version == before
-    for value in ben_cards:
-        entry.locator(f'.suit-tab[data-tab="{suit}"]').click()
-        entry.locator(f'.card-btn[data-code="{suit}{value}"]').click()
-    screenshot(ben, "coruscant-phone-reveal")
-    s.act(lambda: entry.get_by_role("button", name="Enter my selection", exact=True).click())
-    moves.locator(f'.suit-tab[data-tab="{other}"]').click()
-    moves.locator(f'.card-btn[data-code="{cas_card}"]').click()
-    s.act(lambda: moves.get_by_role("button", name="Enter my selection for Cas", exact=True).click())
-
-    # -- the result on every screen ----------------------------------------------------------
-    s.money({"s1": 95, "s2": 118, "s3": 87}, 0)
-    # Ben's two cards make the target exactly; Cas is far; Ana folded. Ben put in 5 + 3 + 5.
-    result = "The pot of 31 goes to Ben."
-    expect(s.display.locator("#d-result-words")).to_have_text(result)
-    for page in s.phones.values():
-        expect(page.locator("#result-words")).to_have_text(result)
-    expect(con.locator("#hand-result")).to_contain_text(result)
-    expect(ben.locator("#result-mine")).to_have_text("Your stack is now 118: +18 this hand (paid out 31).")
-    expect(ana.locator("#result-mine")).to_have_text("Your stack is now 95: −5 this hand.")
+    # -- round 2: +5 Triangle; Ben deals, Cas starts; raises, an all-in and a side pot ---------
+    start({"s1": 90, "s2": 60, "s3": 145, "s4": 90, "s5": 90}, 25)
+    roll(ben, 2)
+    for p, n in ((cas, 2), (dee, 2), (eli, 1), (ana, 1), (ben, 1)):
+        p.count(n, "My selection: how many cards")
+    cas.amount("How much", 10, "Bet")
+    dee.amount("Raise to", 20, "Raise to")
+    eli.press("Fold", confirm=True)
+    ana.press("Fold", confirm=True)
+    ben.press("All-in (60)", confirm=True)
+    cas.amount("Raise to", 80, "Raise to")
+    dee.press("Call 60")
+    s.money({"s1": 90, "s2": 0, "s3": 65, "s4": 10, "s5": 90}, 245)
+    # The shift: 5 − the selection count to draw; Ben, all-in, still shifts, improves, reveals.
+    expect(ana.box).not_to_contain_text("I discarded")  # Ana folded
+    for p, n in ((cas, 3), (dee, 3), (ben, 4)):
+        p.press(f"I discarded and drew {n} cards")
+    cas.press("Check")
+    dee.press("Check")
+    for p, n in ((cas, 2), (dee, 2), (ben, 1)):
+        p.count(n, "Add cards: my selection now")
+    expect(s.display.locator("#d-log")).to_contain_text("Ben adds 0 cards: 1 card selected.")
+    # The reveal, each with the card picker: Cas 6 (1 Triangle), Dee 6 (2 Triangles), Ben 10.
+    cas.cards(["tr+4", "ci+2"], "Enter my selection")
+    dee.ready()
+    expect(dee.phone.locator("#turn")).to_have_text("You: enter your selection.")
+    for code in ("tr+1", "tr+5"):
+        dee.box.locator(f'.suit-tab[data-tab="{code[:2]}"]').click()
+        dee.box.locator(f'.card-btn[data-code="{code}"]').click()
+    screenshot(dee.phone, "coruscant-phone-reveal")
+    s.act(lambda: dee.button("Enter my selection").click())
+    ben.cards(["sq+10"], "Enter my selection")
+    # Dee wins the main pot and the side pot on the target suit; Ben is out of credits.
+    s.money({"s1": 90, "s2": 0, "s3": 65, "s4": 255, "s5": 90}, 0)
+    result("The main pot of 205 goes to Dee. A side pot of 40 goes to Dee.",
+           {dee: "Your stack is now 255: +160 this hand (paid out 245).",
+            ben: "Your stack is now 0: −65 this hand."})
     hands = s.display.locator("#d-result-hands")
-    expect(hands.locator("tr", has_text="Ben")).to_contain_text("wins the pot")
-    expect(hands.locator("tr", has_text="Ben")).to_contain_text("+18")
-    expect(hands.locator("tr", has_text="Cas")).to_contain_text("−13")
-    expect(hands.locator("tr", has_text="Ana")).to_contain_text("folded")
-    expect(s.display.locator("#d-log")).to_contain_text("Ben adds 1 card: 2 cards selected.")
-    screenshot(s.display, "coruscant-display-result")
-    screenshot(ana, "coruscant-phone-result")
+    expect(hands.locator("tr", has_text="Dee")).to_contain_text("+160")
+    expect(hands.locator("tr", has_text="Cas")).to_contain_text("−85")
+    expect(hands.locator("tr", has_text="Eli")).to_contain_text("folded")
+    for log in (s.display.locator("#d-log"), ben.phone.locator("#log")):
+        expect(log).to_contain_text("Ben is out of credits: out.")
+    screenshot(s.display, "coruscant-display-side-pot")
 
-    # -- round 2: Ben deals (the ante stays 5); everyone checks; Cas wins -----------------------
-    def box(name):
-        return moves if name == "Cas" else s.phones["s1" if name == "Ana" else "s2"].locator("#actions")
+    # -- round 3: 0 Square; Cas deals (Ben is out: Dee starts); the tie draw -----------------
+    start({"s1": 85, "s2": 0, "s3": 60, "s4": 250, "s5": 85}, 20)
+    expect(ben.phone.locator("#actions")).not_to_contain_text("My selection")
+    roll(cas, 3)
+    for p in (dee, eli, ana, cas):
+        p.count(2, "My selection: how many cards")
+    dee.press("Check")
+    eli.amount("How much", 5, "Bet")
+    ana.press("Call 5")
+    cas.press("Fold", confirm=True)
+    dee.press("Fold", confirm=True)
+    for p in (eli, ana):
+        p.press("I discarded and drew 3 cards")
+    for p in (eli, ana):
+        p.press("Check")
+    for p in (eli, ana):
+        p.count(2, "Add cards: my selection now")
+    eli.cards(["ci+1", "ci-1"], "Enter my selection")
+    ana.cards(["tr+2", "tr-2"], "Enter my selection")
+    # Both make 0, neither holds a Square: each draws a card. Ana's phone is reloaded first.
+    ana.phone.reload()
+    expect(ana.phone.locator("#my-stack")).to_have_text("80")
+    expect(ana.phone.locator("#turn")).to_have_text("You: draw the top card of the draw pile and enter it.")
+    expect(ana.phone.locator("#log")).to_contain_text("A tie: Eli and Ana each draw the top card of the draw pile")
+    ana.cards(["sq-8"], "Enter the card I drew")
+    eli.cards(["ci+8"], "Enter the card I drew")
+    s.money({"s1": 80, "s2": 0, "s3": 60, "s4": 250, "s5": 110}, 0)
+    result("The pot of 30 goes to Eli.", {ana: "Your stack is now 80: −10 this hand."})
+    expect(s.display.locator("#d-log")).to_contain_text("Eli draws Circle +8.")
 
-    def press(name, words):
-        s.act(lambda: box(name).get_by_role("button", name=words + (" for Cas" if name == "Cas" else ""), exact=True).click())
-
-    def quiet_round(dealer, order, winner):
-        """A round everyone checks through with selections of 2: `winner` makes the target."""
-        press(dealer, "Roll the dice")
-        t = s.owner.view(None)[1]["hand"]["target"]
-        expect(s.display.locator("#d-log")).to_contain_text(t["words"])
-        for name in order:
-            box(name).get_by_role("radio", name="2", exact=True).check()
-            press(name, "My selection: how many cards")
-        for step in ("Check", "I discarded and drew 3 cards", "Check"):
-            for name in order:
-                press(name, step)
-        for name in order:
-            box(name).get_by_role("radio", name="2", exact=True).check()
-            press(name, "Add cards: my selection now")
-        n, suit = t["number"], {"circle": "ci", "triangle": "tr", "square": "sq"}[t["suit"]]
-        others = iter(x for x in ("ci", "tr", "sq") if x != suit)
-        far = ("-10", "-9") if n >= 0 else ("+10", "+9")
-        for name in order:
-            mine = [suit + v for v in {10: ("+6", "+4"), 5: ("+3", "+2"), 0: ("+3", "-3"), -5: ("-3", "-2"),
-                                       -10: ("-6", "-4")}[n]] if name == winner else []
-            if not mine:
-                other = next(others)  # each loser its own suit: no card twice
-                mine = [other + v for v in far]
-            for code in mine:
-                box(name).locator(f'.suit-tab[data-tab="{code[:2]}"]').click()
-                box(name).locator(f'.card-btn[data-code="{code}"]').click()
-            press(name, "Enter my selection")
-
-    s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
-    s.money({"s1": 90, "s2": 113, "s3": 82}, 15)
-    expect(ana.locator("#actions")).not_to_contain_text("Roll the dice")
-    quiet_round("Ben", ("Cas", "Ana", "Ben"), "Cas")
-    s.money({"s1": 90, "s2": 113, "s3": 97}, 0)
-    expect(s.display.locator("#d-result-words")).to_have_text("The pot of 15 goes to Cas.")
-
-    # -- round 3: Cas deals (the console rolls for Cas); Ana wins; the deal would pass back to
-    # Ana, who has dealt: the game is over, and Ben, with the most credits, wins it.
-    s.act(lambda: con.get_by_role("button", name="Start the next hand").click())
-    s.money({"s1": 85, "s2": 108, "s3": 92}, 15)
-    quiet_round("Cas", ("Ana", "Ben", "Cas"), "Ana")
-    s.money({"s1": 100, "s2": 108, "s3": 92}, 0)
-    for log in (s.display.locator("#d-log"), ana.locator("#log"), ben.locator("#log")):
-        expect(log).to_contain_text("Ben wins the game.")
+    # -- rounds 4 and 5: −5 Circle and −10 Triangle; one bet, everyone else folds ------------
+    start({"s1": 75, "s2": 0, "s3": 55, "s4": 245, "s5": 105}, 20)
+    roll(dee, 4)
+    for p in (eli, ana, cas, dee):
+        p.count(1, "My selection: how many cards")
+    eli.amount("How much", 5, "Bet")
+    for p in (ana, cas, dee):
+        p.press("Fold", confirm=True)
+    result("Eli takes 25: everyone else folded.")
+    start({"s1": 70, "s2": 0, "s3": 50, "s4": 240, "s5": 120}, 20)
+    roll(eli, 5)
+    for p in (ana, cas, dee, eli):
+        p.count(1, "My selection: how many cards")
+    ana.amount("How much", 10, "Bet")
+    for p in (cas, dee, eli):
+        p.press("Fold", confirm=True)
+    # The deal would pass from Eli, over Ben, to Ana, who has dealt: the game is over.
+    s.money({"s1": 90, "s2": 0, "s3": 50, "s4": 240, "s5": 120}, 0)
+    result("Ana takes 30: everyone else folded.", {ana: "Your stack is now 90: +15 this hand (paid out 30)."})
+    for log in (s.display.locator("#d-log"), *(p.phone.locator("#log") for p in phones)):
+        expect(log).to_contain_text("Dee wins the game.")
+    view = s.owner.view(None)[1]
+    assert view["hand"]["game"]["places"] == {"s4": 1, "s5": 2, "s1": 3, "s3": 4, "s2": 5}
+    # Each round rolled from its committed seed, revealed after it: the seeds the test chose.
+    assert [h["seed"] for h in view["hands"]] == [seed_for(*target) for target in TARGETS]
     screenshot(s.display, "coruscant-display-game-over")
+    # The host ends the session: the final standings, Dee first with 240 (+140), Ben last.
+    con.get_by_role("button", name="End the session…").click()
+    s.act(lambda: con.get_by_role("button", name="Yes, end the session now").click())
+    s.synced()
+    rows = s.display.locator("#d-final tbody tr")
+    expect(rows).to_have_count(5)
+    expect(rows.first).to_contain_text("Dee")
+    expect(rows.last).to_contain_text("Ben")
+    expect(dee.phone.locator("#final-mine")).to_contain_text("You finish 1 of 5: +140 for the evening. Hand back 240 credits")
+    expect(ben.phone.locator("#final-mine")).to_contain_text("You finish 5 of 5: −100 for the evening.")
+    screenshot(s.display, "coruscant-display-final-standings")
     assert s.errors == []

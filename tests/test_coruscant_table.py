@@ -271,6 +271,10 @@ def test_c16_and_c29_everyone_folds_to_one_player_the_round_ends_at_once(client)
     assert v["hand"]["stage"] == "settled" and v["hand"]["settlement"]["status"] == "conceded"
     assert t.stacks() == {"Ana": 95, "Ben": 110, "Cas": 95}
     assert v["hands"][-1]["cards"] == {t.seat[n]: None for n in ("Ben", "Cas", "Ana")}
+    # C29: the cards not selected are simply discarded: nobody is asked to shift or improve.
+    assert all(p["drawn"] is None for p in v["hand"]["players"]) and v["hand"]["waiting"] == []
+    assert all(t.offers(n) == {} for n in ("Ana", "Ben", "Cas"))
+    assert v["hand"]["settlement"]["words"] == "Ben takes 22: everyone else folded."
 
 
 def test_c27_heads_up_the_dealers_opponent_starts_and_bets_first_in_both_rounds(client):
@@ -341,3 +345,147 @@ def test_every_move_is_offered_with_its_words_and_inputs(client):
     t.act("Ben", {"type": "reveal_selection", "cards": ["ci+2", "ci+3", "sylop"]})  # +5 Square: 1 square
     t.act("Ana", {"type": "reveal_selection", "cards": ["sq+4", "sylop"]})  # +4: 1 away
     assert t.view()["hand"]["settlement"]["words"] == "The pot of 10 goes to Ben."
+
+
+def _to_betting(t, dice, counts):
+    """Start a round, roll `dice` (by hand, as the host), record the selection `counts`."""
+    t.act("host", {"type": "start_hand"})
+    t.act("host", {"type": "roll", "dice": dice})
+    t.all_do("select", counts)
+
+
+def test_c12_an_eight_player_shift_runs_past_the_deck_and_no_card_in_a_selection_comes_back(client):
+    names = ["Ana", "Ben", "Cas", "Dee", "Eli", "Fen", "Gus", "Hal"]
+    t = Table(client, "coruscant-starcruiser", names)
+    _to_betting(t, [3, 1], {n: 1 for n in names})  # +5 Circle
+    order = names[1:] + names[:1]  # Ana deals, Ben starts
+    for n in order:
+        t.act(n, {"type": "check"})
+    # 40 cards dealt and 8 × 4 to draw: 72 of 62. The dealer shuffles the discards into a new
+    # draw pile (the cards are real: the phones only say how many to draw), and the round goes on.
+    assert {t.offers(n)["shift"]["words"] for n in names} == {"I discarded and drew 4 cards"}
+    t.all_do("shift")
+    assert t.view()["hand"]["phase"] == "bet2" and t.view()["hand"]["to_act"] == t.seat["Ben"]
+    for n in order:
+        t.act(n, {"type": "check"})
+    t.all_do("improve", {n: 1 for n in names})
+    cards = dict(zip(order, ["tr+5", "sq+5", "ci+1", "ci-2", "tr-3", "sq-4", "tr+1", "sq+1"]))
+    for n in order:
+        t.act(n, {"type": "reveal_selection", "cards": [cards[n]]})
+    # Ben (Triangle +5) and Cas (Square +5) both make the target, neither with a Circle.
+    assert [t.name[s] for s in t.view()["hand"]["demise_players"]] == ["Ben", "Cas"]
+    # A tie-draw card from the new draw pile may be a card discarded earlier, never one in a selection.
+    assert t.act("Ben", {"type": "tie_draw", "card": "sq+5"}, 422) == \
+        {"error": "Square +5 is already on the table", "field": "card"}
+    t.act("Ben", {"type": "tie_draw", "card": "ci+9"})
+    # The card alone or a one-card list, as the offer's card input gives it (the benchmark's
+    # offer player sends a list: a tie draw stalled its games).
+    assert t.act("Cas", {"type": "tie_draw", "card": ["ci-10", "ci-9"]}, 422)["field"] == "card"
+    t.act("Cas", {"type": "tie_draw", "card": ["ci-10"]})
+    assert t.view()["hand"]["settlement"]["words"] == "The pot of 40 goes to Cas."
+    assert "shuffles the discards into a new draw pile" in \
+        client.get(f"/t/{t.code}/rules").get_data(as_text=True)
+
+
+def test_c13_every_screen_shows_the_round_the_target_the_antes_the_pot_the_turn_and_each_player(client):
+    t = _worked_table(client)
+    _to_betting(t, [3, 2], {"Han": 2, "Lando": 1, "Bria": 2, "Tobias": 1})
+    t.act("Han", {"type": "bet", "amount": 4})
+    t.act("Lando", {"type": "fold"})
+    t.act("Bria", {"type": "call"})
+    t.act("Tobias", {"type": "all_in"})
+    for viewer in (None, "Han", "Bria"):  # the display, the bettor's phone, another phone
+        v = t.view(viewer)
+        h = v["hand"]
+        assert (h["round"], t.name[h["dealer"]]) == (1, "Tobias")
+        assert (h["target"]["number"], h["target"]["suit"], h["target"]["words"]) == \
+            (5, "triangle", "The target is +5 Triangle.")
+        assert (h["ante"], h["ante_next"], h["hand_pot"]) == (4, 6, 30)  # 4 players left: +2
+        assert t.name[h["to_act"]] == "Han" and h["owed"] == 2
+        assert h["words"] == ("You: call 2, raise or fold." if viewer == "Han" else "Han: call 2, raise or fold.")
+        players = {t.name[p["seat"]]: (p["committed"], p["selection"], p["folded"], p["all_in"]) for p in h["players"]}
+        assert players == {"Han": (8, 2, False, False), "Lando": (4, 1, True, False),
+                           "Bria": (8, 2, False, False), "Tobias": (10, 1, False, True)}
+        assert t.stacks() == {"Han": 47, "Lando": 21, "Bria": 22, "Tobias": 0}
+        assert all(p["cards"] is None for p in h["players"])  # the selections lie face down
+
+
+def test_c14_betting_check_bet_call_raise_within_the_minimum_and_the_limit_until_all_have_matched(client):
+    t = Table(client, {"preset": "coruscant-starcruiser", "min_bet": 2, "bet_limit": 10}, ["Ana", "Ben", "Cas"])
+    _to_betting(t, [1, 1], {"Ana": 1, "Ben": 1, "Cas": 1})
+    # Ben starts (Ana deals). No all-in while it would bet more than the limit.
+    offers = t.offers("Ben")
+    assert set(offers) == {"check", "bet"} and (offers["bet"]["min"], offers["bet"]["max"]) == (2, 10)
+    assert t.act("Ben", {"type": "bet", "amount": 1}, 422) == {"error": "the minimum bet is 2", "field": "amount"}
+    assert t.act("Ben", {"type": "bet", "amount": 11}, 422) == {"error": "the bet limit is 10", "field": "amount"}
+    t.act("Ben", {"type": "bet", "amount": 4})
+    assert t.act("Cas", {"type": "check"}, 409)["error"].startswith("you must call 4")
+    assert t.act("Cas", {"type": "raise", "to": 5}, 422)["error"] == "a raise adds at least 2: raise to 6 or more"
+    assert t.act("Cas", {"type": "raise", "to": 15}, 422)["error"] == "a raise adds at most 10: raise to 14 at most"
+    t.act("Cas", {"type": "raise", "to": 14})
+    t.act("Ana", {"type": "call"})
+    assert (t.offers("Ben")["raise"]["min_to"], t.offers("Ben")["raise"]["max_to"]) == (16, 24)
+    t.act("Ben", {"type": "call"})
+    # Everyone has matched 14: Cas, the last to raise, is not asked again; the shift follows.
+    v = t.view()
+    assert v["hand"]["phase"] == "shift" and v["hand"]["to_act"] is None and v["hand"]["hand_pot"] == 57
+    assert t.stacks() == {"Ana": 81, "Ben": 81, "Cas": 81}
+
+
+def test_c15_a_fold_only_facing_a_bet_a_player_who_cannot_call_goes_all_in_or_folds_and_loses_what_is_in(client):
+    t = Table(client, "coruscant-starcruiser", ["Ana", "Ben", "Cas"])
+    t.act("host", {"type": "adjust", "seat": t.seat["Cas"], "amount": -80, "reason": "a short stack"})
+    _to_betting(t, [3, 3], {"Ana": 1, "Ben": 1, "Cas": 1})  # +5 Square
+    assert t.act("Ben", {"type": "fold"}, 409)["error"] == \
+        "you may fold only facing a bet you have not matched: check instead"
+    t.act("Ben", {"type": "bet", "amount": 30})
+    # Cas holds 15 and owes 30: no call, no raise; all-in or fold.
+    assert set(t.offers("Cas")) == {"all_in", "fold"}
+    assert t.act("Cas", {"type": "call"}, 422)["error"] == "calling needs 30 but you have 15: go all-in or fold"
+    t.act("Cas", {"type": "fold"})
+    t.act("Ana", {"type": "call"})
+    assert t.act("Cas", {"type": "shift"}, 409)["error"] == "you have folded this round"
+    t.all_do("shift")
+    t.act("Ben", {"type": "check"})
+    t.act("Ana", {"type": "check"})
+    t.all_do("improve", {"Ana": 1, "Ben": 1})
+    t.act("Ben", {"type": "reveal_selection", "cards": ["sq+9"]})
+    t.act("Ana", {"type": "reveal_selection", "cards": ["tr+6"]})
+    # Cas's ante stays in the pot and Cas cannot win it: Ana's 6 is 1 away, Ben's 9 is 4.
+    s = t.view()["hand"]["settlement"]
+    assert s["words"] == "The pot of 75 goes to Ana." and s["pots"][0]["eligible"] == [t.seat["Ben"], t.seat["Ana"]]
+    assert t.stacks() == {"Ana": 140, "Ben": 65, "Cas": 15}
+
+
+def test_c30_a_count_mismatch_is_refused_the_host_corrects_the_count_or_the_cards_before_the_settlement(client):
+    t = Table(client, "coruscant-starcruiser", ["Ana", "Ben", "Cas"])
+    _to_betting(t, [5, 2], {"Ana": 1, "Ben": 1, "Cas": 1})  # +10 Triangle
+    for _ in range(2):
+        for n in ("Ben", "Cas", "Ana"):
+            t.act(n, {"type": "check"})
+        if t.view()["hand"]["phase"] == "shift":
+            t.all_do("shift")
+    t.all_do("improve", {"Ana": 1, "Ben": 1, "Cas": 1})
+    # Ben's phone recorded 1 card, but Ben shows 2: refused, nothing entered.
+    assert t.act("Ben", {"type": "reveal_selection", "cards": ["tr+6", "tr+4"]}, 422) == \
+        {"error": "the selection holds 2 cards but 1 was recorded", "field": "cards"}
+    # The host corrects the recorded count (players may not), then Ben's two cards stand.
+    assert t.act("Ben", {"type": "improve", "count": 2}, 409)["error"] == "not now: the round is at the reveal"
+    t.act("host", {"type": "improve", "seat": t.seat["Ben"], "count": 2})
+    assert [p["selection"] for p in t.view()["hand"]["players"]] == [2, 1, 1]  # Ben, Cas, Ana
+    t.act("Ben", {"type": "reveal_selection", "cards": ["tr+6", "tr+4"]})
+    # Cas entered a wrong card: the host enters the right one before the last reveal settles.
+    t.act("Cas", {"type": "reveal_selection", "cards": ["ci+9"]})
+    assert t.act("Cas", {"type": "reveal_selection", "cards": ["ci+10"]}, 409)["error"].startswith(
+        "your selection is entered")
+    t.act("host", {"type": "reveal_selection", "seat": t.seat["Cas"], "cards": ["ci+10"]})
+    t.act("Ana", {"type": "reveal_selection", "cards": ["sq+10"]})
+    v = t.view()
+    # All three make 10; Ben's two Triangles win.
+    assert v["hand"]["settlement"]["words"] == "The pot of 15 goes to Ben."
+    # After the settlement the count is no longer corrected; credits are moved by adjustments.
+    assert t.act("host", {"type": "improve", "seat": t.seat["Ben"], "count": 3}, 409)["error"] == \
+        "no round is being played"
+    for who, amount in (("Ben", -15), ("Cas", 15)):
+        t.act("host", {"type": "adjust", "seat": t.seat[who], "amount": amount, "reason": "C30: the pot was Cas's"})
+    assert t.stacks() == {"Ana": 95, "Ben": 95, "Cas": 110}

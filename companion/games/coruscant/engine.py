@@ -76,7 +76,9 @@ class CoruscantRound(Evening, Seats, Betting):
                 "reveal_selection": _obj({**_SEAT, "cards": {"type": ["array", "string"], "items": _CARD,
                                                              "minItems": 1, "maxItems": SELECTION_MAX,
                                                              "minLength": 1, "maxLength": 20}}, ("cards",)),
-                "tie_draw": _obj({**_SEAT, "card": _CARD}, ("card",))}
+                # The card drawn, or a one-card list (the offer's card input, as the reveal's).
+                "tie_draw": _obj({**_SEAT, "card": {"type": ["array", "string"], "items": _CARD, "minItems": 1,
+                                                    "maxItems": 1, "minLength": 1, "maxLength": 20}}, ("card",))}
 
     # The runtime's sections type the rules as a `RuleSet` (Play.rules); this engine's table
     # holds Coruscant's rules value (the registry gives each engine its own game's).
@@ -280,9 +282,11 @@ class CoruscantRound(Evening, Seats, Betting):
             self.open_round_betting()
 
     def check_improve(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
-        """The seat recording its improved count, or why not (never fewer than the first, C10)."""
-        sid = self.seat_at("improve", f, actor)
-        if not isinstance(sid, str):
+        """The seat recording its improved count, or why not (never fewer than the first, C10).
+        At the reveal the host may correct a seat's recorded count before the settlement (C30)."""
+        correcting = actor == HOST and self.step() == "reveal"
+        sid = self.seat_at("reveal" if correcting else "improve", f, actor)
+        if not isinstance(sid, str) or correcting:
             return sid
         r = self.rnd(self.hand)
         if sid in r["improved"] and actor != HOST:
@@ -297,6 +301,10 @@ class CoruscantRound(Evening, Seats, Betting):
         r = self.rnd(self.hand)
         improved = {**r["improved"], sid: f["count"]}
         self.set_rnd(improved=improved)
+        if self.step() == "reveal":  # C30: the host's correction; the entered cards must match it
+            self.emit("improved", seat=sid, count=f["count"], added=None,
+                      words=f"The host corrects {self.name(sid)}'s selection count: {_cards(f['count'])}.")
+            return
         added = f["count"] - r["counts"][sid]
         self.emit("improved", seat=sid, count=f["count"], added=added,
                   words=f"{self.name(sid)} adds {_cards(added)}: {_cards(f['count'])} selected.")
@@ -429,6 +437,7 @@ class CoruscantRound(Evening, Seats, Betting):
         if h["p"][sid]["demise"] is not None and actor != HOST:
             return Refusal(409, "your tie-draw card is entered")
         card = f.get("card", "")
+        card = card[0] if isinstance(card, list) else card
         if not card:  # the legal moves' read-only question: no card yet
             return sid, ""
         try:

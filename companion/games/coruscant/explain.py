@@ -59,7 +59,9 @@ def _round(r: CoruscantRules) -> Section:
         "Selection: everyone at once puts 1 to 5 cards face down as their selection; each phone "
         "records how many.",
         "First betting round.",
-        "Shift: each player still in discards the cards they did not select and draws as many.",
+        "Shift: each player still in discards the cards they did not select and draws as many. "
+        "If the draw pile runs out (here or at a tie draw), the dealer shuffles the discards into "
+        "a new draw pile; cards in a selection or a hand never go into it.",
         "Second betting round.",
         "Improve: each player may add cards from their hand to the selection, never remove any.",
         "Reveal: clockwise from the starting player, each player still in shows and enters their "

@@ -302,8 +302,8 @@ def reveal_refusal(cards: Sequence[str], recorded: int | None, shown: Iterable[s
     and, with the cards already `shown` this round (other reveals, tie-draw cards), no more
     copies of a card than the deck has.
 
-    >>> reveal_refusal(["tr+5"], 2)
-    'the selection holds 1 card but 2 were recorded'
+    >>> reveal_refusal(["tr+5"], 2), reveal_refusal(["tr+5", "tr+4"], 1)
+    ('the selection holds 1 card but 2 were recorded', 'the selection holds 2 cards but 1 was recorded')
     >>> reveal_refusal(["sylop"], 1, ["sylop", "sylop"])
     'the deck has only 2 of Sylop'
     >>> reveal_refusal([], None)
@@ -317,7 +317,8 @@ def reveal_refusal(cards: Sequence[str], recorded: int | None, shown: Iterable[s
     except UnknownCard as exc:
         return str(exc)
     if recorded is not None and len(codes) != recorded:
-        return f"the selection holds {len(codes)} card{'s' if len(codes) != 1 else ''} but {recorded} were recorded"
+        return (f"the selection holds {len(codes)} card{'s' if len(codes) != 1 else ''} but {recorded} "
+                f"{'was' if recorded == 1 else 'were'} recorded")
     try:
         CORUSCANT_DECK.check_copies([*seen, *codes])
     except TooManyCopies as exc:
