@@ -147,6 +147,28 @@ Calculator = Callable[[Any], dict[str, Any]]
 
 
 @dataclass(frozen=True)
+class CalculatorSchema:
+    """A game's payout-calculator request and answer as JSON Schema, declared as data in its
+    package (`Game.calculator_schema`). The OpenAPI document of `POST /api/v1/settle` lists
+    every game's: the request body is any of the games' `request`s, the answer any of their
+    `result`s.
+
+    - `request`, `result`: the names of the component schemas of the request body and of the
+      answer (``#/components/schemas/<name>``), both in `components`.
+    - `components`: every schema the game's request and answer use, by name. Two games may
+      declare the same name only with the same schema (games that share a request do).
+    - `description`: how the calculator answers this game's request, in words.
+    - `examples`: request examples, name -> ``{"summary": ..., "value": ...}``.
+    """
+
+    request: str
+    result: str
+    components: Mapping[str, Any]
+    description: str = ""
+    examples: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class PrintCard:
     """A card a game prints beside its deck that is no card of the deck (a token): its name,
     what it does in words, and how many copies are printed."""
@@ -208,6 +230,9 @@ class Game:
       option without a field is accepted but not offered on the pages).
     - `calculator`: how `POST /api/v1/settle` answers a request for its presets (None: the
       game has no payout calculator; a request naming its preset is a 422 in words).
+    - `calculator_schema()`: its calculator's request and answer as JSON Schema
+      (`CalculatorSchema`), for the OpenAPI document and the calculator page; called when
+      they are first asked for. None: not documented (a game without a calculator).
     - `printables`: what the decks page prints for this game beside its decks (tokens as
       cards, dice as cube nets); empty: its decks alone.
     - `reference`: the keys of `explain`'s sections a player's reference card prints, in
@@ -228,6 +253,7 @@ class Game:
     default: str = ""
     fields: tuple[OptionField, ...] = ()
     calculator: Calculator | None = field(default=None, compare=False)
+    calculator_schema: Callable[[], CalculatorSchema] | None = field(default=None, compare=False)
     printables: tuple[Printables, ...] = ()
     reference: tuple[str, ...] = ()
 
