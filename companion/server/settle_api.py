@@ -20,7 +20,7 @@ from companion.games import registry
 from companion.games.api import CalculatorSchema, InvalidRequest
 from companion.refusal import Refused
 from companion.server.errors import read_json
-from companion.server.openapi import describe, describe_later, error_response
+from companion.server.openapi import describe_each_time, error_response
 
 bp = Blueprint("settle_api", __name__)
 
@@ -63,21 +63,22 @@ def calculator_schemas() -> list[tuple[Any, CalculatorSchema]]:
             if g.calculator is not None and g.calculator_schema is not None]
 
 
-def _describe() -> None:
-    """Add the endpoint, every game's request and answer, and `CalculatorRequest` /
-    `CalculatorResult` (any of them) to the OpenAPI document."""
+def _describe() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The endpoint, every registered game's request and answer, and `CalculatorRequest` /
+    `CalculatorResult` (any of them), as (paths, schemas) of the OpenAPI document."""
     components: dict[str, Any] = {}
     requests: list[str] = []
     results: list[str] = []
     examples: dict[str, Any] = {}
     words: list[str] = []
     for game, declared in calculator_schemas():
-        for name, schema in declared.components.items():
-            if components.setdefault(name, schema) != schema:
-                raise ValueError(f"{game.name}'s calculator schema {name!r} differs from another game's")
+        # A game whose names clash with another game's schemas, or that names a schema it does
+        # not declare, is left out of the document (the rest of it stays valid).
+        if any(components.get(n, schema) != schema for n, schema in declared.components.items()) \
+                or not {declared.request, declared.result} <= set(declared.components):
+            continue
+        components.update(declared.components)
         for name, kept in ((declared.request, requests), (declared.result, results)):
-            if name not in components:
-                raise ValueError(f"{game.name}'s calculator names {name!r} but declares no such schema")
             if name not in kept:
                 kept.append(name)
         examples.update(declared.examples)
@@ -87,8 +88,8 @@ def _describe() -> None:
         "description": "The request of one game's payout calculator: the game whose preset `rules` names answers.",
         "anyOf": [{"$ref": f"#/components/schemas/{n}"} for n in requests]}
     components["CalculatorResult"] = {"anyOf": [{"$ref": f"#/components/schemas/{n}"} for n in results]}
-    describe(
-        paths={
+    return (
+        {
             "/api/v1/settle": {
                 "post": {
                     "summary": "Settle a reveal (the payout calculator)",
@@ -118,8 +119,8 @@ def _describe() -> None:
                 }
             }
         },
-        schemas=components,
+        components,
     )
 
 
-describe_later(_describe)
+describe_each_time(_describe)
