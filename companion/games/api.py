@@ -159,6 +159,19 @@ class CalculatorSchema:
       declare the same name only with the same schema (games that share a request do).
     - `description`: how the calculator answers this game's request, in words.
     - `examples`: request examples, name -> ``{"summary": ..., "value": ...}``.
+    - `form`: the calculator page's form for this request, as data (empty: the page offers
+      the game's presets in the form of the rule-set request). Its keys: `fields` (the
+      request's own fields) and `player` (each player's), lists of ``{"key", "label", "kind"}``
+      with kind "text", "whole" (optional when ``"optional"``), "flag", "choice" (with
+      ``"choices"``: [value, words] pairs), "cards" (with ``"max"``) or "numbers" (a list of
+      whole numbers typed apart by commas); a dotted key ("target.suit") fills an object.
+      `tie` (optional): the answer's `status` when tied players need a card, the answer's
+      list of them (`players`), the player field their card goes in (`field`) and the words
+      (`title`, `text` with {names}, `label` with {name}). `result`: the answer's per-player
+      amount (`amount`, an object by name, with its column `amount_label` and `signed`), the
+      column after it (`after_label`: the sent `after` field plus the amount; empty: none),
+      who won (`winners`: an answer key; else the pots' winners), the kinds' words
+      (`kinds`) and the hand facts shown beside a kind (`facts`: [key, words] pairs).
     """
 
     request: str
@@ -166,6 +179,7 @@ class CalculatorSchema:
     components: Mapping[str, Any]
     description: str = ""
     examples: Mapping[str, Any] = field(default_factory=dict)
+    form: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

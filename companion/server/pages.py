@@ -14,6 +14,8 @@ first game's deck without a name).
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 
@@ -78,24 +80,39 @@ def join_by_code():
 
 @bp.get("/calculator")
 def calculator():
-    """The payout calculator: type in a reveal, get who wins what."""
+    """The payout calculator: type in a reveal, get who wins what. Every game with a calculator
+    is offered: a game that declares its form (`CalculatorSchema.form`) is drawn from it, the
+    games played with a rule set in the form of the rule-set request."""
     presets = calculator_presets()
     every = set(registry.options())
-    games = {name: {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
-                    "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
-                    "pot_words": rs.pot_words,
-                    "foreign": sorted(every - set(registry.game_of(name).options))}
-             for name, rs in presets.items()}
+    games: dict[str, Any] = {}
+    for name, rs in presets.items():
+        game = registry.game_of(name)
+        declared = game.calculator_schema() if game.calculator_schema is not None else None
+        if declared is not None and declared.form:
+            games[name] = {"deck": next(iter(game.decks)), "form": dict(declared.form)}
+            continue
+        games[name] = {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
+                       "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
+                       "pot_words": rs.pot_words,
+                       "foreign": sorted(every - set(game.options))}
     default = registry.default_preset()
     return render_template("calculator.html", default_preset=default if default in presets else next(iter(presets)),
                            rule_sets=presets, games=games)
 
 
-def calculator_presets() -> dict[str, RuleSet]:
+def calculator_presets() -> dict[str, Any]:
     """The presets the payout calculator page settles: those of the games that have a
-    calculator reading a rule set's request (the page's form is that request's)."""
-    return {name: rs for name, rs in registry.presets().items()
-            if registry.game_of(name).calculator is not None and isinstance(rs, RuleSet)}
+    calculator, and either read a rule set's request (the page's own form is that request's)
+    or declare their form (`CalculatorSchema.form`)."""
+    out = {}
+    for name, rules in registry.presets().items():
+        game = registry.game_of(name)
+        if game.calculator is None:
+            continue
+        if isinstance(rules, RuleSet) or (game.calculator_schema is not None and game.calculator_schema().form):
+            out[name] = rules
+    return out
 
 
 @bp.get("/rules")

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.games.api import CalculatorSchema
 from companion.games.coruscant.calculator import MAX_CREDITS, MAX_NAME
-from companion.games.coruscant.cards import CORUSCANT_DECK, SELECTION_MAX, SUITS, TARGET_NUMBERS
+from companion.games.coruscant.cards import CORUSCANT_DECK, SELECTION_MAX, SELECTION_MIN, SUITS, TARGET_NUMBERS, signed
 from companion.games.coruscant.judge import CONCEDED_KIND, FOLDED, SELECTION, TIE_DRAW
 from companion.games.coruscant.presets import ANTE_RISES, ENDS, PRESETS
 
@@ -118,4 +118,30 @@ def schema() -> CalculatorSchema:
                    "and each player's selection; a tie the suit cannot break answers status tie_draw "
                    "with the players who must draw; send the request again with each one's tie_draw card.")
     return CalculatorSchema("CoruscantRequest", "CoruscantResult", components, description,
-                            {"coruscant": {"summary": "Ana hits the target", "value": EXAMPLE}})
+                            {"coruscant": {"summary": "Ana hits the target", "value": EXAMPLE}}, FORM)
+
+
+#: The calculator page's form (`CalculatorSchema.form`): the request's fields in words.
+FORM: dict[str, Any] = {
+    "fields": [
+        {"key": "target.number", "label": "Gold die: the target number", "kind": "choice",
+         "choices": [[n, signed(n)] for n in TARGET_NUMBERS]},
+        {"key": "target.suit", "label": "Silver die: the target suit", "kind": "choice",
+         "choices": [[suit, suit.capitalize()] for suit in SUITS]},
+    ],
+    "player": [
+        {"key": "name", "label": "Name", "kind": "text"},
+        {"key": "cards", "label": f"Selection at the reveal ({SELECTION_MIN} to {SELECTION_MAX} cards)",
+         "kind": "cards", "max": SELECTION_MAX},
+        {"key": "committed", "label": "Committed", "kind": "whole"},
+        {"key": "stack", "label": "Stack behind (optional)", "kind": "whole", "optional": True},
+        {"key": "folded", "label": "Folded", "kind": "flag"},
+    ],
+    "tie": {"status": TIE_DRAW, "players": "tie_draw_players", "field": "tie_draw", "title": "Tie draw",
+            "text": "{names} tie. Each of them draws a card: pick the card each one drew, then settle.",
+            "label": "Card drawn by {name}"},
+    "result": {"amount": "payouts", "amount_label": "Payout", "signed": True, "after": "stack",
+               "after_label": "Stack after", "kinds": {SELECTION: "selection", FOLDED: "folded",
+                                                       CONCEDED_KIND: "conceded"},
+               "facts": [["total", "total"], ["distance", "distance"]]},
+}

@@ -121,4 +121,28 @@ def schema() -> CalculatorSchema:
                    "still in the game with their two cards, invested chips and stock; answers the "
                    "winners, each loser's penalty and every player's chips after.")
     return CalculatorSchema("KesselRequest", "KesselResult", components, description,
-                            {"kessel": {"summary": "Ana's Sabacc of 2 beats Ben", "value": EXAMPLE}})
+                            {"kessel": {"summary": "Ana's Sabacc of 2 beats Ben", "value": EXAMPLE}}, FORM)
+
+
+#: The calculator page's form (`CalculatorSchema.form`): the request's fields in words.
+FORM: dict[str, Any] = {
+    "fields": [
+        {"key": "credits_pot", "label": "Credits pot (optional: paid out when the game ends)", "kind": "whole",
+         "optional": True},
+        {"key": "effects.major_fraud", "label": "Major Fraud was played: every Impostor is 6", "kind": "flag"},
+        {"key": "effects.markdown", "label": "Markdown was played: a Sylop is 0", "kind": "flag"},
+        {"key": "effects.cook_the_books", "label": "Cook the Books was played: the order is reversed",
+         "kind": "flag"},
+        {"key": "effects.prime_sabacc", "label": "Prime Sabacc was played: the value chosen (1 to 6, optional)",
+         "kind": "whole", "optional": True},
+    ],
+    "player": [
+        {"key": "name", "label": "Name", "kind": "text"},
+        {"key": "cards", "label": "Cards at the reveal: one Sand, one Blood", "kind": "cards", "max": 2},
+        {"key": "impostors", "label": "Impostor values, in the order of the cards (e.g. 4)", "kind": "numbers"},
+        {"key": "invested", "label": "Invested chips", "kind": "whole"},
+        {"key": "stock", "label": "Chips in stock", "kind": "whole"},
+    ],
+    "result": {"amount": "chips_after", "amount_label": "Chips after", "signed": False, "after_label": "",
+               "winners": "winners", "kinds": dict(KINDS), "facts": [["difference", "difference"]]},
+}

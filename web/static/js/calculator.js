@@ -7,6 +7,7 @@
 import { postJSON, clearFieldErrors, showFieldError } from "./api.js";
 import { loadDeck, CardPool, CardPicker, cardName } from "./cardpicker.js";
 import { describeSettlement, handWords, joinWords, setKindWords } from "./settlement.js";
+import { DeclaredForm, declaredRows, declaredSentence, declaredTie } from "./calculator_form.js";
 
 const form = document.getElementById("calculator");
 const playersList = document.getElementById("players");
@@ -31,6 +32,10 @@ let pool = null;
 let playerSeq = 0;
 const players = []; // {li, picker, staticPicker} in seat order
 let demise = null; // {request, pickers: Map(name -> picker), field} while a tie's exchange is open
+// A game that declares its form (CalculatorSchema.form) is drawn from it in #declared; the
+// games played with a rule set use the form of the rule-set request (data-rule-set-form).
+const declaredRoot = document.getElementById("declared");
+let declared = null; // the DeclaredForm while such a game is chosen
 
 /** The game of the chosen preset: {deck, tie, calls, kind_words, folded, foreign}. */
 function game() {
@@ -93,6 +98,15 @@ function makePickers(player) {
  */
 async function showGame() {
   const g = game();
+  if (g.form) {
+    await showDeclared(g);
+    return;
+  }
+  if (declared) {
+    declared.destroy();
+    declared = null;
+  }
+  showRuleSetForm(true);
   setKindWords(g.kind_words, g.pot_words);
   const foreign = new Set(foreignControls());
   for (const c of form.querySelectorAll('.control[data-field^="rules."]')) c.hidden = foreign.has(c);
@@ -117,6 +131,35 @@ async function showGame() {
     showVariants();
     form.dataset.deck = deck.name;
   }
+}
+
+/** Show the form of the rule-set request, or hide it while a declared form is shown. */
+function showRuleSetForm(shown) {
+  for (const el of document.querySelectorAll("[data-rule-set-form]")) el.hidden = !shown;
+  declaredRoot.hidden = shown;
+  document.getElementById("payouts-amount-h").textContent = "Payout";
+  document.getElementById("payouts-after-h").textContent = "Stack after";
+  document.getElementById("payouts-after-h").hidden = false;
+}
+
+/** A game that declares its form: load its deck and draw the form from its fields. */
+async function showDeclared(g) {
+  if (!deck || deck.name !== g.deck) {
+    const next = await loadDeck(g.deck);
+    if (game().deck !== next.name) return; // the preset changed again meanwhile
+    closeDemise();
+    for (const p of players) {
+      p.picker.destroy();
+      p.staticPicker.destroy();
+    }
+    deck = next;
+    pool = new CardPool(deck);
+    for (const p of players) makePickers(p);
+    form.dataset.deck = deck.name;
+  }
+  if (declared) declared.destroy();
+  showRuleSetForm(false);
+  declared = new DeclaredForm(declaredRoot, g.form, { deck, pool, tarot: tarotBox.checked, onChange: invalidate });
 }
 
 function removePlayer(player) {
@@ -248,7 +291,7 @@ function clearErrors() {
 /** Show a refused request's words next to the control it names (or under the button). */
 function showError(data, fallback) {
   const words = data && data.error ? data.error : "The companion refused this request.";
-  const shown = data && data.field ? showFieldError(document, data.field, words) : null;
+  const shown = data && data.field ? showFieldError(declared ? declaredRoot : document, data.field, words) : null;
   if (shown) {
     // An option inside the closed "Options" box must be seen to be fixed.
     const details = shown.closest("details");
@@ -273,7 +316,9 @@ async function settle(request, errorSlot) {
       showError(data, errorSlot);
       return;
     }
-    if (data.status === "sudden_demise" || data.status === "blind_draw") openDemise(request, data);
+    const tie = declared ? declaredTie(game().form, data) : ruleSetTie(data);
+    if (tie) openDemise(request, tie);
+    else if (declared) showDeclaredResult(request, data);
     else showResult(request, data);
   } finally {
     button.disabled = false;
@@ -281,16 +326,29 @@ async function settle(request, errorSlot) {
   }
 }
 
-function openDemise(request, data) {
-  resultBox.hidden = true;
-  closeDemise();
+/** The tie's exchange an answer of the rule-set request asks for, or null when settled. */
+function ruleSetTie(data) {
+  if (data.status !== "sudden_demise" && data.status !== "blind_draw") return null;
   const blind = data.status === "blind_draw";
   const names = blind ? data.blind_draw_players : data.demise_players;
-  document.getElementById("demise-title").textContent = blind ? "Blind draw" : "Sudden demise";
-  document.getElementById("demise-text").textContent = blind
-    ? `${joinWords(names)} tie. Each of them draws a card from the draw pile: pick the card each one drew, then settle.`
-    : `${joinWords(names)} tie. The dealer deals each of them one more card: pick the card each one was dealt, then settle.`;
-  const field = blind ? "blind_draw" : "demise";
+  return {
+    names,
+    field: blind ? "blind_draw" : "demise",
+    adds: blind, // a blind draw's cards add up, one a draw; a sudden demise deals one card
+    title: blind ? "Blind draw" : "Sudden demise",
+    text: blind
+      ? `${joinWords(names)} tie. Each of them draws a card from the draw pile: pick the card each one drew, then settle.`
+      : `${joinWords(names)} tie. The dealer deals each of them one more card: pick the card each one was dealt, then settle.`,
+    label: (name) => (blind ? `Card drawn by ${name}` : `Card dealt to ${name}`),
+  };
+}
+
+function openDemise(request, tie) {
+  resultBox.hidden = true;
+  closeDemise();
+  const { names, field } = tie;
+  document.getElementById("demise-title").textContent = tie.title;
+  document.getElementById("demise-text").textContent = tie.text;
   const pickers = new Map();
   names.forEach((name, k) => {
     const i = request.players.findIndex((p) => p.name === name);
@@ -300,7 +358,7 @@ function openDemise(request, data) {
     const label = document.createElement("span");
     label.className = "label";
     label.id = `demise-label-${k}`;
-    label.textContent = blind ? `Card drawn by ${name}` : `Card dealt to ${name}`;
+    label.textContent = tie.label(name);
     const root = document.createElement("div");
     root.id = `demise-picker-${k}`;
     root.setAttribute("aria-labelledby", label.id);
@@ -311,7 +369,7 @@ function openDemise(request, data) {
     demiseList.append(wrap);
     pickers.set(name, new CardPicker(root, { deck, pool, max: 1, tarot: tarotBox.checked, allowed: allowedCards() }));
   });
-  demise = { request, pickers, field };
+  demise = { request, pickers, field, adds: Boolean(tie.adds) };
   demiseBox.hidden = false;
   // A plain focus() would only just scroll the heading into view at the bottom edge of a
   // phone, with the pickers below it: bring the whole prompt to the top of the screen.
@@ -332,8 +390,8 @@ function settleDemise() {
   const request = structuredClone(demise.request);
   for (const p of request.players) {
     const picker = demise.pickers.get(p.name);
-    // A blind draw's cards add up, one a draw; a sudden demise deals one card.
-    if (picker) p[demise.field] = demise.field === "blind_draw" ? (p.blind_draw || []).concat(picker.cards) : picker.cards;
+    // Where a tie's cards add up, each new card joins those sent before.
+    if (picker) p[demise.field] = demise.adds ? (p[demise.field] || []).concat(picker.cards) : picker.cards;
   }
   settle(request, demiseError);
 }
@@ -381,6 +439,34 @@ function showResult(request, data) {
   resultBox.scrollIntoView({ block: "start" });
 }
 
+/** The answer of a declared form: its sentence, and the table with the game's columns. */
+function showDeclaredResult(request, data) {
+  closeDemise();
+  const result = game().form.result;
+  document.getElementById("result-sentence").textContent = declaredSentence(game().form, data);
+  document.getElementById("payouts-amount-h").textContent = result.amount_label;
+  const afterHead = document.getElementById("payouts-after-h");
+  afterHead.textContent = result.after_label;
+  afterHead.hidden = !result.after_label;
+  const rows = declaredRows(game().form, request, data).map((row) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = row.name;
+    const sign = result.signed ? (row.value > 0 ? "plus" : row.value < 0 ? "minus" : "") : "";
+    tr.append(th, cell(row.hand), cell(row.amount, `num ${sign}`));
+    if (result.after_label) tr.append(cell(row.after, "num"));
+    tr.dataset.name = row.name;
+    return tr;
+  });
+  document.querySelector("#payouts tbody").replaceChildren(...rows);
+  resultBox.classList.remove("is-stale");
+  document.getElementById("result-stale").hidden = true;
+  resultBox.hidden = false;
+  document.getElementById("result-h").focus({ preventScroll: true });
+  resultBox.scrollIntoView({ block: "start" });
+}
+
 function showPreset() {
   const option = presetSelect.selectedOptions[0];
   presetSummary.textContent = option.dataset.summary;
@@ -408,11 +494,12 @@ async function start() {
       p.picker.setTarot(tarotBox.checked);
       p.staticPicker.setTarot(tarotBox.checked);
     }
+    if (declared) declared.setTarot(tarotBox.checked);
   });
   for (const box of [holdemBox, forceBox, corelliaBox]) box.addEventListener("change", showVariants);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    settle(buildRequest(), formError);
+    settle(declared ? declared.request(presetSelect.value) : buildRequest(), formError);
   });
   document.getElementById("demise-settle").addEventListener("click", settleDemise);
   showPreset();
