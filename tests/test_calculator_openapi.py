@@ -135,3 +135,23 @@ def test_a_plug_in_game_with_a_calculator_is_documented_with_no_edit_outside_it(
         undo()
     doc = client.get("/api/v1/openapi.json").get_json()
     assert "CoinRequest" not in doc["components"]["schemas"]
+
+
+def test_the_calculator_page_offers_every_game_with_its_declared_form(client):
+    import html
+    import json
+    import re
+
+    page = client.get("/calculator").get_data(as_text=True)
+    offered = {value: json.loads(html.unescape(game)) for value, game in
+               re.findall(r'<option value="([^"]+)" data-summary="[^"]*" data-game="([^"]+)"', page)}
+    games = {name: g["game"] for name, g in offered.items()}
+    assert {games[p] for p in ("classic", "spike", "kessel", "coruscant")} == {"classic", "spike", "kessel",
+                                                                                "coruscant"}
+    # Each game's form is its own: Kessel's players invest chips, Coruscant's round has a target,
+    # and only classic's players call.
+    keys = {name: [f["key"] for f in g["form"]["player"]] for name, g in offered.items()}
+    assert "invested" in keys["kessel"] and "called" not in keys["kessel"]
+    assert [f["key"] for f in offered["coruscant"]["form"]["fields"]] == ["target.number", "target.suit"]
+    assert "called" in keys["classic"] and "called" not in keys["spike"]
+    assert offered["coruscant-starcruiser"]["deck"] == "coruscant"

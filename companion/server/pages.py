@@ -23,7 +23,6 @@ from companion.decks.art import faces_url
 from companion.games import registry
 from companion.games.api import InvalidRules, Section
 from companion.refusal import Refused
-from companion.rules.rulesets import RuleSet
 from companion.server.openapi import describe, error_response
 
 bp = Blueprint("pages", __name__)
@@ -81,21 +80,15 @@ def join_by_code():
 @bp.get("/calculator")
 def calculator():
     """The payout calculator: type in a reveal, get who wins what. Every game with a calculator
-    is offered: a game that declares its form (`CalculatorSchema.form`) is drawn from it, the
-    games played with a rule set in the form of the rule-set request."""
+    that declares its form (`CalculatorSchema.form`) is offered; the page draws each game's form
+    from it (on each preset's option: the game, its deck and its form)."""
     presets = calculator_presets()
-    every = set(registry.options())
+    forms = {g.name: dict(g.calculator_schema().form) for g in registry.games().values()
+             if g.calculator is not None and g.calculator_schema is not None}
     games: dict[str, Any] = {}
-    for name, rs in presets.items():
+    for name in presets:
         game = registry.game_of(name)
-        declared = game.calculator_schema() if game.calculator_schema is not None else None
-        if declared is not None and declared.form:
-            games[name] = {"deck": next(iter(game.decks)), "form": dict(declared.form)}
-            continue
-        games[name] = {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
-                       "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
-                       "pot_words": rs.pot_words,
-                       "foreign": sorted(every - set(game.options))}
+        games[name] = {"game": game.name, "deck": next(iter(game.decks)), "form": forms[game.name]}
     default = registry.default_preset()
     return render_template("calculator.html", default_preset=default if default in presets else next(iter(presets)),
                            rule_sets=presets, games=games)
@@ -103,16 +96,10 @@ def calculator():
 
 def calculator_presets() -> dict[str, Any]:
     """The presets the payout calculator page settles: those of the games that have a
-    calculator, and either read a rule set's request (the page's own form is that request's)
-    or declare their form (`CalculatorSchema.form`)."""
-    out = {}
-    for name, rules in registry.presets().items():
-        game = registry.game_of(name)
-        if game.calculator is None:
-            continue
-        if isinstance(rules, RuleSet) or (game.calculator_schema is not None and game.calculator_schema().form):
-            out[name] = rules
-    return out
+    calculator and declare its form (`CalculatorSchema.form`)."""
+    declares = {g.name for g in registry.games().values()
+                if g.calculator is not None and g.calculator_schema is not None and g.calculator_schema().form}
+    return {name: rules for name, rules in registry.presets().items() if registry.game_of(name).name in declares}
 
 
 @bp.get("/rules")

@@ -10,10 +10,11 @@ sets, so every preset, option and kind of hand of those games is listed::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games import registry
 from companion.games.api import CalculatorSchema
+from companion.games.classic.presets import PRESETS
 from companion.games.classic.settle import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
 from companion.rules.request import MAX_CARDS, MAX_CREDITS
 from companion.rules.rulesets import Ranking, RuleSet
@@ -256,4 +257,67 @@ def schema() -> CalculatorSchema:
                 "players who must draw; send the request again with each one's blind_draw cards "
                 "(one card a draw, in order; still tied, they are asked for one more).")
     return CalculatorSchema("SettleRequest", "SettleResult", components, description,
-                            {"reveal": {"summary": "Han's Idiot's Array", "value": example}})
+                            {"reveal": {"summary": "Han's Idiot's Array", "value": example}}, form(PRESETS["classic"]))
+
+
+def form(rules: RuleSet, *, options: bool = True, calls: bool = True,
+         tie: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The calculator page's form of the rule-set request (`CalculatorSchema.form`) in the words
+    of `rules`' game: classic's options and variants (`options`), the caller (`calls`), and
+    its tie's exchange (`tie`; by default the sudden demise). Corellian Spike's form is this
+    one without options or caller, with its blind draw."""
+    folded = rules.hands.words("folded")
+    player: list[dict[str, Any]] = [{"key": "name", "label": "Name", "kind": "text"}]
+    if options:
+        player.append({"key": "side", "label": "Side (Force Sabacc)", "kind": "choice", "when": "force_sabacc",
+                       "skip_folded": True, "choices": [["", "Choose a side"], ["light", "Light: aims for +23"],
+                                                        ["dark", "Dark: aims for -23"]]})
+    player.append({"key": "cards", "label": "Cards at the reveal (static field included)", "kind": "cards",
+                   "cleared_folded": True,
+                   **({"label_when": {"holdem": "Cards in hand (not the static field)"}} if options else {})})
+    if options:
+        # Hold 'Em's static field is entered apart; the request wants it in `cards` too.
+        player.append({"key": "static", "label": "Static field: community cards for everyone else", "kind": "cards",
+                       "when": "holdem", "joins": "cards", "skip_folded": True})
+    player += [{"key": "committed", "label": "Committed", "kind": "whole", "half": True},
+               {"key": "stack", "label": "Stack behind (optional)", "kind": "whole", "optional": True, "half": True},
+               {"key": "folded", "label": folded[0].upper() + folded[1:], "kind": "flag", "folds": True}]
+    if calls:
+        player.append({"key": "called", "label": "Called the hand", "kind": "one",
+                       "nobody": "Nobody called (everyone else folded)"})
+    option_fields: list[dict[str, Any]] = []
+    if options:
+        option_fields = [
+            {"key": "bomb_out_penalty", "label": "Bomb-out penalty", "kind": "penalty",
+             "choices": [["hand_pot", "The hand pot"]], "fixed": "A fixed amount",
+             "amount": "Fixed penalty, credits", "value": 10},
+            {"key": "ranking", "label": "Ranking of ordinary hands", "kind": "choice",
+             "choices": [["", "As the rule set says"], ["highest", "Highest total wins"],
+                         ["closest-positive", "Closest to ±23, positive wins ties"],
+                         ["closest-negative", "Closest to ±23, negative wins ties"]]},
+            {"key": "holdem", "label": "Hold 'Em: every static field is community cards", "kind": "flag",
+             "group": "Variants"},
+            {"key": "force_sabacc", "label": "Force Sabacc: each player plays Light or Dark", "kind": "flag",
+             "group": "Variants"},
+            {"key": "corellia_run", "label": "Corellia Run: aim for 0; face cards other than the Idiot set aside",
+             "kind": "flag", "group": "Variants"},
+        ]
+    return {
+        "options": option_fields,
+        "legend": "Sabacc pot",
+        "fields": [{"key": "sabacc_pot", "label": "Credits in the sabacc pot before this hand is settled",
+                    "kind": "whole"}],
+        "player": player,
+        "players": 3,
+        "seats": {"hint": "Add players in seat order, clockwise, starting with the player on the dealer's left. "
+                          "The dealer is last.", "first": "on the dealer's left", "last": "the dealer"},
+        "tie": dict(tie) if tie is not None else {
+            "status": "sudden_demise", "players": "demise_players", "field": "demise", "title": "Sudden demise",
+            "text": "{names} tie. The dealer deals each of them one more card: pick the card each one was dealt, "
+                    "then settle.",
+            "label": "Card dealt to {name}"},
+        "result": {"sentence": "pots", "amount": "payouts", "amount_label": "Payout", "signed": True,
+                   "after": "stack", "after_label": "Stack after", "kinds": dict(rules.hands.kinds),
+                   "pot_words": rules.pot_words, "pot_after": "sabacc_pot_after",
+                   "pot_after_label": "Sabacc pot after"},
+    }

@@ -123,6 +123,8 @@ def schema() -> CalculatorSchema:
 
 #: The calculator page's form (`CalculatorSchema.form`): the request's fields in words.
 FORM: dict[str, Any] = {
+    "legend": "The target",
+    "seats": {"hint": "Add players in seat order, starting with the round's starting player."},
     "fields": [
         {"key": "target.number", "label": "Gold die: the target number", "kind": "choice",
          "choices": [[n, signed(n)] for n in TARGET_NUMBERS]},

@@ -126,6 +126,7 @@ def schema() -> CalculatorSchema:
 
 #: The calculator page's form (`CalculatorSchema.form`): the request's fields in words.
 FORM: dict[str, Any] = {
+    "legend": "The credits pot and the shift tokens played",
     "fields": [
         {"key": "credits_pot", "label": "Credits pot (optional: paid out when the game ends)", "kind": "whole",
          "optional": True},

@@ -43,5 +43,5 @@ GAME = Game(
     default="spike",
     fields=FIELDS,
     calculator=imported_when_called("companion.games.spike.calculator:answer"),
-    calculator_schema=imported_when_called("companion.games.classic.schema:schema"),
+    calculator_schema=imported_when_called("companion.games.spike.schema:schema"),
 )
