@@ -408,3 +408,78 @@ def test_corellia_run_offers_no_set_aside_face_card_and_zero_is_sabacc(phone, li
     sentence.wait_for()
     assert sentence.inner_text() == "Lando wins the hand pot, 20, and the sabacc pot, 5."
     assert payouts(page) == {"Lando": ("+25", "—"), "Han": ("0", "—")}
+
+
+def pick_by_tab(page, n: int, codes: list[str], tab) -> None:
+    """Tap cards into seat n's picker: `tab(code)` names the card's tab (Kessel, Coruscant)."""
+    player = seat(page, n).locator('[data-key="cards"]')
+    for code in codes:
+        player.locator(f'.suit-tab[data-tab="{tab(code)}"]').tap()
+        player.locator(f'.card-btn[data-code="{code}"]').tap()
+
+
+def test_kessel_in_the_calculator_row_4_of_the_rules_file(phone, live_server):
+    # RULES-KESSEL.md's settlement example 4, chips as stock/invested: Ana s3 b2 [3/1], Ben s5 b4
+    # [4/2], Cas s6 b1 [3/0]. Ana and Ben both have difference 1; Ana wins on the lower cards
+    # (2 < 4) and keeps her stock and invested: 4. Ben loses his 2 invested and pays 1: 3. Cas's
+    # difference 5 costs 5 but he has 3: he pays 3 (shortfall 2) and is out: 0.
+    page = phone
+    page.goto(live_server.url + "/calculator")
+    page.wait_for_selector('#calculator[data-ready="true"]')
+    page.get_by_label("Play by").select_option("kessel")
+    page.locator('#calculator[data-deck="kessel"]').wait_for()
+    assert page.locator('[data-field="sabacc_pot"]').is_hidden()
+    page.get_by_role("button", name="Add a player").tap()
+    family = lambda code: "sand" if code.startswith("s") else "blood"  # noqa: E731
+    for n, (name, cards, stock, invested) in enumerate(
+            [("Ana", ["s3", "b2"], 3, 1), ("Ben", ["s5", "b4"], 4, 2), ("Cas", ["s6", "b1"], 3, 0)], start=1):
+        player = seat(page, n)
+        player.get_by_label("Name").fill(name)
+        pick_by_tab(page, n, cards, family)
+        player.get_by_label("Chips in stock").fill(str(stock))
+        player.get_by_label("Invested chips").fill(str(invested))
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == "Ana wins; Ben pays 1; Cas pays 3."
+    assert page.locator("#payouts thead").inner_text().split("\t")[-1].strip() == "Chips after"
+    rows = {row.locator("th").inner_text(): row.locator("td").all_inner_texts()
+            for row in page.locator("#payouts tbody tr").all()}
+    assert {name: cells[1] for name, cells in rows.items()} == {"Ana": "4", "Ben": "3", "Cas": "0"}
+    assert rows["Cas"][0].splitlines() == ["no Sabacc (difference 5)", "Sand 6, Blood 1"]
+    screenshot(page, "calculator-phone-kessel")
+
+
+def test_coruscant_in_the_calculator_a_tie_draw_then_the_pot(phone, live_server):
+    # RULES-CORUSCANT.md's settlement example 3: target 0 Triangle; Ana ci+4 sq-4 and Ben ci+1
+    # sq-1 both total 0 with no triangle: a tie draw. Ana draws tr-7, Ben sq+7: a positive card
+    # beats its negative, so Ben takes the pot of 16. Stacks behind 50: Ana 50, Ben 66.
+    page = phone
+    page.goto(live_server.url + "/calculator")
+    page.wait_for_selector('#calculator[data-ready="true"]')
+    page.get_by_label("Play by").select_option("coruscant")
+    page.locator('#calculator[data-deck="coruscant"]').wait_for()
+    page.get_by_label("Gold die: the target number").select_option(label="0")
+    page.get_by_label("Silver die: the target suit").select_option(label="Triangle")
+    suit = lambda code: code[:2]  # noqa: E731
+    for n, (name, cards) in enumerate([("Ana", ["ci+4", "sq-4"]), ("Ben", ["ci+1", "sq-1"])], start=1):
+        player = seat(page, n)
+        player.get_by_label("Name").fill(name)
+        pick_by_tab(page, n, cards, suit)
+        player.get_by_label("Committed").fill("8")
+        player.get_by_label("Stack behind (optional)").fill("50")
+    page.get_by_role("button", name="Settle", exact=True).tap()
+    page.locator("#demise").wait_for()
+    assert page.locator("#demise-h").inner_text() == "Tie draw"
+    assert "Ana and Ben tie" in page.locator("#demise-text").inner_text()
+    for k, code in enumerate(["tr-7", "sq+7"]):
+        picker = page.locator(f"#demise-picker-{k}")
+        picker.locator(f'.suit-tab[data-tab="{suit(code)}"]').tap()
+        picker.locator(f'.card-btn[data-code="{code}"]').tap()
+    page.get_by_role("button", name="Settle with these cards").tap()
+    sentence = page.locator("#result-sentence")
+    sentence.wait_for()
+    assert sentence.inner_text() == "Ben wins 16."
+    assert payouts(page) == {"Ana": ("0", "50"), "Ben": ("+16", "66")}
+    assert page.locator("#demise").is_hidden()
+    screenshot(page, "calculator-phone-coruscant")

@@ -11,7 +11,8 @@ import pytest
 
 from companion.games.classic.presets import PRESETS
 from companion.rules.rulesets import ruleset_from
-from companion.rules.settle import InvalidReveal, Penalty, PlayerReveal, PotResult, build_pots, settle
+from companion.games.classic.settle import Penalty, PlayerReveal, settle
+from companion.rules.settle import InvalidReveal, PotResult, build_pots
 
 CLASSIC = PRESETS["classic"]
 PAGAT = PRESETS["pagat"]
@@ -99,7 +100,7 @@ def test_conceded_hand_with_bust_cards_still_pays_nothing():
 def test_sudden_demise_asks_for_a_card_for_each_tied_player():
     players = [P("Lando", NINETEEN, 10), P("Han", NINETEEN2, 10), P("Leia", ("co2", "sa3"), 10)]
     s = settle(CLASSIC, players, 0)
-    assert s.status == "sudden_demise" and s.demise_players == ("Lando", "Han")
+    assert s.status == "sudden_demise" and s.tie_players == ("Lando", "Han")
     assert s.to_json() == {
         "status": "sudden_demise",
         "demise_players": ["Lando", "Han"],
@@ -215,7 +216,7 @@ def test_tied_pure_sabacc_demise_decides_both_pots():
     # pagat (highest): +23 and -23 tie; Lando +co1 = 24 bombs, Han +co9 = -14 wins both pots
     players = [P("Lando", PURE, 10), P("Han", MINUS_PURE, 10), P("Leia", NINETEEN, 10)]
     asked = settle(PAGAT, players, 30)
-    assert asked.demise_players == ("Lando", "Han")
+    assert asked.tie_players == ("Lando", "Han")
     s = settle(PAGAT, with_demise(players, Lando="co1", Han="co9"), 30)
     assert s.pots[0].winners == ("Han",) and s.sabacc_pot_winners == ("Han",)
     assert s.payouts == {"Lando": 0, "Han": 60, "Leia": 0} and s.sabacc_pot_after == 0
@@ -318,7 +319,7 @@ def test_a_demise_card_for_a_player_outside_the_demise_is_refused():
 def test_a_partial_set_of_demise_cards_is_asked_for_again():
     players = [P("Lando", NINETEEN, 10), P("Han", NINETEEN2, 10)]
     s = settle(CLASSIC, with_demise(players, Lando="co1"), 0)
-    assert s.status == "sudden_demise" and s.demise_players == ("Lando", "Han")
+    assert s.status == "sudden_demise" and s.tie_players == ("Lando", "Han")
 
 
 def test_demise_cards_count_in_the_copies_across_the_table():
@@ -418,7 +419,7 @@ def test_side_pots_with_a_demise_in_the_main_pot_and_a_bomb_out_paying_the_whole
     # is 20 x 2 = 40 for B and C. Hand pot 75. A and B tie at 20 for the main pot.
     players = [P("A", ("co10", "sa10"), 10, stack=0), P("B", ("fl10", "st10"), 30, stack=5, called=True),
                P("C", ("co15", "fl9"), 30, stack=100), P("D", (), 5, folded=True)]
-    assert settle(CLASSIC, players, 10).demise_players == ("A", "B")
+    assert settle(CLASSIC, players, 10).tie_players == ("A", "B")
     # A is dealt a 5 (25, out of the demise), B a 1 (21): B takes 35 and, alone against the
     # bombed-out C, the side pot 40. C pays 75. B won a contested pot: no caller penalty.
     s = settle(CLASSIC, with_demise(players, A="co5", B="sa1"), 10)

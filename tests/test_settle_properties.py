@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from companion.games.classic.cards import CARDS, DECK
 from companion.games.classic.presets import PRESETS
 from companion.rules.rulesets import Side, ruleset_from
-from companion.rules.settle import InvalidReveal, PlayerReveal, settle
+from companion.games.classic.settle import PlayerReveal, settle
+from companion.rules.settle import InvalidReveal
 
 VARIANTS = [
     {},
@@ -107,7 +108,7 @@ def settle_fully(rules, players, sabacc_pot, spare):
     first = settle(rules, players, sabacc_pot)
     if first.status == "settled":
         return first, first, players
-    dealt = dict(zip(first.demise_players, spare))
+    dealt = dict(zip(first.tie_players, spare))
     players = [replace(p, demise=(dealt[p.name],)) if p.name in dealt else p for p in players]
     return first, settle(rules, players, sabacc_pot), players
 
@@ -160,7 +161,7 @@ def test_feeding_demise_cards_when_asked_always_ends_settled(reveal):
     event(first.status)
     assert final.status == "settled"
     if first.status == "sudden_demise":
-        assert len(first.demise_players) >= 2
+        assert len(first.tie_players) >= 2
         assert not first.pots and not first.payouts
     # the settled answer is the same when asked again with the same cards: nothing more needed
     assert settle(rules, dealt, sabacc_pot) == final

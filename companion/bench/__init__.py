@@ -46,7 +46,7 @@ from companion.bench.clients import JsonClient, Listener
 from companion.bench.play import Look, OfferPlayer, buy_in_entry, play_hand, play_offers, scripted
 from companion.bench.server import ServerProcess
 from companion.games import registry
-from companion.server.settle_api import EXAMPLE_REQUEST
+from companion.server.settle_api import calculator_schemas
 
 #: Targets on a 2-core machine (issues 6 and 19). `max` means the figure must not exceed it.
 TARGETS = {
@@ -61,8 +61,9 @@ TARGETS = {
     "fanout_ratio_5": 2.0,
 }
 NAMES = ["Lando", "Han", "Leia", "Chewie", "Bossk", "Qi'ra", "Jabba", "Ackbar"]
-#: The request body of the payout calculator's throughput test: SETTLE-API.md's example.
-SETTLE_BODY = EXAMPLE_REQUEST
+#: The request body of the payout calculator's throughput test: the first example a game's calculator
+#: declares (SETTLE-API.md's).
+SETTLE_BODY = next(e["value"] for _, declared in calculator_schemas() for e in declared.examples.values())
 
 
 #: Pause between timed requests. Back-to-back requests would each be timed while the server

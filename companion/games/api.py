@@ -169,6 +169,42 @@ Calculator = Callable[[Any], dict[str, Any]]
 
 
 @dataclass(frozen=True)
+class CalculatorSchema:
+    """A game's payout-calculator request and answer as JSON Schema, declared as data in its
+    package (`Game.calculator_schema`). The OpenAPI document of `POST /api/v1/settle` lists
+    every game's: the request body is any of the games' `request`s, the answer any of their
+    `result`s.
+
+    - `request`, `result`: the names of the component schemas of the request body and of the
+      answer (``#/components/schemas/<name>``), both in `components`.
+    - `components`: every schema the game's request and answer use, by name. Two games may
+      declare the same name only with the same schema (games that share a request do).
+    - `description`: how the calculator answers this game's request, in words.
+    - `examples`: request examples, name -> ``{"summary": ..., "value": ...}``.
+    - `form`: the calculator page's form for this request, as data (empty: the page offers
+      the game's presets in the form of the rule-set request). Its keys: `fields` (the
+      request's own fields) and `player` (each player's), lists of ``{"key", "label", "kind"}``
+      with kind "text", "whole" (optional when ``"optional"``), "flag", "choice" (with
+      ``"choices"``: [value, words] pairs), "cards" (with ``"max"``) or "numbers" (a list of
+      whole numbers typed apart by commas); a dotted key ("target.suit") fills an object.
+      `tie` (optional): the answer's `status` when tied players need a card, the answer's
+      list of them (`players`), the player field their card goes in (`field`) and the words
+      (`title`, `text` with {names}, `label` with {name}). `result`: the answer's per-player
+      amount (`amount`, an object by name, with its column `amount_label` and `signed`), the
+      column after it (`after_label`: the sent `after` field plus the amount; empty: none),
+      who won (`winners`: an answer key; else the pots' winners), the kinds' words
+      (`kinds`) and the hand facts shown beside a kind (`facts`: [key, words] pairs).
+    """
+
+    request: str
+    result: str
+    components: Mapping[str, Any]
+    description: str = ""
+    examples: Mapping[str, Any] = field(default_factory=dict)
+    form: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class PrintCard:
     """A card a game prints beside its deck that is no card of the deck (a token): its name,
     what it does in words, and how many copies are printed."""
@@ -230,6 +266,9 @@ class Game:
       option without a field is accepted but not offered on the pages).
     - `calculator`: how `POST /api/v1/settle` answers a request for its presets (None: the
       game has no payout calculator; a request naming its preset is a 422 in words).
+    - `calculator_schema()`: its calculator's request and answer as JSON Schema
+      (`CalculatorSchema`), for the OpenAPI document and the calculator page; called when
+      they are first asked for. None: not documented (a game without a calculator).
     - `printables`: what the decks page prints for this game beside its decks (tokens as
       cards, dice as cube nets); empty: its decks alone.
     - `reference`: the keys of `explain`'s sections a player's reference card prints, in
@@ -250,6 +289,7 @@ class Game:
     default: str = ""
     fields: tuple[OptionField, ...] = ()
     calculator: Calculator | None = field(default=None, compare=False)
+    calculator_schema: Callable[[], CalculatorSchema] | None = field(default=None, compare=False)
     printables: tuple[Printables, ...] = ()
     reference: tuple[str, ...] = ()
 

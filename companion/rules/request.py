@@ -1,62 +1,32 @@
-"""Reading a payout-calculator request (SETTLE-API.md) into what `settle` takes.
+"""Readers of a payout-calculator request, shared by every game's calculator: an object with
+its allowed and required fields (`request_object`), a whole number in a range
+(`whole_number`), a list of a deck's card codes (`card_codes`), true or false (`flag`).
 
-`parse_settle_request(body)` checks every field's type and range and then the reveal itself
-(`check_reveal`), and returns `(RuleSet, [PlayerReveal], sabacc_pot)`. Anything wrong raises
-`InvalidRequest` with the message in words and the path of the first bad field::
+Each raises the error its caller names (by default the game interface's `InvalidRequest`,
+which `POST /api/v1/settle` answers with a 422) with the message in words and the path of the
+bad field::
 
-    >>> rules, players, pot = parse_settle_request({
-    ...     "rules": "classic",
-    ...     "players": [
-    ...         {"name": "Lando", "cards": ["CO7", "sa11"], "committed": 30},
-    ...         {"name": "Han", "cards": ["idiot", "st2", "co3"], "committed": 30, "called": True},
-    ...     ],
-    ...     "sabacc_pot": 40,
-    ... })
-    >>> rules.name, players[0].cards, players[1].called, pot
-    ('classic', ('co7', 'sa11'), True, 40)
     >>> try:
-    ...     parse_settle_request({"rules": "classic", "sabacc_pot": 0, "players": [
-    ...         {"name": "Lando", "cards": ["co7", "sa99"], "committed": 1},
-    ...         {"name": "Han", "cards": ["co8", "sa1"], "committed": 1}]})
+    ...     request_object({"name": "Ana", "comitted": 3}, "players[0]", ("name", "committed"), ("name",))
     ... except InvalidRequest as exc:
     ...     print(exc.field, "-", exc.message)
-    players[0].cards[1] - unknown card 'sa99'
-
-Rulings on the shape (documented in the OpenAPI document too):
-
-- Unknown fields, at the top level or in a player, are refused (422), so that a misspelt
-  `comitted` is not silently read as 0.
-- `sabacc_pot`, and each player's `name`, `cards` and `committed`, are required (`cards` may
-  be empty for a folded player). `stack` may be omitted or null (no cap).
-- `static` must be empty unless the rules play Hold 'Em, and `side` absent (or null) unless they
-  play Force Sabacc; under Force Sabacc every player still in the hand needs a side.
-- Credits are whole numbers from 0 to `MAX_CREDITS`; true/false and 30.0 are not whole
-  numbers. At most `MAX_PLAYERS` players and `MAX_CARDS` cards a hand.
+    players[0].comitted - unknown field 'comitted'; the fields are name, committed
+    >>> whole_number(30, "committed", 100)
+    30
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.games import api
+from companion.games.api import InvalidRequest
 from companion.rules.cards import UnknownCard
 from companion.rules.decks import Deck
-from companion.rules.rulesets import InvalidRules, RuleSet, Side, ruleset_from
-from companion.rules.settle import (MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, InvalidReveal, PlayerReveal, check_reveal,
-                                    settle)
 
 #: The largest number of credits any field may hold (a billion: far beyond any table).
 MAX_CREDITS = 1_000_000_000
-#: The most cards one hand may list (the deck has 76; no real hand comes near this).
+#: The most cards one list of a request may hold (no real hand comes near this).
 MAX_CARDS = 30
-
-TOP_FIELDS = ("rules", "players", "sabacc_pot")
-PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called", "demise", "static", "side",
-                 "blind_draw", "fees")
-
-
-class InvalidRequest(InvalidReveal):
-    """A request body that is not a valid settlement request: `message` and `field` path."""
 
 
 def type_name(value: Any) -> str:
@@ -77,13 +47,10 @@ def whole_number(value: Any, where: str, most: int, what: str = "credits", *,
     return value
 
 
-def _credits(value: Any, where: str) -> int:
-    return whole_number(value, where, MAX_CREDITS)
-
-
-def _flag(value: Any, where: str) -> bool:
+def flag(value: Any, where: str, *, error: type[ValueError] = InvalidRequest) -> bool:
+    """`value` read as true or false; else `error` in words."""
     if not isinstance(value, bool):
-        raise InvalidRequest(f"{where} must be true or false, not {type_name(value)}", where)
+        raise error(f"{where} must be true or false, not {type_name(value)}", where)
     return value
 
 
@@ -108,16 +75,11 @@ def card_codes(deck: Deck, value: Any, where: str, most: int = MAX_CARDS, *, err
     return out
 
 
-def _cards(deck: Deck, value: Any, where: str, most: int = MAX_CARDS) -> tuple[str, ...]:
-    return tuple(card_codes(deck, value, where, most))
-
-
 def request_object(value: Any, where: str, allowed: tuple[str, ...], required: tuple[str, ...],
                    error: type[ValueError] = InvalidRequest) -> dict:
     """`value` checked to be an object with only the `allowed` fields and every `required` one;
-    else `InvalidRequest` naming the field (`where` is its path). Every game's calculator
-    reads its request's objects with it, so they refuse alike (`error`: the exception its
-    calculator raises, made with the message and the field)."""
+    else `error` (made with the message and the field) naming the field (`where` is its path).
+    Every game's calculator reads its request's objects with it, so they refuse alike."""
     if not isinstance(value, dict):
         raise error(f"{where or 'the body'} must be an object, not {type_name(value)}", where or "body")
     prefix = f"{where}." if where else ""
@@ -128,78 +90,3 @@ def request_object(value: Any, where: str, allowed: tuple[str, ...], required: t
         if key not in value:
             raise error(f"{key} is missing", prefix + key)
     return value
-
-
-def _player(deck: Deck, value: Any, at: str) -> PlayerReveal:
-    raw = request_object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"))
-    name = raw["name"]
-    if not isinstance(name, str):
-        raise InvalidRequest(f"a name is a string, not {type_name(name)}", f"{at}.name")
-    if not 1 <= len(name) <= MAX_NAME or not name.strip():
-        raise InvalidRequest(f"a name must be 1 to {MAX_NAME} characters (not only spaces)", f"{at}.name")
-    stack = raw.get("stack")
-    side = raw.get("side")
-    if side is not None:
-        try:
-            side = Side(side) if isinstance(side, str) else None
-        except ValueError:
-            side = None
-        if side is None:
-            raise InvalidRequest('side must be "light" or "dark"', f"{at}.side")
-    demise = _cards(deck, raw.get("demise", []), f"{at}.demise", most=1)
-    if "demise" in raw and not demise:
-        raise InvalidRequest("a demise is one card, as a one-card list", f"{at}.demise")
-    blind_draw = _cards(deck, raw.get("blind_draw", []), f"{at}.blind_draw")
-    if "blind_draw" in raw and not blind_draw:
-        raise InvalidRequest("a blind draw is one card a draw, as a list", f"{at}.blind_draw")
-    return PlayerReveal(
-        name=name,
-        cards=_cards(deck, raw["cards"], f"{at}.cards"),
-        committed=_credits(raw["committed"], f"{at}.committed"),
-        stack=None if stack is None else _credits(stack, f"{at}.stack"),
-        folded=_flag(raw.get("folded", False), f"{at}.folded"),
-        called=_flag(raw.get("called", False), f"{at}.called"),
-        demise=demise,
-        static=_cards(deck, raw.get("static", []), f"{at}.static"),
-        side=side,
-        blind_draw=blind_draw,
-        fees=_credits(raw.get("fees", 0), f"{at}.fees"),
-    )
-
-
-def parse_settle_request(body: Any) -> tuple[RuleSet, list[PlayerReveal], int]:
-    """Read a SETTLE-API.md request body; raise `InvalidRequest` for the first bad field."""
-    raw = request_object(body, "", TOP_FIELDS, TOP_FIELDS)
-    try:
-        rules = ruleset_from(raw["rules"])
-    except InvalidRules as exc:
-        raise InvalidRequest(exc.message, exc.field) from None
-    if not isinstance(rules, RuleSet):  # another game's rules: its own calculator reads them
-        raise InvalidRequest(f"{rules.title} has no payout calculator here", "rules")
-    if isinstance(rules.bomb_out_penalty, int) and rules.bomb_out_penalty > MAX_CREDITS:
-        raise InvalidRequest(f"bomb_out_penalty may be at most {MAX_CREDITS} credits", "rules.bomb_out_penalty")
-    sabacc_pot = _credits(raw["sabacc_pot"], "sabacc_pot")
-    players_raw = raw["players"]
-    if not isinstance(players_raw, list):
-        raise InvalidRequest(f"players must be a list, not {type_name(players_raw)}", "players")
-    if not MIN_PLAYERS <= len(players_raw) <= MAX_PLAYERS:
-        raise InvalidRequest(f"a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players_raw)}", "players")
-    players = [_player(rules.deck, p, f"players[{i}]") for i, p in enumerate(players_raw)]
-    try:
-        check_reveal(rules, players, sabacc_pot)
-    except InvalidRequest:
-        raise
-    except InvalidReveal as exc:
-        raise InvalidRequest(exc.message, exc.field) from None
-    return rules, players, sabacc_pot
-
-
-def answer(body: Any) -> dict[str, Any]:
-    """The payout calculator of the games played with a `RuleSet` (`Game.calculator`): the
-    answer to a SETTLE-API.md request body as JSON. Raises `InvalidRequest` of the game
-    interface (`companion.games.api`) with the message and the path of the first bad field."""
-    try:
-        rules, players, sabacc_pot = parse_settle_request(body)
-        return settle(rules, players, sabacc_pot).to_json()
-    except InvalidReveal as exc:  # InvalidRequest is one
-        raise api.InvalidRequest(exc.message, exc.field) from None

@@ -57,10 +57,26 @@ def describe_later(write: Callable[[], None]) -> None:
     _LATER.append(write)
 
 
+#: Parts of the document written each time it is asked for (`describe_each_time`).
+_EACH_TIME: list[Callable[[], tuple[dict[str, Any], dict[str, Any]]]] = []
+
+
+def describe_each_time(write: Callable[[], tuple[dict[str, Any], dict[str, Any]]]) -> None:
+    """Have `write()` give (paths, schemas) each time the document is asked for: a part that
+    follows the registered games (a plug-in game found after the server started shows too)."""
+    _EACH_TIME.append(write)
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI 3.1 document."""
     while _LATER:
         _LATER.pop(0)()
+    paths, schemas = copy.deepcopy(_PATHS), copy.deepcopy(_SCHEMAS)
+    for write in _EACH_TIME:
+        more_paths, more_schemas = write()
+        for path, item in more_paths.items():
+            paths.setdefault(path, {}).update(item)
+        schemas.update(more_schemas)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -68,8 +84,8 @@ def document() -> dict[str, Any]:
             "version": __version__,
             "description": "The payout calculator and the live table of the Sabacc companion.",
         },
-        "paths": copy.deepcopy(_PATHS),
-        "components": {"schemas": copy.deepcopy(_SCHEMAS)},
+        "paths": paths,
+        "components": {"schemas": schemas},
     }
 
 

@@ -14,6 +14,8 @@ first game's deck without a name).
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 
@@ -21,7 +23,6 @@ from companion.decks.art import faces_url
 from companion.games import registry
 from companion.games.api import InvalidRules, Section
 from companion.refusal import Refused
-from companion.rules.rulesets import RuleSet
 from companion.server.openapi import describe, error_response
 
 bp = Blueprint("pages", __name__)
@@ -78,24 +79,27 @@ def join_by_code():
 
 @bp.get("/calculator")
 def calculator():
-    """The payout calculator: type in a reveal, get who wins what."""
+    """The payout calculator: type in a reveal, get who wins what. Every game with a calculator
+    that declares its form (`CalculatorSchema.form`) is offered; the page draws each game's form
+    from it (on each preset's option: the game, its deck and its form)."""
     presets = calculator_presets()
-    every = set(registry.options())
-    games = {name: {"deck": rs.deck.name, "tie": rs.hands.tie, "calls": rs.ending.by_call,
-                    "kind_words": dict(rs.hands.kinds), "folded": rs.hands.words("folded"),
-                    "pot_words": rs.pot_words,
-                    "foreign": sorted(every - set(registry.game_of(name).options))}
-             for name, rs in presets.items()}
+    forms = {g.name: dict(g.calculator_schema().form) for g in registry.games().values()
+             if g.calculator is not None and g.calculator_schema is not None}
+    games: dict[str, Any] = {}
+    for name in presets:
+        game = registry.game_of(name)
+        games[name] = {"game": game.name, "deck": next(iter(game.decks)), "form": forms[game.name]}
     default = registry.default_preset()
     return render_template("calculator.html", default_preset=default if default in presets else next(iter(presets)),
                            rule_sets=presets, games=games)
 
 
-def calculator_presets() -> dict[str, RuleSet]:
+def calculator_presets() -> dict[str, Any]:
     """The presets the payout calculator page settles: those of the games that have a
-    calculator reading a rule set's request (the page's form is that request's)."""
-    return {name: rs for name, rs in registry.presets().items()
-            if registry.game_of(name).calculator is not None and isinstance(rs, RuleSet)}
+    calculator and declare its form (`CalculatorSchema.form`)."""
+    declares = {g.name for g in registry.games().values()
+                if g.calculator is not None and g.calculator_schema is not None and g.calculator_schema().form}
+    return {name: rules for name, rules in registry.presets().items() if registry.game_of(name).name in declares}
 
 
 @bp.get("/rules")

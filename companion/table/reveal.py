@@ -1,19 +1,37 @@
 """The reveal and the settlement: entering hands (checked only against what the player may
-already see), the conflicts when a card is on the table too often, the sudden demise, the
-settlement by the rules engine, and closing the hand into the history."""
+already see), the conflicts when a card is on the table too often, the settlement the game
+answers (`settlement`; a tie it breaks with more cards begins there), and closing the hand into
+the history."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Mapping, Protocol, Sequence
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
-from companion.rules.settle import InvalidReveal, PlayerReveal, settle
+from companion.rules.settle import InvalidReveal
 from companion.table.evening import game_words
 from companion.table.outcome import Told, explain, plain_why
 from companion.table.play import Play
 from companion.table.state import Player, hand_pot, plain
+
+
+class Outcome(Protocol):
+    """What a game's settlement of a reveal answers (`Reveal.settlement`): the players a tie
+    needs one more card from (none once settled), what each player receives or pays, the
+    sabacc pot after (None while tied), and the record of it as JSON."""
+
+    @property
+    def tie_players(self) -> Sequence[str]: ...
+
+    @property
+    def payouts(self) -> Mapping[str, int]: ...
+
+    @property
+    def sabacc_pot_after(self) -> int | None: ...
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 class Reveal(Play):
@@ -116,102 +134,54 @@ class Reveal(Play):
                           f"{names}: check your cards and enter them again.")
         return True
 
-    def cmd_demise_card(self, f: dict[str, Any], actor: str | None) -> None:
-        sid = self.who(f, actor)
-        if not self.in_hand() or self.hand["stage"] != "demise":
-            raise Refused(409, "there is no sudden demise now", None)
-        h = self.hand
-        if sid not in h["demise_players"]:
-            raise Refused(409, "you are not in the sudden demise", None)
-        try:
-            code = self.rules.deck.normalize(f["card"])
-        except deck.UnknownCard as exc:
-            raise Refused(422, str(exc), "card") from None
-        self.need_in_play_deck(code, "card")
-        public = h["demise_public"]
-        if sid in public:
-            raise Refused(409, "your demise card is already face up", None)
-        # Checked against the face-up cards only: the revealed hands, and the demise cards
-        # shown at a clash that stand. Another player's demise card entered since is still
-        # hidden: refusing for it would tell this player that card.
-        table = [c for x in self.live() for c in self.face_up(x)]
-        table += [d for x in public if (d := h["p"][x]["demise"]) is not None]
-        try:
-            self.rules.deck.check_copies(table + [code])
-        except deck.TooManyCopies as exc:
-            raise Refused(422, f"{exc}: check the card", "card") from None
-        h["p"][sid]["demise"] = code
-        self.emit("demise_card_entered", seat=sid)
-        if all(h["p"][x]["demise"] for x in h["demise_players"]) and not self.demise_conflict():
-            self.settle_hand()
-
-    def demise_conflict(self) -> bool:
-        """With every demise card in: if a card is now on the table (the face-up hands and
-        every demise card) more often than the deck holds, the players whose demise card it
-        is enter theirs again; the other demise cards stand, face up. True if there was such a
-        card. Resolved only here, once every card is in, so that no answer to one player's
-        entry ever depends on another's hidden card (the demise oracle)."""
-        h = self.hand
-        cards = {x: h["p"][x]["demise"] for x in h["demise_players"]}
-        count = Counter(c for x in self.live() for c in self.face_up(x))
-        count.update(c for c in cards.values() if c is not None)
-        over = sorted(c for c, n in count.items() if n > self.rules.deck.cards[c].copies)
-        # A card that stood face up at an earlier clash stands: the new entries clash.
-        clash = [x for x, c in cards.items() if c in over and x not in h["demise_public"]]
-        if not clash:
-            return False
-        h["demise_public"] = [x for x in h["demise_players"] if x not in clash]
-        for x in clash:
-            h["p"][x]["demise"] = None
-        names = " and ".join(self.name(x) for x in clash)
-        self.emit("demise_conflict", cards=cards, seats=clash,
-                  message=f"{', '.join(over)}: more copies on the table than the deck holds. "
-                          f"{names}: check your card and enter it again.")
-        return True
-
     def judged_with(self, sid: str) -> dict[str, Any]:
-        """What else a game's hand judge reads of `sid` at the reveal, by `PlayerReveal`'s
-        field names (a side the player plays, community cards); by default nothing."""
+        """What else a game's settlement reads of `sid` at the reveal, beside its name, cards,
+        commitment, fees, stack, fold and call (a side the player plays, community cards, a tie
+        card); by default nothing."""
         return {}
 
+    def settlement(self, reveals: list[dict[str, Any]], sabacc_pot: int) -> Outcome:
+        """The game's settlement of the reveal: `reveals` holds each player's, in seat order
+        (`name`, `cards`, `committed`, `fees`, `stack`, `folded`, `called` and what
+        `judged_with` adds); raises `InvalidReveal` for one it cannot settle. A game that
+        settles a reveal answers it; the runtime settles none of its own."""
+        raise Refused(409, "these rules settle no reveal", None)
+
     def tie_cards_in(self) -> None:
-        """Every tied player's card is in (`cmd_demise_card`), before the judge reads the
+        """Every tied player's card is in (the game's tie-card move), before the judge reads the
         hands again: a game whose tie cards add up says where each goes; by default they
         stay where they were entered."""
 
     def tie_begins(self, players: list[str]) -> None:
         """The judge found `players` tied: the game's tie break with one more card each
-        begins (the hand's stage becomes "demise", where each enters a card). A game without
+        begins (the hand's tie stage, where each enters a card). A game without
         one refuses."""
         raise Refused(409, "the settlement asked for a tie break these rules do not have", None)
 
     def settle_hand(self) -> None:
-        """Settle with the rules engine and move the stacks and the sabacc pot."""
-        h, s, rules = self.hand, self.s, self.rules
-        if h["stage"] == "demise":
-            self.tie_cards_in()
+        """Settle with the game's settlement and move the stacks and the sabacc pot."""
+        h, s = self.hand, self.s
         reveals = []
         for sid in h["players"]:
             p = h["p"][sid]
-            reveals.append(PlayerReveal(**self.judged_with(sid),
-                name=sid,
-                cards=tuple(p["cards"] or ()) if not p["folded"] else (),
-                committed=p["committed"],
-                fees=p["fees"],
-                stack=s["seats"][sid]["stack"],
-                folded=p["folded"],
-                called=sid == h["called_by"],
-                demise=(p["demise"],) if p["demise"] else (),
-                blind_draw=tuple(p["blind_draw"]),
-            ))
+            reveals.append({
+                **self.judged_with(sid),
+                "name": sid,
+                "cards": tuple(p["cards"] or ()) if not p["folded"] else (),
+                "committed": p["committed"],
+                "fees": p["fees"],
+                "stack": s["seats"][sid]["stack"],
+                "folded": p["folded"],
+                "called": sid == h["called_by"],
+            })
         try:
-            result = settle(rules, reveals, s["sabacc_pot"])
+            result = self.settlement(reveals, s["sabacc_pot"])
         except InvalidReveal as exc:
             raise Refused(422, exc.message, "cards") from None
-        if result.demise_players:
-            # A tie the judge breaks with more cards: the tied players each enter one (the
+        if result.tie_players:
+            # A tie the game breaks with more cards: the tied players each enter one (the
             # game says how they come by it).
-            self.tie_begins(list(result.demise_players))
+            self.tie_begins(list(result.tie_players))
             return
         committed = hand_pot(h)
         paid = sum(result.payouts.get(sid, 0) for sid in h["players"])

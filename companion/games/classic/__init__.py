@@ -10,11 +10,10 @@ as the one value the registry finds (`GAME`)::
 
 from __future__ import annotations
 
-from companion.games.api import Game
+from companion.games.api import Game, imported_when_called
 from companion.games.classic.cards import SABACC
 from companion.games.classic import explain as rules_page
 from companion.games.classic.presets import FIELDS, OPTIONS, PRESETS, rules_from
-from companion.rules.request import answer
 
 
 def _engine() -> type:
@@ -43,5 +42,6 @@ GAME = Game(
                          "alderaan", "pot-building", "declare_side", "call_hand", "no_call"}),
     default="classic",
     fields=FIELDS,
-    calculator=answer,
+    calculator=imported_when_called("companion.games.classic.calculator:answer"),
+    calculator_schema=imported_when_called("companion.games.classic.schema:schema"),
 )

@@ -613,7 +613,7 @@ def _variants(rs: RuleSet) -> Section:
 
 
 def _corners(rs: RuleSet) -> Section:
-    """The settlement engine's rulings where RULES.md leaves a corner open (companion.rules.settle)."""
+    """The settlement engine's rulings where RULES.md leaves a corner open (companion.games.classic.settle)."""
     points = [
         "A level of betting that only players who later folded reached is a pot nobody can win: "
         "it goes to the sabacc pot (unless everyone else folded: then the last player takes it "

@@ -15,14 +15,16 @@ from typing import Any
 from companion.refusal import Refused
 from companion.games.classic import calling, outcome, sides, static_field
 from companion.games.classic.calling import Calling
+from companion.games.classic.settle import PlayerReveal, Settlement, settle
 from companion.games.classic.sides import Sides
 from companion.games.classic.static_field import StaticFieldMoves
+from companion.games.classic.tie_cards import TieCards
 from companion.table.dealt import DealtHand
 from companion.table.outcome import Told
 from companion.table.state import Step, current_step
 
 
-class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
+class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     """A hand of classic Sabacc at the live table (its sections first: what they answer of
     the shared engine's hooks wins)."""
 
@@ -53,11 +55,17 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
         return "no side declared" if self.side_missing(sid) else None
 
     def judged_with(self, sid: str) -> dict[str, Any]:
-        """The judge reads each player's side (Force Sabacc) and, in Hold 'Em, which of a hand's
-        cards lie in its static field (every other player's are community cards)."""
+        """The judge reads each player's side (Force Sabacc), in Hold 'Em which of a hand's
+        cards lie in its static field (every other player's are community cards), and the
+        card a sudden demise dealt."""
         p = self.hand["p"][sid]
         return {"static": tuple(p["static"]) if self.rules.holdem and not p["folded"] else (),
-                "side": self.side_of(sid)}
+                "side": self.side_of(sid),
+                "demise": (p["demise"],) if p["demise"] else ()}
+
+    def settlement(self, reveals: list[dict[str, Any]], sabacc_pot: int) -> Settlement:
+        """Classic's settlement of the reveal (`settle.settle`, RULES.md)."""
+        return settle(self.rules, [PlayerReveal(**r) for r in reveals], sabacc_pot)
 
     def tie_begins(self, players: list[str]) -> None:
         """Sudden demise: the dealer deals one more card each to the tied players, and each

@@ -44,6 +44,7 @@ GAME = Game(
     default="coruscant",
     fields=FIELDS,
     calculator=imported_when_called("companion.games.coruscant.calculator:answer"),
+    calculator_schema=imported_when_called("companion.games.coruscant.schema:schema"),
     # The two dice as cube nets to cut and fold (C3), faces in the dice's own order, so that
     # +5 and −5, +10 and −10, and the two blanks end up opposite each other.
     printables=(Printables("dice", "The gold and silver dice", dice=(

@@ -46,6 +46,7 @@ GAME = Game(
     default="kessel",
     fields=FIELDS,
     calculator=imported_when_called("companion.games.kessel.calculator:answer"),
+    calculator_schema=imported_when_called("companion.games.kessel.schema:schema"),
     # The 16 shift tokens as cards to print and cut (K35), one of each.
     printables=(Printables("tokens", "The 16 shift tokens", tuple(PrintCard(t.name, t.does) for t in TOKENS),
                            back="Shift token"),),

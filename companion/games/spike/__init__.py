@@ -10,11 +10,10 @@ the one value the registry finds (`GAME`)::
 
 from __future__ import annotations
 
-from companion.games.api import Game
+from companion.games.api import Game, imported_when_called
 from companion.games.spike import explain as rules_page
 from companion.games.spike.hands import SPIKE_DECK
 from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, rules_from
-from companion.rules.request import answer
 
 
 def _engine() -> type:
@@ -43,5 +42,6 @@ GAME = Game(
                          "nulrhek", "sabacc shift"}),
     default="spike",
     fields=FIELDS,
-    calculator=answer,
+    calculator=imported_when_called("companion.games.spike.calculator:answer"),
+    calculator_schema=imported_when_called("companion.games.spike.schema:schema"),
 )

@@ -14,7 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.spike import outcome, survivor
+from companion.games.classic.settle import PlayerReveal, Settlement
+from companion.games.classic.tie_cards import TieCards
 from companion.games.spike.blind_draw import BlindDraw
+from companion.games.spike.settle import settle
 from companion.games.spike.survivor import SurvivorShows
 from companion.table import discard
 from companion.table.dealt import DealtHand
@@ -22,7 +25,7 @@ from companion.table.discard import PublicDiscardPile
 from companion.table.outcome import Told
 
 
-class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, DealtHand):
+class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieCards, DealtHand):
     """A hand of Corellian Spike at the live table (its sections first: what they answer of
     the shared engine's hooks wins)."""
 
@@ -36,6 +39,14 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, DealtHand):
     def stage_words(self, viewer: str | None, who: Any) -> str | None:
         """The turn line while the tied players draw, or while the survivor chooses."""
         return self.blind_draw_words(viewer) or self.survivor_words(viewer, who)
+
+    def judged_with(self, sid: str) -> dict[str, Any]:
+        """The settlement reads the cards of each player's blind draw, one a draw."""
+        return {"blind_draw": tuple(self.hand["p"][sid]["blind_draw"])}
+
+    def settlement(self, reveals: list[dict[str, Any]], sabacc_pot: int) -> Settlement:
+        """Spike's settlement of the reveal (`settle.settle`, RULES-SPIKE.md)."""
+        return settle(self.rules, [PlayerReveal(**r) for r in reveals], sabacc_pot)
 
     def played_facts(self, sid: str) -> dict[str, Any]:
         """What the words of a settlement read of a hand: the cards of its blind draw."""
