@@ -316,3 +316,79 @@ def test_the_console_turns_up_the_piles_for_the_dealer_it_plays(api):
     assert g.game()["stage"] == "deal"
     g.act("host", {"type": "turn_up", "seat": dealer, "sand": "s4", "blood": "b6"})
     assert g.game()["discard_tops"] == {"sand": "s4", "blood": "b6"}
+
+
+def test_k39_a_player_leaving_mid_round_is_out_and_their_chips_tokens_and_cards_leave_the_game(api):
+    """K39 through the API: the leaver enters the two cards they held (they go on the discard
+    piles), their invested chips, stock and unplayed tokens leave the game, their credits
+    outside the game go with them, the credits pot stays whole, play goes on without them,
+    and undo brings them back."""
+    g = Game(api, {"preset": "kessel", "chips": 4})
+    g.act("Lando", {"type": "buy_in"})  # 200 credits: 100 for the buy-in, 100 kept outside the game
+    g.act("host", {"type": "start_hand"})
+    a, b, c = g.order()
+    for p in (a, b, c):
+        g.act(p, {"type": "choose_tokens", "tokens": ["refund", "embargo", "immunity"]})
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    g.act(a, {"type": "stand"})
+    g.act(b, {"type": "draw_card", "pile": "sand_draw", "keep": True, "discard": "s2"})
+    g.act(c, {"type": "stand"})
+    g.act(a, {"type": "stand"})
+    assert g.chips()[b] == (3, 1) and g.game()["tokens_left"][g.seat[b]] == 3
+    before = g.view()
+    bought = 100 * 3 + 100 * (b == "Lando")
+    # Leaving mid-round: the two cards held are entered, checked as a reveal's are (K3, K15).
+    assert g.act(b, {"type": "leave"}, 422) == {
+        "error": "enter the two cards you hold: they go on the discard piles", "field": "cards"}
+    assert g.act(b, {"type": "leave", "cards": ["s3", "s5"]}, 422)["field"] == "cards"
+    assert g.view() == before  # refused, nothing applied
+    said = {e["type"]: e for e in g.act(b, {"type": "leave", "cards": ["b1", "S3"]})["events"]}
+    assert said["left_game"]["words"] == (f"{b} leaves the game: out; 1 invested and 3 in stock leave the table, and 3 "
+                                "unplayed tokens; Sand 3 and Blood 1 go on the discard piles.")
+    v = g.view()
+    game = v["hand"]["game"]
+    assert game["in_game"] == [g.seat[a], g.seat[c]] and game["out"] == {g.seat[b]: 1}
+    assert game["chips"][g.seat[b]] == {"stock": 0, "invested": 0} and game["tokens_left"][g.seat[b]] == 0
+    assert game["discard_tops"] == {"sand": "s3", "blood": "b1"}
+    left = {s["name"]: s for s in v["departed"]}[b]
+    assert left["stack"] == 0 and left["cashed_out"] == (100 if b == "Lando" else 0)
+    # The ledger: every credit bought in is in a stack, the credits pot or the leaver's pocket.
+    assert sum(s["stack"] for s in v["seats"]) + v["hand"]["hand_pot"] + left["cashed_out"] == bought
+    assert v["hand"]["hand_pot"] == 300
+    # Undo: the leaver is back in the game with their chips and tokens, and it is their turn.
+    api.post(f"/api/v1/tables/{g.code}/undo", {"version": v["version"]}, g.host)
+    assert g.view()["hand"]["game"] == before["hand"]["game"] and g.game()["to_act"] == g.seat[b]
+    g.act(b, {"type": "leave", "cards": ["b1", "s3"]})
+    # Play goes on: b's turn passes to c; the round ends with the two left and a winner.
+    assert g.game()["to_act"] == g.seat[c] and g.view(c)["hand"]["words"] == "Round 1, turn 2: You: draw or stand."
+    g.act(c, {"type": "stand"})  # K11: a stood this turn too: everyone in the game stood
+    assert g.game()["stage"] == "reveal"
+    g.act(a, {"type": "show_hand", "cards": ["s1", "b1"]})
+    g.act(c, {"type": "show_hand", "cards": ["s3", "b2"]})  # a difference of 1: c pays 1 (K23)
+    r1 = g.game()["rounds"][0]
+    assert [g.by_seat()[w] for w in r1["winners"]] == [a] and r1["chips_after"] == {g.seat[a]: 4, g.seat[c]: 3}
+    assert g.game()["stage"] == "deal" and g.game()["round"] == 2 and g.credits() + 100 * (b == "Lando") == bought
+
+
+def test_k39_when_one_player_is_left_they_win_the_game_and_the_credits_pot(api):
+    """K39, K26: two players left and one leaves during the reveal after showing (their shown
+    cards go on the discard piles, no entry needed): the other takes the credits pot."""
+    g = Game(api, {"preset": "kessel-plain", "chips": 4})
+    g.act("host", {"type": "start_hand"})
+    a, b, c = g.order()
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    g.act(a, {"type": "stand"})
+    g.act(b, {"type": "leave", "cards": ["s1", "b1"]})  # out: a and c play on
+    g.act(c, {"type": "stand"})  # K11: everyone in the game stood: the reveal
+    g.act(a, {"type": "show_hand", "cards": ["s5", "b5"]})
+    assert g.act(a, {"type": "leave", "cards": ["s5", "b5"]}, 422) == \
+        {"error": "no cards to enter: yours are known to the table", "field": "cards"}
+    said = g.act(a, {"type": "leave"})["events"]
+    assert said[0]["type"] == "left_game" and said[0]["words"] == f"{a} leaves the game: out; 0 invested and 4 in stock leave the table; " \
+                               "Sand 5 and Blood 5 go on the discard piles."
+    v = g.view()
+    assert v["hand"]["stage"] == "settled" and v["hand"]["game"]["winners"] == [g.seat[c]]
+    assert {s["name"]: s["stack"] for s in v["seats"]} == {c: 300}
+    assert any(e["type"] == "game_won" and e["words"] == f"{c} wins the game and the credits pot of 300."
+               for e in said)
+    assert v["hands"][-1]["payouts"] == {g.seat[a]: 0, g.seat[b]: 0, g.seat[c]: 300}
