@@ -432,7 +432,10 @@ class KesselTable(Evening, Seats):
 
     def held(self, g: dict[str, Any], sid: str) -> list[str] | None:
         """The cards `sid` holds that are known to the table (shown, or waiting for their
-        Impostor dice); None while they are face down in the player's hand."""
+        Impostor dice) at this round's reveal; None while they are face down in the player's
+        hand (or before the discard piles are turned up, when none is in play)."""
+        if g["stage"] != "reveal":
+            return None
         if sid in g["shown"]:
             return list(g["shown"][sid]["cards"])
         p = g.get("pending")
