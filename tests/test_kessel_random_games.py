@@ -187,7 +187,7 @@ def test_k12_k37_a_player_at_0_stock_stays_in_stands_unless_free_draw_and_a_win_
     t.apply({"type": "draw_card", "pile": "blood_discard", "keep": False}, a)
     assert _game(t)["chips"][a] == {"stock": 0, "invested": 4}
     events = t.apply({"type": "play_token", "token": "general_tariff"}, b)
-    assert events[-1]["words"].endswith("pays 0 (short 1)")  # K31: the shortfall is shown
+    assert events[-1]["words"].endswith("pays 0 (short 1).")  # K31: the shortfall is shown
     t.apply({"type": "stand"}, b)
     try:  # K10: no stock, no Free Draw: a must stand
         t.apply({"type": "draw_card", "pile": "blood_discard", "keep": False}, a)

@@ -486,7 +486,7 @@ def test_k7_every_round_starts_with_the_dealer_turning_up_one_card_of_each_famil
     assert g.game()["round"] == 2 and g.game()["stage"] == "deal" and g.game()["discard_tops"] == \
         {"sand": None, "blood": None}
     dealer2 = g.by_seat()[g.game()["dealer"]]
-    assert dealer2 != dealer
+    assert dealer2 != dealer and g.view()["dealer"] == g.seat[dealer2]  # the table's dealer: every page's mark
     g.act(dealer2, {"type": "turn_up", "sand": "s5", "blood": "b2"})
     assert g.view(a)["hand"]["game"]["discard_tops"] == {"sand": "s5", "blood": "b2"}
     assert g.game()["draw_left"] == {"sand": 18, "blood": 18}

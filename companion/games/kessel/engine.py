@@ -157,6 +157,7 @@ class KesselTable(Evening, Seats):
         # The starter: the host's dealer setting names the dealer; the starter sits on their left (K6).
         dealer = s["dealer"] if s["dealer"] in players else players[-1]
         starter = players[(players.index(dealer) + 1) % len(players)]
+        s["dealer"] = dealer  # the table's dealer is the round's: every page marks that seat
         order = rotate(s["order"], starter, players)
         s["hand_no"] += 1
         h = s["hand"] = new_hand(s["hand_no"], dealer, None, order, 2, f.get("seed_commitment"), s["sabacc_pot"],
@@ -325,7 +326,7 @@ class KesselTable(Evening, Seats):
         g["played"].append({"round": g["round"], "turn": g["turn"], "seat": sid, "token": code,
                             "target": target, "value": None})
         self.emit("token_played", seat=sid, token=code, target=target,
-                  words=": ".join([said[0], "; ".join(said[1:])]) if len(said) > 1 else said[0] + ".")
+                  words=(f"{said[0]}: {'; '.join(said[1:])}" if len(said) > 1 else said[0]) + ".")
 
     def take_from_draw_pile(self, g: dict[str, Any], fam: str) -> None:
         """One card off a family's draw pile; an empty pile is made again from the discard pile
@@ -494,7 +495,7 @@ class KesselTable(Evening, Seats):
         if g["embargo"] == sid:
             g["embargo"] = None
         if g["dealer"] == sid and g["stage"] == "deal":  # the next player turns up the piles
-            g["dealer"] = self.next_in_game(g, sid)
+            g["dealer"] = self.s["dealer"] = self.next_in_game(g, sid)
         self.emit("left_game", seat=sid, round=g["round"], chips=chips["stock"] + chips["invested"],
                   tokens=tokens, cards=cards,
                   words=f"{self.name(sid)} leaves the game: out; {chips['invested']} invested and "
@@ -659,7 +660,7 @@ class KesselTable(Evening, Seats):
             return
         # K6: the starter and the dealer move one seat clockwise, skipping eliminated players.
         g["starter"] = self.next_in_game(g, g["starter"])
-        g["dealer"] = self.next_in_game(g, g["dealer"])
+        g["dealer"] = self.s["dealer"] = self.next_in_game(g, g["dealer"])
         g["in_game"] = rotate(g["seats"], g["starter"], g["in_game"])
         g["round"] += 1
         g["stage"], g["to_act"], g["discards"] = "deal", None, {"sand": [], "blood": []}
