@@ -104,7 +104,8 @@ def _play(t: Table, rnd: random.Random, draws_to: str | None = None) -> dict:
                 o = rnd.choice([o for o in offers if o["type"] == "play_token"])
                 body = {"type": "play_token", "token": o["token"]}
                 for i in o["inputs"]:
-                    body[i["field"]] = rnd.choice(i["options"])[0]
+                    if i["kind"] != "cards":  # Exhaustion's cards: below
+                        body[i["field"]] = rnd.choice(i["options"])[0]
                 if o["token"] == "exhaustion":
                     free = _free_cards(g, [])
                     body["cards"] = [_pick(rnd, free, "s"), _pick(rnd, free, "b")]

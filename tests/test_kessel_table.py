@@ -570,3 +570,22 @@ def test_k41_the_host_corrects_a_discard_a_token_target_and_a_reveal_before_the_
     g.act("host", {"type": "adjust", "seat": g.seat[a], "amount": -20, "reason": "a wrong card at the reveal"})
     g.act("host", {"type": "adjust", "seat": g.seat[b], "amount": 20, "reason": "a wrong card at the reveal"})
     assert {s["name"]: s["stack"] for s in g.view()["seats"]} == {a: 180, b: 20, "<b>Vel</b>": 100}
+
+
+def test_k35_exhaustion_is_offered_with_the_targets_two_cards_to_enter(api):
+    """K35: Exhaustion's offer asks for its target and the two cards the target discards (a
+    page draws both inputs); sent as offered, the cards go face up on the discard piles."""
+    g = Game(api, {"preset": "kessel", "chips": 4})
+    g.act("<b>Vel</b>", {"type": "sit_out"})
+    g.act("host", {"type": "start_hand"})
+    a, b = g.order()
+    g.act(a, {"type": "choose_tokens", "tokens": ["exhaustion", "refund", "immunity"]})
+    g.act(b, {"type": "choose_tokens", "tokens": ["refund", "markdown", "free_draw"]})
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    offer = next(o for o in g.view(a)["you"]["legal"] if o.get("token") == "exhaustion")
+    assert offer["words"] == "Play Exhaustion" and [(i["field"], i["kind"]) for i in offer["inputs"]] == \
+        [("target", "seat"), ("cards", "cards")]
+    assert offer["inputs"][1]["count"] == 2 and offer["inputs"][0]["options"] == [[g.seat[b], b]]
+    g.act(a, {"type": "play_token", **offer["fields"], "target": g.seat[b], "cards": ["b2", "s5"]})
+    assert g.game()["discard_tops"] == {"sand": "s5", "blood": "b2"}
+    assert g.game()["draw_left"] == {"sand": 22 - 2 - 1 - 1, "blood": 22 - 2 - 1 - 1}

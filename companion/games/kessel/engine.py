@@ -819,6 +819,9 @@ class KesselTable(Evening, Seats):
                     if t.target:
                         inputs.append({"field": "target", "kind": "seat", "words": "On whom",
                                        "options": [[o, self.name(o)] for o in targets]})
+                    if code == "exhaustion":  # the target's two cards go face up: entered with the token
+                        inputs.append({"field": "cards", "kind": "cards", "words": "The two cards the target discards",
+                                       "count": 2})
                     out.append({"type": "play_token", "token": code, "words": f"Play {t.name}", "style": "",
                                 "confirm": True, "fields": {"token": code}, "inputs": inputs})
             if not isinstance(self.check_draw_card({}, sid), Refusal):
