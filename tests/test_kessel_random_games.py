@@ -104,7 +104,8 @@ def _play(t: Table, rnd: random.Random, draws_to: str | None = None) -> dict:
                 o = rnd.choice([o for o in offers if o["type"] == "play_token"])
                 body = {"type": "play_token", "token": o["token"]}
                 for i in o["inputs"]:
-                    body[i["field"]] = rnd.choice(i["options"])[0]
+                    if i["kind"] != "cards":  # Exhaustion's cards: below
+                        body[i["field"]] = rnd.choice(i["options"])[0]
                 if o["token"] == "exhaustion":
                     free = _free_cards(g, [])
                     body["cards"] = [_pick(rnd, free, "s"), _pick(rnd, free, "b")]
@@ -187,7 +188,7 @@ def test_k12_k37_a_player_at_0_stock_stays_in_stands_unless_free_draw_and_a_win_
     t.apply({"type": "draw_card", "pile": "blood_discard", "keep": False}, a)
     assert _game(t)["chips"][a] == {"stock": 0, "invested": 4}
     events = t.apply({"type": "play_token", "token": "general_tariff"}, b)
-    assert events[-1]["words"].endswith("pays 0 (short 1)")  # K31: the shortfall is shown
+    assert events[-1]["words"].endswith("pays 0 (short 1).")  # K31: the shortfall is shown
     t.apply({"type": "stand"}, b)
     try:  # K10: no stock, no Free Draw: a must stand
         t.apply({"type": "draw_card", "pile": "blood_discard", "keep": False}, a)

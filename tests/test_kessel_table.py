@@ -316,3 +316,276 @@ def test_the_console_turns_up_the_piles_for_the_dealer_it_plays(api):
     assert g.game()["stage"] == "deal"
     g.act("host", {"type": "turn_up", "seat": dealer, "sand": "s4", "blood": "b6"})
     assert g.game()["discard_tops"] == {"sand": "s4", "blood": "b6"}
+
+
+def test_k39_a_player_leaving_mid_round_is_out_and_their_chips_tokens_and_cards_leave_the_game(api):
+    """K39 through the API: the leaver enters the two cards they held (they go on the discard
+    piles), their invested chips, stock and unplayed tokens leave the game, their credits
+    outside the game go with them, the credits pot stays whole, play goes on without them,
+    and undo brings them back."""
+    g = Game(api, {"preset": "kessel", "chips": 4})
+    g.act("Lando", {"type": "buy_in"})  # 200 credits: 100 for the buy-in, 100 kept outside the game
+    g.act("host", {"type": "start_hand"})
+    a, b, c = g.order()
+    for p in (a, b, c):
+        g.act(p, {"type": "choose_tokens", "tokens": ["refund", "embargo", "immunity"]})
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    g.act(a, {"type": "stand"})
+    g.act(b, {"type": "draw_card", "pile": "sand_draw", "keep": True, "discard": "s2"})
+    g.act(c, {"type": "stand"})
+    g.act(a, {"type": "stand"})
+    assert g.chips()[b] == (3, 1) and g.game()["tokens_left"][g.seat[b]] == 3
+    before = g.view()
+    bought = 100 * 3 + 100 * (b == "Lando")
+    # Leaving mid-round: the two cards held are entered, checked as a reveal's are (K3, K15).
+    assert g.act(b, {"type": "leave"}, 422) == {
+        "error": "enter the two cards you hold: they go on the discard piles", "field": "cards"}
+    assert g.act(b, {"type": "leave", "cards": ["s3", "s5"]}, 422)["field"] == "cards"
+    assert g.view() == before  # refused, nothing applied
+    said = {e["type"]: e for e in g.act(b, {"type": "leave", "cards": ["b1", "S3"]})["events"]}
+    assert said["left_game"]["words"] == (f"{b} leaves the game: out; 1 invested and 3 in stock leave the table, and 3 "
+                                "unplayed tokens; Sand 3 and Blood 1 go on the discard piles.")
+    v = g.view()
+    game = v["hand"]["game"]
+    assert game["in_game"] == [g.seat[a], g.seat[c]] and game["out"] == {g.seat[b]: 1}
+    assert game["chips"][g.seat[b]] == {"stock": 0, "invested": 0} and game["tokens_left"][g.seat[b]] == 0
+    assert game["discard_tops"] == {"sand": "s3", "blood": "b1"}
+    left = {s["name"]: s for s in v["departed"]}[b]
+    assert left["stack"] == 0 and left["cashed_out"] == (100 if b == "Lando" else 0)
+    # The ledger: every credit bought in is in a stack, the credits pot or the leaver's pocket.
+    assert sum(s["stack"] for s in v["seats"]) + v["hand"]["hand_pot"] + left["cashed_out"] == bought
+    assert v["hand"]["hand_pot"] == 300
+    # Undo: the leaver is back in the game with their chips and tokens, and it is their turn.
+    api.post(f"/api/v1/tables/{g.code}/undo", {"version": v["version"]}, g.host)
+    assert g.view()["hand"]["game"] == before["hand"]["game"] and g.game()["to_act"] == g.seat[b]
+    g.act(b, {"type": "leave", "cards": ["b1", "s3"]})
+    # Play goes on: b's turn passes to c; the round ends with the two left and a winner.
+    assert g.game()["to_act"] == g.seat[c] and g.view(c)["hand"]["words"] == "Round 1, turn 2: You: draw or stand."
+    g.act(c, {"type": "stand"})  # K11: a stood this turn too: everyone in the game stood
+    assert g.game()["stage"] == "reveal"
+    g.act(a, {"type": "show_hand", "cards": ["s1", "b1"]})
+    g.act(c, {"type": "show_hand", "cards": ["s3", "b2"]})  # a difference of 1: c pays 1 (K23)
+    r1 = g.game()["rounds"][0]
+    assert [g.by_seat()[w] for w in r1["winners"]] == [a] and r1["chips_after"] == {g.seat[a]: 4, g.seat[c]: 3}
+    assert g.game()["stage"] == "deal" and g.game()["round"] == 2 and g.credits() + 100 * (b == "Lando") == bought
+
+
+def test_k39_when_one_player_is_left_they_win_the_game_and_the_credits_pot(api):
+    """K39, K26: two players left and one leaves during the reveal after showing (their shown
+    cards go on the discard piles, no entry needed): the other takes the credits pot."""
+    g = Game(api, {"preset": "kessel-plain", "chips": 4})
+    g.act("host", {"type": "start_hand"})
+    a, b, c = g.order()
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    g.act(a, {"type": "stand"})
+    g.act(b, {"type": "leave", "cards": ["s1", "b1"]})  # out: a and c play on
+    g.act(c, {"type": "stand"})  # K11: everyone in the game stood: the reveal
+    g.act(a, {"type": "show_hand", "cards": ["s5", "b5"]})
+    assert g.act(a, {"type": "leave", "cards": ["s5", "b5"]}, 422) == \
+        {"error": "no cards to enter: yours are known to the table", "field": "cards"}
+    said = g.act(a, {"type": "leave"})["events"]
+    assert said[0]["type"] == "left_game" and said[0]["words"] == f"{a} leaves the game: out; 0 invested and 4 in stock leave the table; " \
+                               "Sand 5 and Blood 5 go on the discard piles."
+    v = g.view()
+    assert v["hand"]["stage"] == "settled" and v["hand"]["game"]["winners"] == [g.seat[c]]
+    assert {s["name"]: s["stack"] for s in v["seats"]} == {c: 300}
+    assert any(e["type"] == "game_won" and e["words"] == f"{c} wins the game and the credits pot of 300."
+               for e in said)
+    assert v["hands"][-1]["payouts"] == {g.seat[a]: 0, g.seat[b]: 0, g.seat[c]: 300}
+
+
+def test_k4_the_scrambler_rolls_two_dice_for_prime_sabacc_and_an_impostor_under_the_committed_seed(tmp_path):
+    """K4: two six-sided dice, for the Prime Sabacc token and for an Impostor, rolled by the
+    table's roller (no dice sent) and said with both values; the game's committed seed, revealed
+    when the game ends (here: the loser leaves, K39), gives exactly those rolls."""
+    from companion.scrambler.seed import SeededRoller, commitment, derive_rolls
+    from companion.table.engine import Table
+    from companion.table.ledger import Ledger
+    from companion.table.owner import HOST, SCRAMBLER, TableOwner
+
+    led = Ledger(tmp_path / "t.sqlite3")
+    owner, _ = TableOwner.create("KSSLC", {"rules": {"preset": "kessel", "chips": 4}}, led, Table, SeededRoller())
+    a, b = (owner.join(name).seat for name in ("Kay", "Lando"))
+    for sid in (a, b):
+        owner.submit({"type": "buy_in"}, sid)
+    owner.submit({"type": "set_dealer", "seat": b}, HOST)  # a starts
+    owner.submit({"type": "start_hand"}, HOST)
+    committed = owner.view(None)[1]["hand"]["seed_commitment"]
+    assert committed
+    for sid in (a, b):
+        owner.submit({"type": "choose_tokens", "tokens": ["prime_sabacc", "refund", "immunity"]}, sid)
+    owner.submit({"type": "turn_up", "sand": "s4", "blood": "b6"}, HOST)
+    owner.submit({"type": "play_token", "token": "prime_sabacc"}, a)
+    rolled = [owner.submit({"type": "roll"}, SCRAMBLER).events[0]]  # the table's button: no dice sent
+    dice = [rolled[0]["roll"]["dice"]]
+    assert rolled[0]["words"] == f"The dice for Prime Sabacc: {dice[0][0]} and {dice[0][1]}; Kay chooses one."
+    owner.submit({"type": "choose_value", "value": dice[0][1]}, a)
+    assert owner.view(b)[1]["hand"]["game"]["effects"]["prime_sabacc"] == dice[0][1]
+    owner.submit({"type": "stand"}, a)
+    owner.submit({"type": "stand"}, b)  # K11: the reveal
+    owner.submit({"type": "show_hand", "cards": ["ss", "bs"]}, a)  # Pure Sabacc: a wins whatever b rolls
+    owner.submit({"type": "show_hand", "cards": ["si", "b3"]}, b)
+    rolled.append(owner.submit({"type": "roll"}, b).events[0])  # the phone's on-screen roller
+    dice.append(rolled[1]["roll"]["dice"])
+    assert rolled[1]["words"] == f"The dice for Sand Impostor: {dice[1][0]} and {dice[1][1]}; Lando chooses one."
+    assert all(len(d) == 2 and all(1 <= x <= 6 for x in d) for d in dice)
+    owner.submit({"type": "choose_value", "value": dice[1][0]}, b)
+    owner.submit({"type": "leave"}, b)  # between rounds: a is the last player and wins the game
+    assert owner.view(a)[1]["hand"]["game"]["winners"] == [a]
+    reveal = led.entries("KSSLC")[-1]
+    assert (reveal.type, reveal.actor) == ("reveal_seed", SCRAMBLER)
+    seed = reveal.body["seed"]
+    assert commitment(seed) == committed
+    assert [list(d) for d in derive_rolls(seed, "2d6-doubles", 2)] == dice
+    led.close()
+
+
+def test_k5_the_buy_in_goes_into_the_credits_pot_and_each_player_gets_their_chips_in_stock(api):
+    """K5: each player pays `buy_in` into the credits pot and gets `chips` chips, all in stock,
+    none invested; a seat that cannot pay the buy-in is not dealt in."""
+    made = api.post("/api/v1/tables", {"rules": {"preset": "kessel-plain", "buy_in": 50, "chips": 5}}, status=201)
+    code, host = made["code"], made["host_token"]
+    seats = {}
+    for name in ("Kay", "Lando", "Vel", "Han"):
+        joined = api.post(f"/api/v1/tables/{code}/join", {"name": name}, status=201)
+        seats[name] = joined["seat"]
+        if name != "Han":  # Han has no credits: not dealt in
+            api.post(f"/api/v1/tables/{code}/commands", {"type": "buy_in"}, joined["token"])
+    said = api.post(f"/api/v1/tables/{code}/commands", {"type": "start_hand"}, host)["events"]
+    v = api.get(f"/api/v1/tables/{code}")["state"]
+    assert {s["name"]: s["stack"] for s in v["seats"]} == {"Kay": 0, "Lando": 0, "Vel": 0, "Han": 0}
+    assert v["hand"]["hand_pot"] == 150 and sorted(v["hand"]["game"]["in_game"]) == sorted(
+        seats[n] for n in ("Kay", "Lando", "Vel"))
+    assert v["hand"]["game"]["chips"] == {seats[n]: {"stock": 5, "invested": 0} for n in ("Kay", "Lando", "Vel")}
+    assert said[-1]["words"] == "Kessel Sabacc: 3 players, 5 chips each, a credits pot of 150."
+
+
+def test_k7_every_round_starts_with_the_dealer_turning_up_one_card_of_each_family_for_all_to_see(api):
+    """K7: at the start of every round the dealer (only they, or the host) enters the two cards
+    turned up; they start fresh discard piles every viewer sees, and the draw piles are counted
+    again from the whole deck: 22 a family, less the cards dealt and the one turned up."""
+    g = Game(api, {"preset": "kessel-plain", "chips": 4})
+    g.act("host", {"type": "start_hand"})
+    a, b, c = g.order()
+    dealer = g.by_seat()[g.game()["dealer"]]
+    assert g.view(dealer)["hand"]["words"] == "You: turn up the first card of each discard pile."
+    assert g.act(next(p for p in (a, b, c) if p != dealer), {"type": "turn_up", "sand": "s1", "blood": "b1"},
+                 403)["error"] == "the dealer (or the host) turns up the discard piles' first cards"
+    g.act(dealer, {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    for viewer in (None, a, b, c):
+        assert g.view(viewer)["hand"]["game"]["discard_tops"] == {"sand": "s4", "blood": "b6"}
+    assert g.game()["draw_left"] == {"sand": 22 - 3 - 1, "blood": 22 - 3 - 1}
+    g.act(a, {"type": "draw_card", "pile": "sand_draw", "keep": True, "discard": "s2"})
+    for p in (b, c):
+        g.act(p, {"type": "stand"})
+    for p in (a, b, c):
+        g.act(p, {"type": "stand"})
+    for p, cards in ((a, ["s1", "b1"]), (b, ["s2", "b3"]), (c, ["s3", "b4"])):
+        g.act(p, {"type": "show_hand", "cards": cards})
+    # Round 2: a new dealer; the piles start again from their new first cards.
+    assert g.game()["round"] == 2 and g.game()["stage"] == "deal" and g.game()["discard_tops"] == \
+        {"sand": None, "blood": None}
+    dealer2 = g.by_seat()[g.game()["dealer"]]
+    assert dealer2 != dealer and g.view()["dealer"] == g.seat[dealer2]  # the table's dealer: every page's mark
+    g.act(dealer2, {"type": "turn_up", "sand": "s5", "blood": "b2"})
+    assert g.view(a)["hand"]["game"]["discard_tops"] == {"sand": "s5", "blood": "b2"}
+    assert g.game()["draw_left"] == {"sand": 18, "blood": 18}
+
+
+def test_k13_every_phone_and_the_display_read_the_turn_the_chips_actions_tokens_and_effects(api):
+    """K13: every viewer (each phone, and the display, which has no seat) reads the round and
+    turn and whose turn it is, each player's stock and invested chips, their latest action, how
+    many tokens they have not played, Immunity and Embargo, the discard piles' top cards and the
+    effects in force; no one's cards are recorded before the reveal."""
+    g = Game(api, {"preset": "kessel", "chips": 4})
+    g.act("host", {"type": "start_hand"})
+    a, b, c = g.order()
+    for p, chosen in ((a, ["immunity", "markdown", "refund"]), (b, ["embargo", "refund", "free_draw"]),
+                      (c, ["refund", "markdown", "free_draw"])):
+        g.act(p, {"type": "choose_tokens", "tokens": chosen})
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    g.act(a, {"type": "play_token", "token": "immunity"})
+    g.act(a, {"type": "draw_card", "pile": "blood_draw", "keep": True, "discard": "b2"})
+    g.act(b, {"type": "play_token", "token": "embargo"})
+    g.act(b, {"type": "stand"})
+    views = {name: g.view(name) for name in (None, a, b, c)}
+    turn = {name: v["hand"]["words"] for name, v in views.items()}
+    assert turn == {None: f"Round 1, turn 1: {c}: stand (Embargo).", a: f"Round 1, turn 1: {c}: stand (Embargo).",
+                    b: f"Round 1, turn 1: {c}: stand (Embargo).", c: "Round 1, turn 1: You: stand (Embargo)."}
+    for v in views.values():
+        game = v["hand"]["game"]
+        assert (game["round"], game["turn"], game["to_act"]) == (1, 1, g.seat[c])
+        assert game["chips"] == {g.seat[a]: {"stock": 3, "invested": 1}, g.seat[b]: {"stock": 4, "invested": 0},
+                                 g.seat[c]: {"stock": 4, "invested": 0}}
+        assert game["last"] == {g.seat[a]: "draw", g.seat[b]: "stand"}
+        assert game["tokens_left"] == {g.seat[a]: 2, g.seat[b]: 2, g.seat[c]: 3}
+        assert game["immune"] == [g.seat[a]] and game["embargo"] == g.seat[c]
+        assert game["discard_tops"] == {"sand": "s4", "blood": "b2"}
+        assert game["effects"] == {"major_fraud": False, "markdown": False, "cook_the_books": False,
+                                   "prime_sabacc": None}
+        assert all(p["cards"] is None for p in v["hand"]["players"])
+    g.act(c, {"type": "play_token", "token": "markdown"})
+    assert all(g.view(n)["hand"]["game"]["effects"]["markdown"] is True for n in (None, a, b, c))
+
+
+def test_k41_the_host_corrects_a_discard_a_token_target_and_a_reveal_before_the_settlement_then_adjusts(api):
+    """K41: before the settlement, the host corrects a mis-entered discard, token target and
+    reveal (undo, then the entry made again for the seat); after the settlement a correction is
+    an adjustment of credits, with its reason."""
+    g = Game(api, {"preset": "kessel", "chips": 4})
+    g.act("<b>Vel</b>", {"type": "sit_out"})
+    g.act("host", {"type": "start_hand"})
+    a, b = g.order()
+    g.act(a, {"type": "choose_tokens", "tokens": ["target_tariff", "refund", "immunity"]})
+    g.act(b, {"type": "choose_tokens", "tokens": ["refund", "markdown", "free_draw"]})
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+
+    def undo():
+        api.post(f"/api/v1/tables/{g.code}/undo", {"version": g.view()["version"]}, g.host)
+
+    # A mis-entered discard: Sand 2 was entered, the card was Sand 5.
+    g.act(a, {"type": "draw_card", "pile": "sand_draw", "keep": True, "discard": "s2"})
+    undo()
+    assert g.game()["discard_tops"]["sand"] == "s4" and g.chips()[a] == (4, 0)
+    g.act("host", {"type": "draw_card", "seat": g.seat[a], "pile": "sand_draw", "keep": True, "discard": "s5"})
+    assert g.game()["discard_tops"]["sand"] == "s5" and g.chips()[a] == (3, 1)
+    g.act(b, {"type": "stand"})
+    # A token's target: the only target here is b; played, undone, the token is a's again.
+    g.act(a, {"type": "play_token", "token": "target_tariff", "target": g.seat[b]})
+    assert g.chips()[b] == (2, 2)
+    undo()
+    assert g.chips()[b] == (4, 0) and g.game()["tokens_left"][g.seat[a]] == 3 and g.game()["played"] == []
+    g.act(a, {"type": "stand"})
+    g.act(b, {"type": "stand"})  # K11: the reveal
+    # A mis-entered reveal, corrected before the last hand settles the round.
+    g.act(a, {"type": "show_hand", "cards": ["s3", "b3"]})
+    undo()
+    assert g.game()["shown"] == {}
+    g.act("host", {"type": "show_hand", "seat": g.seat[a], "cards": ["s1", "b1"]})
+    assert g.game()["shown"][g.seat[a]]["cards"] == ["s1", "b1"]
+    g.act(b, {"type": "show_hand", "cards": ["s6", "b1"]})  # b pays 5 of 4: out; a wins the game
+    v = g.view()
+    assert v["hand"]["stage"] == "settled" and v["hand"]["game"]["winners"] == [g.seat[a]]
+    # After the settlement a correction is an adjustment of credits, with its reason.
+    g.act("host", {"type": "adjust", "seat": g.seat[a], "amount": -20, "reason": "a wrong card at the reveal"})
+    g.act("host", {"type": "adjust", "seat": g.seat[b], "amount": 20, "reason": "a wrong card at the reveal"})
+    assert {s["name"]: s["stack"] for s in g.view()["seats"]} == {a: 180, b: 20, "<b>Vel</b>": 100}
+
+
+def test_k35_exhaustion_is_offered_with_the_targets_two_cards_to_enter(api):
+    """K35: Exhaustion's offer asks for its target and the two cards the target discards (a
+    page draws both inputs); sent as offered, the cards go face up on the discard piles."""
+    g = Game(api, {"preset": "kessel", "chips": 4})
+    g.act("<b>Vel</b>", {"type": "sit_out"})
+    g.act("host", {"type": "start_hand"})
+    a, b = g.order()
+    g.act(a, {"type": "choose_tokens", "tokens": ["exhaustion", "refund", "immunity"]})
+    g.act(b, {"type": "choose_tokens", "tokens": ["refund", "markdown", "free_draw"]})
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    offer = next(o for o in g.view(a)["you"]["legal"] if o.get("token") == "exhaustion")
+    assert offer["words"] == "Play Exhaustion" and [(i["field"], i["kind"]) for i in offer["inputs"]] == \
+        [("target", "seat"), ("cards", "cards")]
+    assert offer["inputs"][1]["count"] == 2 and offer["inputs"][0]["options"] == [[g.seat[b], b]]
+    g.act(a, {"type": "play_token", **offer["fields"], "target": g.seat[b], "cards": ["b2", "s5"]})
+    assert g.game()["discard_tops"] == {"sand": "s5", "blood": "b2"}
+    assert g.game()["draw_left"] == {"sand": 22 - 2 - 1 - 1, "blood": 22 - 2 - 1 - 1}

@@ -216,3 +216,37 @@ def test_the_host_plays_a_seat_without_a_phone_and_a_seat_plays_only_its_own_mov
     g = game(t)
     assert g["chips"][a] == {"stock": 5, "invested": 1} and g["embargo"] == b and g["to_act"] == b
     assert [p["token"] for p in g["played"]] == ["embargo"] and g["tokens"][a] == ["refund", "immunity"]
+
+
+def test_k39_a_player_leaving_while_tokens_are_chosen_the_dealer_leaving_and_a_leaver_awaiting_dice():
+    """K39 at each moment of a round: the game waits for no leaver's token choice; a dealer who
+    leaves before turning up the piles hands that to the next player in the game; a player
+    whose Impostor dice are awaited at the reveal takes their shown cards off the table
+    (onto the discard piles) and the round is settled among the others."""
+    t = Table.create("K", {"rules": {"preset": "kessel", "chips": 4}})
+    for i in range(4):
+        t.apply({"type": "join", "name": NAMES[i]}, None)
+    s1, s2, s3, s4 = t.seat_ids()
+    for sid in (s1, s2, s3, s4):
+        t.apply({"type": "buy_in"}, sid)
+    t.apply({"type": "set_dealer", "seat": s4}, HOST)
+    t.apply({"type": "start_hand"}, HOST)
+    for sid in (s1, s2):
+        t.apply({"type": "choose_tokens", "tokens": ["refund", "embargo", "immunity"]}, sid)
+    t.apply({"type": "leave"}, s3)  # s3 has not chosen; s4 still has to
+    assert game(t)["stage"] == "tokens" and game(t)["in_game"] == [s1, s2, s4]
+    t.apply({"type": "choose_tokens", "tokens": ["refund", "embargo", "immunity"]}, s4)
+    assert game(t)["stage"] == "deal" and game(t)["dealer"] == s4
+    assert refused(t, {"type": "leave", "cards": ["s1", "b1"]}, s4).field == "cards"  # no cards in play yet
+    t.apply({"type": "leave"}, s4)  # the dealer leaves: s1, next in the game, turns up
+    assert game(t)["dealer"] == s1 and t.to_json()["dealer"] == s1
+    t.apply({"type": "turn_up", "sand": "s4", "blood": "b6"}, s1)
+    stand_all(t, [s1, s2])
+    t.apply({"type": "show_hand", "cards": ["s2", "b3"]}, s1)
+    t.apply({"type": "show_hand", "cards": ["si", "b5"]}, s2)
+    assert game(t)["pending"]["seat"] == s2
+    t.apply({"type": "leave"}, s2)  # the cards are known: none entered; s1 is the last and wins
+    g = game(t)
+    assert g["pending"] is None and g["winners"] == [s1] and g["stage"] == "over"
+    assert (g["discards"]["sand"][-1], g["discards"]["blood"][-1]) == ("si", "b5")
+    assert t.to_json()["seats"][s1]["stack"] == 400

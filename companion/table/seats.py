@@ -25,6 +25,11 @@ SESSION_MOVES = ("sit_out", "sit_in", "leave", "cash_out", "buy_in")
 class Seats(Play):
     """Seats and the session (a section of the engine's Game)."""
 
+    #: Whether the game lets a player leave the table in the middle of the running hand
+    #: (`leave_mid_hand` says when and `left_mid_hand` what it does); by default a player
+    #: finishes or folds their hand first.
+    LEAVES_MID_HAND = False
+
     def session_moves(self, sid: str) -> list[dict[str, Any]]:
         """The session moves `sid` may make now (sit out or in, leave, cash out, buy in), as
         legal items, each asked of its command's own read-only check. Any game's engine lists
@@ -32,7 +37,7 @@ class Seats(Play):
         playing = self.not_in_running_hand(sid) is not None  # asked once for the three
         out: list[dict[str, Any]] = []
         for typ in SESSION_MOVES:
-            if typ in OUTSIDE_A_HAND and playing:
+            if typ in OUTSIDE_A_HAND and playing and not (typ == "leave" and self.LEAVES_MID_HAND):
                 continue
             free = typ == "buy_in" and self.rules.buy_in == 0
             # The seat's own check, asked directly: `allows` would first ask whether the actor
@@ -128,12 +133,28 @@ class Seats(Play):
         """The refusal of leaving the table that `cmd_leave` would raise (read-only); else
         the seat."""
         sid = self.who(f, actor)
+        if self.LEAVES_MID_HAND and self.plays(sid):
+            return self.leave_mid_hand(sid, f) or sid
         return self.not_in_running_hand(sid) or sid
+
+    def leave_mid_hand(self, sid: str, f: dict[str, Any]) -> Refusal | None:
+        """The refusal of `sid` leaving the table while dealt into the running hand, or None
+        when the game's ruling lets them go now (read-only; asked only where
+        `LEAVES_MID_HAND`). By default: they finish or fold their hand first."""
+        return PLAYING
+
+    def left_mid_hand(self, sid: str, f: dict[str, Any]) -> None:
+        """Take `sid` out of the running hand as the game's ruling says, as they leave the
+        table: their stack is handed back already (a settlement this brings counts them with
+        nothing), their seat not yet removed (their name is still read). Called only where
+        `leave_mid_hand` let them go; by default there is nothing to do."""
 
     def cmd_leave(self, f: dict[str, Any], actor: str | None) -> None:
         sid = sure(self.check_leave(f, actor))
         if self.stack(sid):
             self.cash_out(sid, self.stack(sid))
+        if self.LEAVES_MID_HAND and self.plays(sid):
+            self.left_mid_hand(sid, f)
         order = self.s["order"]
         i = order.index(sid)
         nxt = order[(i + 1) % len(order)] if len(order) > 1 else None

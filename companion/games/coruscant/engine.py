@@ -145,6 +145,43 @@ class CoruscantRound(Evening, Seats, Betting):
             self.set_game(out={**g["out"], sid: g["round"]})
         super().cmd_leave(f, actor)
 
+    #: C31: a player may leave mid-round (`left_mid_hand`).
+    LEAVES_MID_HAND = True
+
+    def leave_mid_hand(self, sid: str, f: dict[str, Any]) -> Refusal | None:
+        """C31: a player may leave at any moment of a round."""
+        return None
+
+    def left_mid_hand(self, sid: str, f: dict[str, Any]) -> None:
+        """C31: the leaver's hand is folded at once (a fold's way: `drop_out`); the round goes
+        on without them: the last player left takes the pots (C16), the betting passes on, a
+        step the round waited for them at ends (the leave's `cmd_leave` places them as out
+        this round; they take their credits as they leave)."""
+        h = self.hand
+        if h["p"][sid]["folded"]:
+            return
+        b, step, waited = h["betting"], self.step(), sid in self.waiting()
+        self.drop_out(sid)
+        if h.get("demise_players"):
+            h["demise_players"] = [x for x in h["demise_players"] if x != sid]
+        live = self.live()
+        if len(live) == 1:
+            self.concede(live[0])
+        elif b is not None and b["to_act"] == sid:
+            self.after_bet_action(sid)
+        elif waited and not self.waiting():  # the step waited for them only: it ends as at its last move
+            if step in ("select", "shift"):
+                self.set_rnd(step="bet1" if step == "select" else "bet2")
+                self.open_round_betting()
+            elif step == "improve":
+                self.start_reveal()
+            elif step == "reveal":
+                h["revealed"] = True
+                self.emit("revealed", hands={x: h["p"][x]["cards"] for x in live})
+                self.settle()
+            elif step == "tie_draw":
+                self.settle()
+
     def check_start_hand(self, f: dict[str, Any], actor: str | None) -> list[str] | Refusal:
         """The players of the next round, or why none can start."""
         refusal = self.not_ended() or self.between_hands()
@@ -516,7 +553,7 @@ class CoruscantRound(Evening, Seats, Betting):
                                    for sid in h["players"]}}
         h["stage"], h["betting"] = "settled", None
         out = dict(g["out"])
-        gone = [sid for sid in h["players"] if self.stack(sid) == 0]
+        gone = [sid for sid in h["players"] if sid in s["seats"] and self.stack(sid) == 0]
         for sid in gone:
             out[sid] = h["round"]
         dealer = h["dealer"] or h["players"][0]

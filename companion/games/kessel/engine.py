@@ -15,7 +15,7 @@ tokens are in it, and `hand_view` and `private` show them to that seat only.
 
 What is not done here yet, because the runtime has no place for it: the first starter drawn
 on the scrambler (the host names the dealer; the starter sits on their left), tokens dealt at
-random, a player leaving mid-game (K39), and Exhaustion's two cards entered by its target (the
+random, and Exhaustion's two cards entered by its target (the
 player who plays it enters them).
 """
 
@@ -73,6 +73,8 @@ KESSEL_COMMANDS: dict[str, dict[str, Any]] = {
     # The scrambler's two dice (K4), the runtime's roll: for an Impostor or the Prime Sabacc token.
     "roll": COMMANDS["roll"],
     "choose_value": _obj({**_SEAT, "value": {"type": "integer", "minimum": 1, "maximum": 6}}, ("value",)),
+    # K39: a player who leaves mid-round enters the two cards they held (they go on the discard piles).
+    "leave": _obj({**_SEAT, "cards": {"type": "array", "items": _CODE, "minItems": 2, "maxItems": 2}}),
 }
 
 
@@ -83,6 +85,8 @@ class KesselTable(Evening, Seats):
     #: A seat's chosen tokens are its secret until it plays each (K29): the audit log shows the
     #: choice only to that seat (owner.secret_fields); the views and events never carry it.
     HIDDEN_FIELDS = {"choose_tokens": ("tokens",)}
+    #: K39: a player may leave the table mid-game; they are out at once (`left_mid_hand`).
+    LEAVES_MID_HAND = True
 
     # -- reading the state ------------------------------------------------------------------
 
@@ -154,6 +158,7 @@ class KesselTable(Evening, Seats):
         # The starter: the host's dealer setting names the dealer; the starter sits on their left (K6).
         dealer = s["dealer"] if s["dealer"] in players else players[-1]
         starter = players[(players.index(dealer) + 1) % len(players)]
+        s["dealer"] = dealer  # the table's dealer is the round's: every page marks that seat
         order = rotate(s["order"], starter, players)
         s["hand_no"] += 1
         h = s["hand"] = new_hand(s["hand_no"], dealer, None, order, 2, f.get("seed_commitment"), s["sabacc_pot"],
@@ -322,7 +327,7 @@ class KesselTable(Evening, Seats):
         g["played"].append({"round": g["round"], "turn": g["turn"], "seat": sid, "token": code,
                             "target": target, "value": None})
         self.emit("token_played", seat=sid, token=code, target=target,
-                  words=": ".join([said[0], "; ".join(said[1:])]) if len(said) > 1 else said[0] + ".")
+                  words=(f"{said[0]}: {'; '.join(said[1:])}" if len(said) > 1 else said[0]) + ".")
 
     def take_from_draw_pile(self, g: dict[str, Any], fam: str) -> None:
         """One card off a family's draw pile; an empty pile is made again from the discard pile
@@ -405,10 +410,14 @@ class KesselTable(Evening, Seats):
         if g["embargo"] == sid:
             g["embargo"] = None
         g["free_draw"], g["token_turn"] = False, None  # the next player's turn: their own token
+        self.pass_turn(g, g["in_game"].index(sid) + 1)
+
+    def pass_turn(self, g: dict[str, Any], i: int) -> None:
+        """The turn passes to the `i`th player in the game; after the last, the next turn or the
+        reveal (K8, K11)."""
         order = g["in_game"]
-        i = order.index(sid)
-        if i + 1 < len(order):
-            g["to_act"] = order[i + 1]
+        if i < len(order):
+            g["to_act"] = order[i]
             return
         everyone_stood = set(g["stood"]) >= set(order)
         if g["turn"] >= self.kr.turns or everyone_stood:
@@ -420,6 +429,90 @@ class KesselTable(Evening, Seats):
         g["turn"] += 1
         g["stood"], g["to_act"] = [], order[0]
         self.emit("turn_started", round=g["round"], turn=g["turn"], words=f"Turn {g['turn']}.")
+
+    # -- a player leaving mid-game (K39) --------------------------------------------------
+
+    def held(self, g: dict[str, Any], sid: str) -> list[str] | None:
+        """The cards `sid` holds that are known to the table (shown, or waiting for their
+        Impostor dice) at this round's reveal; None while they are face down in the player's
+        hand (or before the discard piles are turned up, when none is in play)."""
+        if g["stage"] != "reveal":
+            return None
+        if sid in g["shown"]:
+            return list(g["shown"][sid]["cards"])
+        p = g.get("pending")
+        if p is not None and p["seat"] == sid and p["for"] == "impostor":
+            return list(p["cards"])
+        return None
+
+    def leave_mid_hand(self, sid: str, f: dict[str, Any]) -> Refusal | None:
+        """K39: a player may leave mid-game; one holding a face-down hand enters its two cards
+        (they go on the discard piles), checked as a reveal's are (K3, K15)."""
+        g = self.game()
+        assert g is not None
+        dealt = sid in g["in_game"] and g["stage"] in ("turns", "reveal") and self.held(g, sid) is None
+        if not dealt:
+            return None if f.get("cards") is None else Refusal(
+                422, "no cards to enter: " + ("yours are known to the table" if sid in g["in_game"] and
+                                               g["stage"] == "reveal" else "you hold none in play"), "cards")
+        if f.get("cards") is None:
+            return Refusal(422, "enter the two cards you hold: they go on the discard piles", "cards")
+        try:
+            cards = list(shape(f["cards"]))
+        except InvalidHand as exc:
+            return Refusal(422, exc.message, exc.field)
+        shown = [c for o in g["shown"].values() for c in o["cards"]]
+        try:
+            KESSEL_DECK.check_copies([*shown, *cards, *g["discards"]["sand"], *g["discards"]["blood"]])
+        except TooManyCopies as exc:
+            return Refusal(422, f"{card_name(exc.code)}: {exc.count} entered with the hands shown and the discard "
+                                f"piles, but the deck has {exc.copies}", "cards")
+        return None
+
+    def left_mid_hand(self, sid: str, f: dict[str, Any]) -> None:
+        """K39: `sid` is out at once; their chips (invested and in stock) and unplayed tokens
+        leave the game; their cards go on the discard piles; the turn, the reveal or the game
+        goes on without them, and one player left wins the credits pot (K26)."""
+        g = self.game()
+        assert g is not None
+        if sid not in g["in_game"]:  # out already: nothing of theirs is in the game
+            return
+        cards = self.held(g, sid) or ([c.lower() for c in shape(f["cards"])] if f.get("cards") else [])
+        for c in cards:
+            g["discards"][family(c)].append(c)
+        p = g.get("pending")
+        if p is not None and p["seat"] == sid:
+            g["pending"] = None
+        chips, tokens = g["chips"][sid], len(g["tokens"][sid])
+        g["chips"][sid], g["tokens"][sid] = {"stock": 0, "invested": 0}, []
+        g["shown"].pop(sid, None)
+        i = g["in_game"].index(sid)
+        g["in_game"].remove(sid)
+        g["out"][sid] = g["round"]
+        g["immune"] = [o for o in g["immune"] if o != sid]
+        g["stood"] = [o for o in g["stood"] if o != sid]
+        g["chosen"] = [o for o in g["chosen"] if o != sid]
+        g["last"].pop(sid, None)
+        if g["embargo"] == sid:
+            g["embargo"] = None
+        if g["dealer"] == sid and g["stage"] == "deal":  # the next player turns up the piles
+            g["dealer"] = self.s["dealer"] = self.next_in_game(g, sid)
+        self.emit("left_game", seat=sid, round=g["round"], chips=chips["stock"] + chips["invested"],
+                  tokens=tokens, cards=cards,
+                  words=f"{self.name(sid)} leaves the game: out; {chips['invested']} invested and "
+                        f"{chips['stock']} in stock leave the table" + (f", and {tokens} unplayed tokens" if tokens
+                                                                       else "")
+                        + (f"; {card_name(cards[0])} and {card_name(cards[1])} go on the discard piles."
+                           if cards else "."))
+        if len(g["in_game"]) == 1:  # K26: the last player wins the game and the credits pot
+            self.end_game(g, list(g["in_game"]), {g["in_game"][0]: hand_pot(self.hand)})
+        elif g["stage"] == "tokens" and set(g["chosen"]) >= set(g["in_game"]):
+            g["stage"] = "deal"
+        elif g["stage"] == "turns" and g["to_act"] == sid:
+            g["free_draw"], g["token_turn"] = False, None
+            self.pass_turn(g, i)
+        elif g["stage"] == "reveal" and g.get("pending") is None and self.next_to_show(g) is None:
+            self.settle_round(g)
 
     # -- the reveal and the settlement (K17–K27) -------------------------------------------
 
@@ -568,7 +661,7 @@ class KesselTable(Evening, Seats):
             return
         # K6: the starter and the dealer move one seat clockwise, skipping eliminated players.
         g["starter"] = self.next_in_game(g, g["starter"])
-        g["dealer"] = self.next_in_game(g, g["dealer"])
+        g["dealer"] = self.s["dealer"] = self.next_in_game(g, g["dealer"])
         g["in_game"] = rotate(g["seats"], g["starter"], g["in_game"])
         g["round"] += 1
         g["stage"], g["to_act"], g["discards"] = "deal", None, {"sand": [], "blood": []}
@@ -730,6 +823,9 @@ class KesselTable(Evening, Seats):
                     if t.target:
                         inputs.append({"field": "target", "kind": "seat", "words": "On whom",
                                        "options": [[o, self.name(o)] for o in targets]})
+                    if code == "exhaustion":  # the target's two cards go face up: entered with the token
+                        inputs.append({"field": "cards", "kind": "cards", "words": "The two cards the target discards",
+                                       "count": 2})
                     out.append({"type": "play_token", "token": code, "words": f"Play {t.name}", "style": "",
                                 "confirm": True, "fields": {"token": code}, "inputs": inputs})
             if not isinstance(self.check_draw_card({}, sid), Refusal):
