@@ -23,8 +23,10 @@ def test_C31_a_player_who_leaves_mid_round_folds_takes_their_credits_and_is_out_
     assert t.stacks() == {"Han": 26, "Lando": 26, "Bria": 26} and t.view()["hand"]["hand_pot"] == 12
     t.act("Han", {"type": "select", "count": 2})
     t.act("Lando", {"type": "select", "count": 3})
-    # Bria leaves while the round waits for her selection: her hand is folded, she takes her 26
-    # credits, and the selection step ends as at its last move (the first betting round opens).
+    # Bria leaves while the round waits for her selection (her phone offers it, as every game's
+    # phone offers the session's moves): her hand is folded, she takes her 26 credits, and the
+    # selection step ends as at its last move (the first betting round opens).
+    assert {o["type"]: o["inputs"] for o in t.view("Bria")["you"]["legal"]}["leave"] == []
     said = t.act("Bria", {"type": "leave"})["events"]
     assert "folded" in [e["type"] for e in said] and any(e["type"] == "cashed_out" and e["amount"] == 26
                                                               for e in said)

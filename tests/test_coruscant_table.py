@@ -11,6 +11,10 @@ import pytest
 from companion.server.app import create_app
 
 
+#: The moves the table offers in every game (sitting out, leaving, ...), not the round's.
+SESSION = {"sit_out", "sit_in", "leave", "cash_out", "buy_in"}
+
+
 class Table:
     """One Coruscant table as the host and the phones use it (Flask's test client)."""
 
@@ -45,7 +49,8 @@ class Table:
         return {self.name[s["seat"]]: s["stack"] for s in self.view()["seats"]}
 
     def offers(self, who):
-        return {o["type"]: o for o in self.view(who)["you"]["legal"]}
+        """The round's moves offered to `who` (the session's own, sitting out or leaving, aside)."""
+        return {o["type"]: o for o in self.view(who)["you"]["legal"] if o["type"] not in SESSION}
 
     def all_do(self, typ, counts=None, names=None):
         for n in names or [self.name[p["seat"]] for p in self.view()["hand"]["players"] if not p["folded"]]:

@@ -4,7 +4,8 @@ without knowing the game (web/static/js/facts.js).
 
 Kessel: the discard piles' tops and the draw piles, each seat's stock and invested chips after a
 draw, the token effects in force, and a seat's own tokens on its own phone only; a card drawn
-from a discard pile put back with no card entered (the discarded card left out). Coruscant: the
+from a discard pile put back with no card entered (the discarded card left out); a player
+leaving mid-round from the phone, entering the two cards held (K39). Coruscant: the
 round's target in large type on each screen (its computed font size), each seat's selection
 count on the seat lists. Neither display offers the shift sound: their dice never shift.
 
@@ -148,6 +149,19 @@ def test_kessel_facts_on_the_phones_the_console_and_the_display(screens):
     screenshot(s.phones["s1"], "facts-kessel-phone")
     screenshot(con, "facts-kessel-console")
     screenshot(s.display, "facts-kessel-display")
+
+    # -- K39 from the phone: Ben leaves mid-round, entering the two cards he holds -------------
+    s.synced()
+    mine = s.phones["s2"].locator("#seat-actions")
+    for code, tab in (("s5", "sand"), ("b3", "blood")):
+        mine.locator(f'.suit-tab[data-tab="{tab}"]').click()
+        mine.locator(f'.card-btn[data-code="{code}"]').click()
+    press(s, mine, "Leave the game (your two cards go on the discard piles)", confirm=True)
+    s.synced()
+    for page in (con, s.display, s.phones["s1"]):
+        expect(table_fact(page, "discards")).to_have_text("Sand 5 · Blood 3")
+        expect(page.locator("#seats, #seat-list, #d-seats").locator('li[data-seat="s2"]')).to_have_count(0)
+    assert [p["seat"] for p in s.owner.view(None)[1]["seats"]] == ["s1", "s3"]
     assert s.errors == []
 
 

@@ -94,7 +94,7 @@ def test_a_whole_kessel_plain_game_to_its_winner(api):
     g.act(c, {"type": "show_hand", "cards": ["s3", "bi"]})
     assert g.act(c, {"type": "choose_value", "value": 4}, 409)["error"] == "no dice to choose from now"
     assert g.view(c)["hand"]["words"] == "The scrambler rolls two dice for the Impostor."
-    assert [o["type"] for o in g.view(c)["you"]["legal"]] == ["roll"]
+    assert [o["type"] for o in g.view(c)["you"]["legal"]] == ["roll", "sit_out", "leave"]
     g.act("host", {"type": "roll", "dice": [4, 1]})
     assert g.view(c)["hand"]["words"] == "You: take 4 or 1 for the Impostor."
     assert g.act(c, {"type": "choose_value", "value": 5}, 422) == \
@@ -181,7 +181,8 @@ def test_a_kessel_game_with_tokens_secret_until_played(api):
     assert g.act(c, {"type": "play_token", "token": "target_audit", "target": g.seat[a]}, 422) == \
         {"error": f"{a} cannot be the target of Target Audit (immune)", "field": "target"}
     offered = [(o["type"], o.get("token")) for o in g.view(c)["you"]["legal"]]
-    assert offered == [("play_token", "major_fraud"), ("play_token", "free_draw"), ("stand", None)]
+    assert offered == [("play_token", "major_fraud"), ("play_token", "free_draw"), ("stand", None), ("sit_out", None),
+                       ("leave", None)]
     g.act(c, {"type": "stand"})
     assert secret_kept()
     # Turn 2: a targets c with a tariff (into c's invested pile), b takes a refund, c plays Major Fraud.
@@ -368,6 +369,23 @@ def test_k39_a_player_leaving_mid_round_is_out_and_their_chips_tokens_and_cards_
     r1 = g.game()["rounds"][0]
     assert [g.by_seat()[w] for w in r1["winners"]] == [a] and r1["chips_after"] == {g.seat[a]: 4, g.seat[c]: 3}
     assert g.game()["stage"] == "deal" and g.game()["round"] == 2 and g.credits() + 100 * (b == "Lando") == bought
+
+
+def test_k39_the_phone_offers_leaving_mid_round_and_asks_for_the_two_cards_held(api):
+    """K39 from the phone: a player dealt in is offered the leave move at any time, with the
+    two cards they hold as its input (the table adds the session's moves to any game's); the
+    move sent as offered takes them out."""
+    g = Game(api, "kessel-plain")
+    g.act("host", {"type": "start_hand"})
+    g.act("host", {"type": "turn_up", "sand": "s4", "blood": "b6"})
+    a, b, c = g.order()
+    for who in (a, b):  # whose turn it is or not
+        leave = next(o for o in g.view(who)["you"]["legal"] if o["type"] == "leave")
+        assert leave["confirm"] is True and leave["style"] == "danger"
+        assert [(i["field"], i["kind"], i["count"]) for i in leave["inputs"]] == [("cards", "cards", 2)]
+    g.act(b, {"type": "leave", "cards": ["s2", "b3"]})
+    assert g.seat[b] not in g.game()["in_game"] and g.game()["discard_tops"] == {"sand": "s2", "blood": "b3"}
+    assert b not in {s["name"] for s in g.view()["seats"]}
 
 
 def test_k39_when_one_player_is_left_they_win_the_game_and_the_credits_pot(api):

@@ -37,6 +37,8 @@ from companion.table.turns import Turns
 class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
     """One command applied to a private copy of the state: every section of the engine."""
 
+    LISTS_SESSION_MOVES = True  # between the turn's moves and the seat's own (`legal`)
+
     #: A game's own moves -> what an undone entry of it was, in words ({who}: the seat's name;
     #: `evening.undone_words`).
     UNDONE: dict[str, str] = {}

@@ -366,7 +366,9 @@ class Table:
         the one seat it plays, not every seat on every update)."""
         if seat not in self._s["seats"]:
             raise Refused(404, f"there is no seat {seat!r} at this table", "seat")
-        return self._reader().legal(seat)
+        game = self._reader()
+        moves = game.legal(seat)
+        return moves if game.LISTS_SESSION_MOVES else [*moves, *game.session_offers(seat)]
 
     def _seat_view(self, sid: str) -> dict[str, Any]:
         seat = self._s["seats"][sid]

@@ -30,6 +30,11 @@ class Seats(Play):
     #: finishes or folds their hand first.
     LEAVES_MID_HAND = False
 
+    #: Whether the game's own `legal` lists the session moves among its moves (where it wants
+    #: them); otherwise the table adds `session_offers` after the game's moves, so that every
+    #: game's players can sit out, cash out and leave from their phones.
+    LISTS_SESSION_MOVES = False
+
     def session_moves(self, sid: str) -> list[dict[str, Any]]:
         """The session moves `sid` may make now (sit out or in, leave, cash out, buy in), as
         legal items, each asked of its command's own read-only check. Any game's engine lists
@@ -38,6 +43,11 @@ class Seats(Play):
         out: list[dict[str, Any]] = []
         for typ in SESSION_MOVES:
             if typ in OUTSIDE_A_HAND and playing and not (typ == "leave" and self.LEAVES_MID_HAND):
+                continue
+            if typ == "leave" and playing:  # dealt in, where the game lets them go
+                offered = self.leave_offer(sid)
+                if offered is not None:
+                    out.append(offered)
                 continue
             free = typ == "buy_in" and self.rules.buy_in == 0
             # The seat's own check, asked directly: `allows` would first ask whether the actor
@@ -142,6 +152,16 @@ class Seats(Play):
         when the game's ruling lets them go now (read-only; asked only where
         `LEAVES_MID_HAND`). By default: they finish or fold their hand first."""
         return PLAYING
+
+    def leave_offer(self, sid: str) -> dict[str, Any] | None:
+        """The leave move offered to `sid` while dealt into the running hand (asked only where
+        `LEAVES_MID_HAND`), or None where they may not go now. By default: offered where
+        leaving asks nothing more; a game whose ruling asks for something as they go (cards
+        entered) overrides this to offer the move with its `inputs`."""
+        try:
+            return None if isinstance(self.check_leave({}, sid), Refusal) else {"type": "leave"}
+        except Refused:
+            return None
 
     def left_mid_hand(self, sid: str, f: dict[str, Any]) -> None:
         """Take `sid` out of the running hand as the game's ruling says, as they leave the

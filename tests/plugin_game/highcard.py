@@ -309,7 +309,7 @@ class HighCardHand(Evening, Seats, Betting):
             out.append({"type": "show_card", "words": "Show my card", "style": "primary", "confirm": False,
                         "inputs": [{"field": "card", "kind": "choice", "words": "Your card",
                                     "options": [[c, c] for c in CARDS]}]})
-        return out + self.session_offers(sid)  # sitting out or in, buying in, cashing out, leaving
+        return out  # the table adds the session's moves (sitting out or in, buying in, cashing out, leaving)
 
     def allows_show(self, sid: str) -> bool:
         """Whether `sid` may show its card now (the command's own check, read-only)."""

@@ -469,6 +469,17 @@ class KesselTable(Evening, Seats):
                                 f"piles, but the deck has {exc.copies}", "cards")
         return None
 
+    def leave_offer(self, sid: str) -> dict[str, Any] | None:
+        """K39 on the phone: leaving is offered at any time; a player holding a face-down hand
+        is asked for its two cards as they go (`leave_mid_hand` checks them)."""
+        g = self.game()
+        assert g is not None
+        if sid in g["in_game"] and g["stage"] in ("turns", "reveal") and self.held(g, sid) is None:
+            return {"type": "leave", "words": "Leave the game (your two cards go on the discard piles)",
+                    "style": "danger", "confirm": True,
+                    "inputs": [{"field": "cards", "kind": "cards", "words": "Your two cards", "count": 2}]}
+        return super().leave_offer(sid)
+
     def left_mid_hand(self, sid: str, f: dict[str, Any]) -> None:
         """K39: `sid` is out at once; their chips (invested and in stock) and unplayed tokens
         leave the game; their cards go on the discard piles; the turn, the reveal or the game

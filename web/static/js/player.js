@@ -724,10 +724,17 @@ function renderSeats(state, names) {
 function renderSeatActions(state) {
   const box = $("seat-actions");
   const out = [];
+  const asking = []; // a session move that asks for something as it goes (cards held): drawn from its inputs
   for (const l of (state.you && state.you.legal) || []) {
-    if (["sit_out", "sit_in", "cash_out", "leave"].includes(l.type)) out.push(actionButton(l.words, { type: l.type }, styled(l)));
+    if (!["sit_out", "sit_in", "cash_out", "leave"].includes(l.type)) continue;
+    if (l.inputs && l.inputs.length) asking.push(l);
+    else out.push(actionButton(l.words, { type: l.type }, styled(l)));
   }
   for (const b of out) b.classList.remove("big");
+  out.push(...offerBlocks(asking, {
+    send: async (body, control) => (await send(body, control)).ok, deck,
+    guard: (e) => tapGuard.ignores(e, busy), idPrefix: "seat-",
+  }));
   box.replaceChildren(...(out.length ? out : [h("p", { class: "muted" }, "Nothing to change during a hand.")]));
 }
 
