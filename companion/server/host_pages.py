@@ -515,9 +515,14 @@ def _audit_page(owner: TableOwner, version: int, names: dict):
 
 
 def dice_table() -> dict[str, list[int]]:
-    """Trigger name -> [dice count, sides] from `DICE`: the audit page's own check of the
-    rolls in the browser reads it, so that the page never keeps a second copy."""
-    return {trigger.value: [count, sides] for trigger, (count, sides) in DICE.items()}
+    """Dice key -> [dice count, sides]: every shift trigger's (`DICE`) and every game's own
+    dice (`registry.dice`). The audit page's own check of the rolls in the browser reads it,
+    so that the page never keeps a second copy."""
+    table = {trigger.value: [count, sides] for trigger, (count, sides) in DICE.items()}
+    for key, spec in registry.dice().items():
+        if spec.count:
+            table.setdefault(key, [spec.count, spec.sides])
+    return table
 
 
 @bp.get("/t/<code>/history")

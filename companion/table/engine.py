@@ -37,8 +37,9 @@ import dataclasses
 from typing import Any
 
 from companion.games import registry
+from companion.games.api import DiceSpec
 from companion.refusal import Refused
-from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
+from companion.rules.rulesets import OPTIONS, RuleSet, ruleset_from
 from companion.table.chips import chip_set_from
 from companion.table.commands import (
     COMMANDS as RUNTIME_COMMANDS,
@@ -267,9 +268,9 @@ class Table:
         return sum(seat["stack"] for seat in s["seats"].values()) + s["sabacc_pot"] \
             + self._reader().pots_held()
 
-    def roll_needed(self, entry: dict) -> Trigger | None:
-        """If `entry` is a roll without dice, the Trigger to roll for (the owner fills
-        entry["dice"] from the table's roller before `apply`). Else None."""
+    def roll_needed(self, entry: dict) -> DiceSpec | None:
+        """If `entry` is a roll without dice, the dice to roll (its game's `DiceSpec`; the owner
+        fills entry["dice"] from the table's roller before `apply`). Else None."""
         return self._reader().roll_due(entry)
 
     # -- applying commands ------------------------------------------------------------------

@@ -15,6 +15,7 @@ from companion.games.classic.cards import SABACC
 from companion.games.classic import explain as rules_page
 from companion.games.classic.presets import FIELDS, OPTIONS, PRESETS, rules_from
 from companion.rules.request import answer
+from companion.scrambler.dice import SHIFT_DICE
 
 
 def _engine() -> type:
@@ -44,4 +45,6 @@ GAME = Game(
     default="classic",
     fields=FIELDS,
     calculator=answer,
+    # The scrambler's dice of every trigger a table may choose (the timer's: none).
+    dice=tuple(spec for spec in SHIFT_DICE.values() if spec.count),
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from companion.games.api import Game
 from companion.games.spike import explain as rules_page
 from companion.games.spike.hands import SPIKE_DECK
-from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, rules_from
+from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, SPIKE_SHIFT_DICE, rules_from
 from companion.rules.request import answer
 
 
@@ -44,4 +44,5 @@ GAME = Game(
     default="spike",
     fields=FIELDS,
     calculator=answer,
+    dice=(SPIKE_SHIFT_DICE,),
 )
