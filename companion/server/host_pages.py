@@ -743,7 +743,7 @@ def standings_and_note(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str
 
     The columns are read from the seats now, so cash-outs after the end of the session show;
     the order is the engine's final standings once the session has ended (net is unchanged
-    by a cash-out), else by net."""
+    by a cash-out), else by net. After a game played to a winner each row has its `place`."""
     chips = chip_set_from(state["settings"]["chip_set"])
     people = {d["seat"]: d for d in state.get("departed", [])} | {s["seat"]: s for s in state["seats"]}
     rows = []
@@ -757,8 +757,11 @@ def standings_and_note(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str
         row["chips"] = back.rows[sid]
         rows.append(row)
     shares = {r["seat"]: r.get("sabacc_share", 0) for r in state.get("standings") or []}
+    placed = {r["seat"]: r["place"] for r in state.get("standings") or [] if "place" in r}
     for row in rows:
         row["sabacc_share"] = shares.get(row["seat"], 0)
+        if placed:  # a game played to a winner: its places (shared ones included)
+            row["place"] = placed.get(row["seat"])
     final = [r["seat"] for r in state.get("standings") or []]
     if final:
         rows.sort(key=lambda r: final.index(r["seat"]) if r["seat"] in final else len(final))

@@ -10,10 +10,14 @@ Two commands of the engine (a section of `Game`, like seats or betting):
   pot nobody won is split equally among the players still seated, odd credits one each from
   the dealer's left (`split_sabacc_pot`), or carried to the table's next session
   (`"sabacc_pot": "carry"`; the next table is made with `"sabacc_pot": N`). Then the final
-  standings: each player's stack, net for the evening and the chips to hand back.
+  standings: each player's stack, net for the evening and the chips to hand back, listed by
+  net; or, after a game played to a winner (`final_places`), by the game's places: the
+  winner first, then the player eliminated last, and so on, players out together sharing one.
 
     >>> split_sabacc_pot(11, ["s1", "s2", "s3", "s4"], dealer="s2")
     {'s3': 3, 's4': 3, 's1': 3, 's2': 2}
+    >>> places_in_order([["Ana"], ["Ben", "Cas"], ["Dex"]])
+    {'Ana': 1, 'Ben': 2, 'Cas': 2, 'Dex': 4}
 """
 
 from __future__ import annotations
@@ -140,8 +144,36 @@ def split_sabacc_pot(amount: int, seated: list[str], dealer: str | None) -> dict
     return {sid: share + (1 if i < odd else 0) for i, sid in enumerate(ring)}
 
 
+def places_in_order(groups: list[list[str]]) -> dict[str, int]:
+    """Places from groups of players, best first; a group shares one place and the next group's
+    place counts everyone ahead of it (1, 2, 2, 4)."""
+    out: dict[str, int] = {}
+    for group in groups:
+        place = len(out) + 1
+        out.update({sid: place for sid in group if sid not in out})
+    return out
+
+
+def places_by_elimination(first: list[str], went_out: dict[str, int]) -> dict[str, int]:
+    """A game played to its last player: `first` (the winners) share first place, then the
+    players who went out, the latest round first, those out in one round sharing a place.
+    `went_out` maps a player to the round they went out in.
+
+        >>> places_by_elimination(["s2"], {"s1": 1, "s3": 3, "s4": 1})
+        {'s2': 1, 's3': 2, 's1': 3, 's4': 3}
+    """
+    rounds = sorted({r for sid, r in went_out.items() if sid not in first}, reverse=True)
+    return places_in_order([list(first)] + [[sid for sid, r in went_out.items() if r == n and sid not in first]
+                                             for n in rounds])
+
+
 class Evening(Play):
     """Dealer's choice and the end of the session (a section of the engine's Game)."""
+
+    def final_places(self) -> dict[str, int] | None:
+        """Each player's place once a game played to a winner is over (seat -> place; equal
+        places shared); None while it runs, or for a session of hands (its standings go by net)."""
+        return None
 
     def cmd_change_rules(self, f: dict[str, Any], actor: str | None) -> None:
         need(self.not_ended() or self.between_hands())
@@ -200,7 +232,15 @@ class Evening(Play):
                          "items": seat["items"], "adjusted": seat["adjusted"], "net": net,
                          "sabacc_share": shares.get(sid, 0), "seated": seated,
                          "chips": back.rows[sid]})
-        rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
+        places = self.final_places()
+        if places:
+            # The game's places, then by net (stable: seat order among equals). A player seated
+            # after the game began has no place and comes last.
+            for row in rows:
+                row["place"] = places.get(row["seat"])
+            rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0, -r["net"]))
+        else:
+            rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
         s["ended"] = True
         s["standings"] = rows
         s["carried_sabacc_pot"] = carried

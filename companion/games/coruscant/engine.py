@@ -88,6 +88,11 @@ class CoruscantRound(Evening, Seats, Betting):
         """The game's record (empty before the first round)."""
         return cast(dict[str, Any], self.s).get("coruscant") or {}
 
+    def final_places(self) -> dict[str, int] | None:
+        """Once the game is over, its places (C24–C26, `judge.places`); None while it runs."""
+        g = self.game
+        return dict(g["places"]) if g.get("over") and g.get("places") else None
+
     def set_game(self, **changes: Any) -> None:
         """Replace the game's record with `changes` made (never in place: see the module)."""
         cast(dict[str, Any], self.s)["coruscant"] = {**self.game, **changes}

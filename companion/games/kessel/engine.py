@@ -34,7 +34,7 @@ from companion.games.kessel.tokens import TOKEN_BY_CODE, TOKENS, TOKENS_EACH
 from companion.refusal import Refused
 from companion.rules.cards import TooManyCopies
 from companion.table.commands import COMMANDS, HOST, SCRAMBLER, SESSION_COMMANDS
-from companion.table.evening import Evening
+from companion.table.evening import Evening, places_by_elimination
 from companion.table.play import Refusal, sure
 from companion.table.seats import Seats
 from companion.table.state import hand_pot, new_hand, rotate
@@ -573,6 +573,14 @@ class KesselTable(Evening, Seats):
         g["in_game"] = rotate(g["seats"], g["starter"], g["in_game"])
         g["round"] += 1
         g["stage"], g["to_act"], g["discards"] = "deal", None, {"sand": [], "blood": []}
+
+    def final_places(self) -> dict[str, int] | None:
+        """Once the game is won: its winners first (K26, K27), then the players eliminated, the
+        last out first, those out at one reveal sharing the place (K25)."""
+        g = self.game()
+        if g is None or g.get("stage") != "over":
+            return None
+        return places_by_elimination(list(g["winners"]), dict(g["out"]))
 
     def next_in_game(self, g: dict[str, Any], after: str) -> str:
         """The first player still in the game clockwise after `after`."""
