@@ -40,7 +40,7 @@ def register(sub) -> None:
     which.add_argument("--game", choices=[n for n, g in registry.games().items() if g.dice],
                        help="roll each of a game's dice and count each die's faces")
     sim.add_argument("--rolls", type=int, default=10000, help="how many rolls (default 10000)")
-    sim.add_argument("--face", type=int, help="the face that shifts (d10/d12/d20, 2d6-spike)")
+    sim.add_argument("--face", type=int, help="the face that shifts (d10/d12/d20, or the symbol a two-dice trigger matches)")
     sim.add_argument("--kind", default=None,
                      choices=[k.value for k in ShiftKind], help="the shift kind (default: the preset's, else core)")
     sim.add_argument("--seed", help="derive the rolls from this hex seed (reproducible) "

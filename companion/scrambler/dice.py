@@ -19,6 +19,7 @@ trigger) is judged for a shift; any other roll is read, face by face::
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
@@ -26,16 +27,16 @@ from typing import Any, Mapping, Protocol
 from companion.games.api import DiceSpec, Die
 from companion.rules.rulesets import DEFAULT_FACE, ShiftKind, Trigger
 
-#: Faces of the die (and how many dice) each trigger rolls. The timer rolls no dice.
-DICE: dict[Trigger, tuple[int, int]] = {
-    Trigger.TWO_D6_DOUBLES: (2, 6),
-    Trigger.TWO_D6_SPIKE: (2, 6),
-    Trigger.D6_HIGH: (1, 6),
-    Trigger.D6_LOW: (1, 6),
-    Trigger.D10: (1, 10),
-    Trigger.D12: (1, 12),
-    Trigger.D20: (1, 20),
-}
+def _dice_named(trigger: Trigger) -> tuple[int, int] | None:
+    """(how many dice, how many faces) a trigger's name says ("2d6-…": two d6, "d20": one
+    d20); None for a trigger that throws no dice (the timer)."""
+    m = re.match(r"(\d*)d(\d+)(?![0-9])", trigger.value)
+    return (int(m.group(1) or 1), int(m.group(2))) if m else None
+
+
+#: Faces of the die (and how many dice) each trigger rolls, read from the trigger's name (the
+#: rule set's words: RULES.md "Variants"). The timer rolls no dice.
+DICE: dict[Trigger, tuple[int, int]] = {t: named for t in Trigger if (named := _dice_named(t)) is not None}
 
 #: by-symbol shifts: the doubled (or single) die face picks the kind.
 SYMBOL_KIND = {1: ShiftKind.CORE, 2: ShiftKind.CORE, 3: ShiftKind.RIM, 4: ShiftKind.RIM,
@@ -104,16 +105,14 @@ def is_shift(trigger: Trigger, dice: tuple[int, ...], face: int | None = None) -
     """Whether `dice` rolled for `trigger` cause a shift (`face`: the chosen face, if any)."""
     if trigger is Trigger.TIMER:
         return True  # the timer only "rolls" when it fires
-    face = face or DEFAULT_FACE.get(trigger)
-    if trigger is Trigger.TWO_D6_DOUBLES:
-        return dice[0] == dice[1]
-    if trigger is Trigger.TWO_D6_SPIKE:
-        return dice[0] == dice[1] == face
     if trigger is Trigger.D6_HIGH:
         return dice[0] >= 4
     if trigger is Trigger.D6_LOW:
         return dice[0] <= 3
-    return dice[0] == face
+    # Every other trigger shifts when all its dice match: any double, or, for a trigger with a
+    # chosen face (DEFAULT_FACE names them), only that face (one big die's, or both symbols).
+    chosen = (face or DEFAULT_FACE[trigger]) if trigger in DEFAULT_FACE else None
+    return len(set(dice)) == 1 and (chosen is None or dice[0] == chosen)
 
 
 def judge(

@@ -68,18 +68,18 @@ def game_words(rules: RuleSet) -> str:
     """Which game a hand was, as the history and standings name it: the rule set's title and,
     when the host changed options, which ones with the values played.
 
-    >>> game_words(ruleset_from({"preset": "classic", "bet_limit": 5}))
-    'Classic Sabacc v1.01 (bet limit 5)'
-    >>> game_words(ruleset_from({"preset": "spike-book", "junk_penalty": 1, "ante_game": 2}))
-    'Corellian Spike (the printed rule book) (ante game 2; junk penalty 1)'
+    >>> from types import SimpleNamespace as Rules
+    >>> game_words(Rules(title="Coin toss", overrides=()))
+    'Coin toss'
+    >>> game_words(Rules(title="Coin toss", overrides=("bet_limit", "best_of"), bet_limit=5, best_of=None))
+    'Coin toss (bet limit 5; best of none)'
     """
     if not rules.overrides:
         return rules.title
-    # An option's value is read where the rule set keeps it (junk_penalty is its fold_fee).
+    # An option's value is read where the rule set keeps it (a game may name an option in its
+    # own words and keep it in another field: `option_value`).
     changed = "; ".join(f"{k.replace('_', ' ')} {_option_value(option_value(rules, k))}"
-                        for k in rules.overrides if k != "pot_building_rounds")
-    if "pot_building_rounds" in rules.overrides:
-        changed = "; ".join(x for x in (changed, f"pot-building rounds {rules.pot_building_rounds}") if x)
+                        for k in rules.overrides)
     return f"{rules.title} ({changed})"
 
 
@@ -96,7 +96,7 @@ _UNDONE = {
     "bet": "{who}'s bet of {amount}", "raise": "{who}'s raise to {to}", "call": "{who}'s call",
     "check": "{who}'s check", "fold": "{who}'s {fold}", "all_in": "{who}'s all-in",
     "roll": "{who}'s roll", "draw": "{who}'s draw ({action})", "reveal": "{who}'s hand as entered",
-    "demise_card": "{who}'s {tie_card}", "buy_in": "{who}'s buy-in",
+    "buy_in": "{who}'s buy-in",
     "cash_out": "{who}'s cash-out", "adjust": "the adjustment of {who}'s stack ({amount})",
     "stake": "{who}'s stake", "start_hand": "the start of the hand", "sit_out": "{who} sitting out",
     "sit_in": "{who} sitting in", "set_dealer": "the choice of dealer", "reorder": "the seat order",
@@ -119,7 +119,7 @@ def _game_undone(rules: RuleSet | None) -> dict[str, str]:
 def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any,
                  rules: RuleSet | None = None) -> str:
     """An undone entry as the table says it ("Han's bet of 4", not "entry 47"), in the words of
-    the table's game (`rules`: "Han's junk"). Hidden fields (the cards of a reveal) are never
+    the table's game (`rules`: the game's word for a fold). Hidden fields (the cards of a reveal) are never
     named. `name`: seat id -> name."""
     seat = body.get("seat") or actor
     who = name(seat) if seat not in (None, "host", "scrambler") else "the host" if seat == "host" else "the scrambler"

@@ -618,7 +618,7 @@ class TableOwner:
         - A roll of the hand's seed is undone only from the latest back: the n-th roll of a
           hand that stands is the seed's n-th roll, so `verify` checks every finished hand.
         - An undo never replays an entry whose cards are still hidden (a hand entered at the
-          reveal before every hand is in, a demise card before every card is in): whether it
+          reveal before every hand is in, a tie card before every card is in): whether it
           would still fit would tell the host that player's cards (issue 15)."""
         later = [e for e in self.ledger.entries(self.code, after=target.seq) if e.applies]
         hand = [target] + later

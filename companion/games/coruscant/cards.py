@@ -60,7 +60,7 @@ def _deck() -> Deck:
             codes.append(code)
         groups.append(Group(prefix, name.capitalize(), tuple(codes), ink=INKS[name], mark=name))
     cards[SYLOP] = Card(SYLOP, 0, 2, "Sylop", "Sylop", short="Sylop")
-    groups.append(Group(SYLOP, "Sylops", (SYLOP,), ink=INKS[SYLOP], mark="sylop"))
+    groups.append(Group(SYLOP, "Sylops", (SYLOP,), ink=INKS[SYLOP], mark="ring"))
     # entry "suit": the picker asks for the suit, then shows the value large (C2).
     return Deck("coruscant", "the 62-card Coruscant Shift deck", cards, tuple(groups), "suit",
                 hand_min=SELECTION_MIN, hand_max=SELECTION_MAX, preview=("ci+7", "tr-3", "sq+10", SYLOP))
