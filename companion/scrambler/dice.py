@@ -78,6 +78,11 @@ def spec_of(what: "DiceSpec | Trigger | str") -> DiceSpec | None:
 
 def shape(what: "DiceSpec | Trigger | str") -> tuple[int, int]:
     """(how many dice, how many sides) a roll of `what` throws; (0, 0) for no dice."""
+    if not isinstance(what, DiceSpec):
+        try:  # a shift trigger's dice are `DICE`'s (one table: tests may load it)
+            return DICE.get(Trigger(what), (0, 0))
+        except ValueError:
+            pass
     spec = spec_of(what)
     return (spec.count, spec.sides) if spec is not None else (0, 0)
 
