@@ -264,3 +264,16 @@ def test_a_kessel_impostor_roll_is_judged_by_no_shift_trigger():
     assert spec is not None and not spec.shifts and spec.read((1, 6)) == ("1", "6")
     assert SHIFT_DICE[next(iter(SHIFT_DICE))].shifts
     assert expected_faces(spec) == [{str(n): Fraction(1, 6) for n in range(1, 7)}] * 2
+
+
+def test_verify_on_the_command_line_checks_a_games_own_dice(capsys):
+    r = SeededRoller(SEED)
+    published = r.commitment
+    impostor, target = r.dice(spec_of("kessel-dice")), r.dice(spec_of("coruscant-target"))
+    rolls = [f"kessel-dice:{impostor[0]},{impostor[1]}", f"coruscant-target:{target[0]},{target[1]}"]
+    args = ["verify", "--seed", SEED, "--commitment", published, "--json"]
+    assert main(args + [a for roll in rolls for a in ("--roll", roll)]) == 0
+    assert [x["trigger"] for x in json.loads(capsys.readouterr().out)["rolls"]] == ["kessel-dice", "coruscant-target"]
+    wrong = f"kessel-dice:{impostor[0] % 6 + 1},{impostor[1]}"
+    assert main(args + ["--roll", wrong]) == 1
+    assert main(args + ["--roll", "cointoss:1"]) == 2  # no game has such dice

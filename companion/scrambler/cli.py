@@ -18,7 +18,7 @@ from pathlib import Path
 
 from companion.games import registry
 from companion.rules.rulesets import ShiftKind, Trigger
-from companion.scrambler.dice import DICE
+from companion.scrambler.dice import DICE, spec_of
 from companion.scrambler.seed import BY_HAND, SCHEME, SeededRoller, verify
 from companion.scrambler.simulate import simulate, simulate_dice
 
@@ -139,7 +139,8 @@ def run_simulate(args) -> int:
 def _parse_roll(text: str) -> dict:
     trigger, _, faces = text.partition(":")
     faces, _, mark = faces.partition(":")
-    Trigger(trigger)  # ValueError for an unknown trigger
+    if spec_of(trigger) is None:  # a shift trigger or any game's dice key
+        raise ValueError(f"unknown trigger {trigger!r}")
     if mark not in ("", "by-hand"):
         raise ValueError(f"unknown mark {mark!r} (only by-hand)")
     dice = [int(f) for f in faces.split(",") if f.strip()] if faces else []
