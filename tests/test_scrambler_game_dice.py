@@ -277,3 +277,31 @@ def test_verify_on_the_command_line_checks_a_games_own_dice(capsys):
     wrong = f"kessel-dice:{impostor[0] % 6 + 1},{impostor[1]}"
     assert main(args + ["--roll", wrong]) == 1
     assert main(args + ["--roll", "cointoss:1"]) == 2  # no game has such dice
+
+
+def test_a_restart_between_two_impostor_rolls_goes_on_with_the_seeds_next_roll(tmp_path):
+    reg = Registry(tmp_path, roller_factory=SeededRoller)
+    owner, _ = reg.create({"rules": "kessel-plain"}, owner_token=True)
+    code = owner.code
+    seats(owner, ("Kay", "Lando", "Vel"))
+    owner.submit({"type": "start_hand"}, actor=HOST)
+    owner.submit({"type": "turn_up", "sand": "s4", "blood": "b6"}, actor=HOST)
+    first = owner.view(host=True)[1]["hand"]["game"]["in_game"][0]
+    for sid in owner.view(host=True)[1]["hand"]["game"]["in_game"]:
+        owner.submit({"type": "stand"}, actor=sid)
+    owner.submit({"type": "show_hand", "cards": ["bi", "si"]}, actor=first)  # two Impostors: two rolls
+    owner.submit({"type": "roll"}, actor=first)
+    dice = kessel_dice(owner)
+    owner.submit({"type": "choose_value", "value": dice[0]}, actor=first)
+    reg.close()
+
+    again = Registry(tmp_path, roller_factory=SeededRoller)
+    try:
+        owner = again.get(code)
+        owner.submit({"type": "roll"}, actor=first)
+        record = owner.seeded.record()
+        assert [(r["index"], r["trigger"]) for r in record["rolls"]] == [(0, "kessel-dice"), (1, "kessel-dice")]
+        assert record["rolls"][1]["dice"] == kessel_dice(owner)
+        assert verify(owner.seeded.to_json()["seed"], record["commitment"], record["rolls"]).ok
+    finally:
+        again.close()
