@@ -19,7 +19,7 @@ import protocol
 import ticks
 from buttons import HOLD, PRESS
 
-FW_VERSION = "1.0.0"
+FW_VERSION = "1.1.0"
 
 #: trigger -> (number of dice, faces): the same table as companion/scrambler/dice.py.
 DICE = {

@@ -13,6 +13,7 @@ LED = {
     "rolling": (((1, 80), (0, 80)), True),         # fast flicker while the host rolls
     "shift": (((1, 120), (0, 80)) * 6 + ((1, 2000),), False),  # flashing, then on: shift!
     "noshift": (((1, 600),), False),               # one calm glow
+    "rolled": (((0, 200), (1, 250), (0, 200), (1, 250)), False),  # two blinks: dice to read
     "armed": (((1, 80), (0, 120), (1, 80), (0, 1220)), True),  # double blink: timer runs
     "off": (((0, 1000),), True),
 }
@@ -20,6 +21,7 @@ LED = {
 BEEP = {
     "shift": ((1760, 120), (0, 60), (1760, 120), (0, 60), (2349, 320)),
     "noshift": ((440, 150),),
+    "rolled": ((1320, 50), (0, 100), (1320, 50)),
     "press": ((2000, 25),),
     "error": ((220, 250), (0, 100), (220, 250)),
 }

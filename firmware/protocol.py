@@ -18,8 +18,8 @@ MAX_LINE = 120
 #: The scrambler triggers a box can roll by itself (RULES.md names; `timer` is a mode).
 DICE_TRIGGERS = ("2d6-doubles", "2d6-spike", "d6-high", "d6-low", "d10", "d12", "d20")
 MODES = ("companion", "dice", "timer")
-LED_PATTERNS = ("idle", "rolling", "shift", "noshift", "armed", "off")
-BEEP_PATTERNS = ("shift", "noshift", "press", "error")
+LED_PATTERNS = ("idle", "rolling", "shift", "noshift", "rolled", "armed", "off")
+BEEP_PATTERNS = ("shift", "noshift", "rolled", "press", "error")
 
 #: The longest timer setting a host may send, in seconds: an hour is already no game.
 MAX_SECONDS = 3600

@@ -15,6 +15,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from companion.games import registry
 from companion.rules.rulesets import Trigger
 from companion.scrambler.dice import DICE
 from companion.scrambler.seed import SeededRoller, commitment, derive_dice, verify
@@ -223,9 +224,12 @@ def test_audit_page_checks_a_seeded_hand_in_the_browser(page, app, live_server, 
     expect(result).to_have_text("The seed matches the commitment and gives all 2 rolls.")
     assert result.get_attribute("aria-live") == "polite"
     assert serious_violations(page) == []
-    # The browser's own numbers are the server's: the table it read came from DICE.
+    # The browser's own numbers are the server's: the table it read came from DICE and from
+    # every game's own dice (a Kessel or Coruscant hand's rolls are checked the same way).
     dice_table = page.evaluate("() => JSON.parse(document.querySelector('[data-dice-table]').dataset.diceTable)")
-    assert dice_table == {t.value: list(shape) for t, shape in DICE.items()}
+    games_dice = {key: [d.count, d.sides] for key, d in registry.dice().items() if d.count}
+    assert dice_table == {**games_dice, **{t.value: list(shape) for t, shape in DICE.items()}}
+    assert games_dice["kessel-dice"] == games_dice["coruscant-target"] == [2, 6]
 
 
 def test_audit_page_says_which_roll_the_seed_does_not_give(page, app, live_server):

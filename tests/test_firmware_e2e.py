@@ -199,7 +199,7 @@ def test_the_box_says_hello_at_boot_answers_the_handshake_and_reports_a_press(bo
     host = Host(box.link)
     try:
         assert host.expect("HELLO") == (
-            "HELLO proto=1 box=sabacc-scrambler fw=1.0.0 mode=companion")
+            "HELLO proto=1 box=sabacc-scrambler fw=1.1.0 mode=companion")
         host.send("HELLO proto=1")
         assert host.expect("HELLO").endswith("mode=companion")
         host.send("PING")

@@ -236,7 +236,7 @@ def run(box, start, end, step=10):
 def test_the_box_says_hello_at_boot_and_in_answer_to_hello():
     box, _, sent = make_box("dice")
     box.receive("HELLO proto=1\r\n", 5)
-    assert sent == ["HELLO proto=1 box=sabacc-scrambler fw=1.0.0 mode=dice"] * 2
+    assert sent == ["HELLO proto=1 box=sabacc-scrambler fw=1.1.0 mode=dice"] * 2
 
 
 def test_ping_is_answered_and_garbage_gets_err():
@@ -267,6 +267,21 @@ def test_the_host_drives_the_led_and_the_buzzer():
     assert out.tones[:3] == [1760, 0, 1760]
     assert out.tones[-1] == 0                       # and then quiet
     assert sent == sent[:1]                         # nothing to answer
+
+
+def test_the_host_announces_a_games_dice_to_read_with_two_blinks_and_two_chirps():
+    # A Kessel Impostor's or a Coruscant target's roll (their DiceSpec's ``rolled``): the box
+    # blinks once per die and chirps twice, then goes back to its idle blip.
+    box, out, sent = make_box("companion")
+    run(box, 0, 100)
+    out.leds.clear()
+    out.tones.clear()
+    box.receive("LED pattern=rolled\n", 100)
+    box.receive("BEEP pattern=rolled\n", 100)
+    run(box, 100, 1000, step=5)
+    assert out.leds[:3] == [1, 0, 1]  # from the dark between idle blips: on, off, on
+    assert out.tones == [1320, 0, 1320, 0]
+    assert sent == sent[:1]  # both lines understood: no ERR
 
 
 def test_a_dice_mode_press_rolls_reports_and_shows_a_shift():
@@ -302,7 +317,7 @@ def test_the_mode_line_switches_mode_and_trigger():
     box.button(PRESS, 20)
     box.receive("HELLO proto=1\n", 30)
     assert sent[1:] == ["ROLL trigger=d20 dice=20 shift=1",
-                        "HELLO proto=1 box=sabacc-scrambler fw=1.0.0 mode=dice"]
+                        "HELLO proto=1 box=sabacc-scrambler fw=1.1.0 mode=dice"]
 
 
 def test_the_armed_timer_fires_between_min_and_max_and_reports_timer():
@@ -399,8 +414,10 @@ def test_every_line_the_companion_sends_parses_on_the_box():
         format_line("PING"),
         format_line("LED", pattern="armed"),
         format_line("BEEP", pattern="noshift"),
+        format_line("LED", pattern="rolled"),
+        format_line("BEEP", pattern="rolled"),
         format_line("MODE", mode="dice", trigger="d6-low"),
         format_line("TIMER", mean=120, min=20, max=600, armed=1),
     ]
     assert [protocol.parse(line)[0] for line in lines] == [
-        "HELLO", "PING", "LED", "BEEP", "MODE", "TIMER"]
+        "HELLO", "PING", "LED", "BEEP", "LED", "BEEP", "MODE", "TIMER"]

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from companion.rules.rulesets import Trigger
-from companion.scrambler.dice import DICE
+from companion.scrambler.dice import shape
 from companion.refusal import Refused
 from companion.table.ledger import Ledger
 from companion.table.owner import HOST, SCRAMBLER, SNAPSHOT_EVERY, TableOwner
@@ -114,7 +114,7 @@ class FixedRoller:
         self.faces = list(faces)
 
     def dice(self, trigger):
-        return tuple(self.faces.pop(0) for _ in range(DICE[trigger][0]))
+        return tuple(self.faces.pop(0) for _ in range(shape(trigger)[0]))
 
 
 @pytest.fixture

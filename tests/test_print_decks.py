@@ -11,12 +11,35 @@ import pytest
 from companion.decks.art import NEGATIVE_INK, POSITIVE_INK, back_svg, face_svg, mark
 from companion.decks.reference import reference, section_text, summary
 from companion.decks.sheets import CARD_H, CARD_W, COLUMNS, PAPERS, ROWS, cut_marks, origin, sheets, slot
-from companion.decks.source import deck_cards, printed, reference_presets, rule_sets, value_text
+from companion.decks.source import deck_cards, named_hands, printed, reference_presets, rule_sets, value_text
 from companion.games.classic.cards import CARDS, CORELLIA_SET_ASIDE, DECK
 from companion.games import registry
 from companion.games.classic.explain import RANKING_WORDS, SHIFT_WORDS, explain
 from companion.games.classic.presets import PRESETS
 from companion.rules.rulesets import RULE_SETS, RuleSet
+
+
+def test_a_face_names_its_card_inks_a_signed_value_and_marks_the_set_aside_cards():
+    # (Once companion/decks/art.py's own examples: the art names no game's cards now.)
+    svg = face_svg("sabacc", "co7")
+    assert svg.startswith("<svg") and 'aria-label="7 of Coins, 7"' in svg
+    assert ">+7<" in face_svg("spike", "+7") and POSITIVE_INK in face_svg("spike", "+7")
+    assert ("Corellia Run" in face_svg("sabacc", "star"), "Corellia Run" in face_svg("sabacc", "idiot")) == (True, False)
+    assert mark("spike", deck_cards("spike")[-1]) == "ring"  # the zero card of a signed deck
+
+
+def test_the_built_in_decks_and_reference_cards_as_the_print_modules_once_showed_them():
+    # (Once the examples of companion/decks/source.py, reference.py and sheets.py.)
+    assert (len(printed(deck_cards("spike"))), deck_cards("spike")[-1].name, deck_cards("spike")[0].staves) == \
+        (62, "Sylop", ("circle", "triangle", "square"))
+    assert [(h.kind, h.example) for h in named_hands("spike")][:2] == \
+        [("Pure Sabacc", ("sylop", "sylop")), ("Full Sabacc", ("sylop", "+10", "+10", "-10", "-10"))]
+    assert [s.key for s in reference("classic")] == ["hands", "named-hands", "ranking", "your-turn", "shift"]
+    assert [s.key for s in reference("spike")] == ["hands", "named-hands", "your-turn", "dice"]
+    assert reference("spike")[1].points[4] == "Yee-Haa: Sylop, +1, −1"
+    assert reference("spike")[2].points[4] == \
+        "Swap with the discard pile: take the discard pile's top card and discard 1 card; fee 2 credits."
+    assert ([len(s.fronts) for s in sheets("sabacc")][-1], len(sheets("sabacc")), len(sheets("spike"))) == (4, 9, 7)
 
 
 def test_the_classic_deck_prints_every_copy_of_every_card_in_deck_order():
@@ -36,7 +59,7 @@ def test_the_spike_deck_prints_62_cards_three_staves_a_value_and_two_sylops():
             assert f'<g transform="translate(100 180) scale(32)" fill="{"#1b7a34" if c.value > 0 else "#c0262d"}">' \
                    in face_svg("spike", c.code, copy=copy)
         else:
-            assert mark("spike", c, copy) == "sylop"
+            assert mark("spike", c, copy) == "ring"  # a signed deck's zero card: the ring
 
 
 @pytest.mark.parametrize("code,ink", [("+7", POSITIVE_INK), ("-7", NEGATIVE_INK), ("+10", POSITIVE_INK)])

@@ -45,11 +45,11 @@ class ScriptRoller:
         self.rng = rng
 
     def dice(self, trigger: Any) -> tuple[int, ...]:
-        from companion.scrambler.dice import DICE
+        from companion.scrambler.dice import shape
 
         if self.rng is None:
             raise AssertionError("a replayed roll must carry its dice")
-        count, sides = DICE.get(trigger, (0, 0))
+        count, sides = shape(trigger)
         return tuple(self.rng.randint(1, sides) for _ in range(count))
 
 

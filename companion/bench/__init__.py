@@ -17,10 +17,10 @@ the figures (docs/PERFORMANCE.md explains each one and holds the latest run):
 - `startup_s`: process start to the first successful request (with the 500-hand session on disk);
 - `settle_per_s`: `POST /api/v1/settle` requests per second from one client.
 
-Every table plays the rule set `--rules` names (default `weg`); the scripted play reads what to
-do from each table's view, so `--rules spike` measures the same at Corellian Spike tables (three
-rounds of turn, betting and spike dice; Spike cards at the reveal). Any other game (`--rules
-kessel`, `--rules coruscant`, a plug-in's preset) is played by its offers (`play.OfferPlayer`),
+Every table plays the rule set `--rules` names (default: `DEFAULT_RULES`); the scripted play
+reads what to do from each table's view, so it measures the same at the tables of either game
+it knows (`play.scripted`: its rounds, its dice, its cards at the reveal). Any other game (a
+built-in game it does not script, a plug-in's preset) is played by its offers (`play.OfferPlayer`),
 and a game that is over is replaced by a new table (`new_tables`). The payout calculator's
 figure uses SETTLE-API.md's example whatever the rule set.
 
@@ -505,7 +505,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hands", type=int, default=500, help="length of the long session (default %(default)s)")
     p.add_argument("--quick", action="store_true", help="fewer samples (a smoke test, not figures)")
     p.add_argument("--rules", default=DEFAULT_RULES, choices=sorted(registry.presets()), metavar="PRESET",
-                   help="the rule set every table plays (default %(default)s; e.g. spike)")
+                   help="the rule set every table plays (default %(default)s)")
     p.add_argument("--floor", action="store_true",
                    help="instead: the ratios with the views, then the fsync too, taken away "
                         "(companion.bench.floor)")

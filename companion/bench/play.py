@@ -4,9 +4,9 @@
 is a seat id or ``"host"``); a driver tries them in order until the table accepts one. The
 players check, call, stand, never fold, call the hand as soon as the rule set allows, and
 enter cards the table's deck holds at the reveal (never more copies of a card than it has), so
-every hand runs from the ante to the settlement. Works on any rule set — the classic games and
-Corellian Spike's three rounds of turn, betting and spike dice alike — because it reads the view
-(whose turn, what to do, which deck: `state["rules"]["deck"]`), never a preset name.
+every hand runs from the ante to the settlement. Works on any rule set of the dealt-hand games
+alike — whatever their rounds, phases and dice — because it reads the view (whose turn, what to
+do, which deck: `state["rules"]["deck"]`), never a preset name.
 
 `build_session(registry, hands)` plays whole hands straight through a `TableOwner` — the same
 path as the API, minus HTTP — to prepare long sessions for the benchmark.
@@ -43,16 +43,18 @@ def table_deck(state: dict) -> Deck:
 
 
 def reveal_cards(hand: dict, seat: str, deck: Deck) -> list[str]:
-    """Cards of `deck` for `seat` to enter: its static field plus cards no one else uses.
+    """Cards of `deck` for `seat` to enter: the cards it set aside face up plus cards no one
+    else uses.
 
-    The deck's cards less the static fields are dealt out in turn to the seats in the hand,
+    The deck's cards less those set aside face up are dealt out in turn to the seats in the hand,
     every distinct code once before any second copy (so hands differ and a tie is rare), and
     never a code more often than the deck holds it.
 
-    >>> deck = registry.decks()["spike"]
+    >>> deck = next(iter(registry.decks().values()))
     >>> hand = {"players": [{"seat": s, "static": [], "hand_size": 2} for s in ("s1", "s2")]}
-    >>> reveal_cards(hand, "s1", deck), reveal_cards(hand, "s2", deck)
-    (['+1', '+3'], ['+2', '+4'])
+    >>> codes = list(deck.cards)
+    >>> reveal_cards(hand, "s1", deck) == codes[0:3:2], reveal_cards(hand, "s2", deck) == codes[1:4:2]
+    (True, True)
     """
     me = _player(hand, seat)
     left = Counter({c: card.copies for c, card in deck.cards.items()})
@@ -64,9 +66,9 @@ def reveal_cards(hand: dict, seat: str, deck: Deck) -> list[str]:
     return list(me["static"]) + free[seats.index(seat)::len(seats)][:size]
 
 
-def demise_cards(hand: dict, deck: Deck) -> list[str]:
-    """One card for each player in a sudden demise (or a blind draw), in `demise_players`
-    order: distinct codes from the end of `deck`, each with a copy left beside the face-up
+def tie_cards(hand: dict, deck: Deck) -> list[str]:
+    """One card for each tied player drawing one more (the game's `tie_card`), in the view's
+    order of them: distinct codes from the end of `deck`, each with a copy left beside the face-up
     cards, so the exchange is decided at once (distinct codes never tie)."""
     up = Counter(c for p in hand["players"] for c in (p["cards"] or p["static"]))
     free = [c for c in reversed(list(deck.cards)) if up[c] < deck.cards[c].copies]
@@ -98,7 +100,7 @@ def moves(state: dict) -> list[tuple[str, dict[str, Any]]]:
                 for p in hand["players"] if not p["folded"] and not p["entered"]]
     if stage == "demise":
         return [(s, {"type": "demise_card", "card": c})
-                for s, c in zip(hand["demise_players"] or [], demise_cards(hand, deck))]
+                for s, c in zip(hand["demise_players"] or [], tie_cards(hand, deck))]
     out = []
     may_call = hand["round"] > state["rules"].get("pot_building_rounds", 1) and not hand["called_by"]
     if hand["to_act"]:
@@ -133,24 +135,24 @@ def play_hand(act: Callable[[str, dict], tuple[bool, dict]], state: dict, limit:
     may be any viewer's (only public parts are read).
     """
     started = False
-    # The view never says who has entered a demise card (it is hidden until all are in):
+    # The view never says who has entered a tie card (it is hidden until all are in):
     # remember it here, so a player enters theirs once.
-    demised: set[str] = set()
+    tied_in: set[str] = set()
     for _ in range(limit):
         hand = state["hand"]
         if started and hand is not None and hand["stage"] == "settled":
             return
         if hand is None or hand["stage"] != "demise":
-            demised.clear()
+            tied_in.clear()
         for actor, entry in moves(state):
-            if entry["type"] == "demise_card" and actor in demised:
+            if entry["type"] == "demise_card" and actor in tied_in:
                 continue
             ok, new_state = act(actor, entry)
             if ok:
                 if entry["type"] == "start_hand":
                     started = True
                 if entry["type"] == "demise_card":
-                    demised.add(actor)
+                    tied_in.add(actor)
                 state = new_state
                 yield state
                 break

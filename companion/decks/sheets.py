@@ -7,8 +7,6 @@ back sheet mirrors the columns: the back of the card in column 1 is printed in c
     >>> a4 = PAPERS["a4"]
     >>> slot(a4, 0), slot(a4, 0, back=True)
     ((10.5, 16.5), (136.5, 16.5))
-    >>> [len(s.fronts) for s in sheets("sabacc")][-1], len(sheets("sabacc")), len(sheets("spike"))
-    (4, 9, 7)
 """
 
 from __future__ import annotations

@@ -7,12 +7,8 @@ rules is one edit here::
 
     >>> [c.code for c in deck_cards("sabacc")][:3], len(printed(deck_cards("sabacc")))
     (['sa1', 'sa2', 'sa3'], 76)
-    >>> len(printed(deck_cards("spike"))), deck_cards("spike")[-1].name, deck_cards("spike")[0].staves
-    (62, 'Sylop', ('circle', 'triangle', 'square'))
     >>> value_text(-13), value_text(7), value_text(7, signed=True), value_text(0, signed=True)
     ('−13', '7', '+7', '0')
-    >>> [(h.kind, h.example) for h in named_hands("spike")][:2]
-    [('Pure Sabacc', ('sylop', 'sylop')), ('Full Sabacc', ('sylop', '+10', '+10', '-10', '-10'))]
 """
 
 from __future__ import annotations
@@ -26,16 +22,16 @@ from companion.games.api import Printables, Section
 from companion.rules.game import DROPPED_OUT
 from companion.rules.rulesets import RuleSet
 
-MINUS = "\N{MINUS SIGN}"  # printed negatives use the typographic minus, as RULES-SPIKE.md names them
+MINUS = "\N{MINUS SIGN}"  # printed negatives use the typographic minus, as the rules files print them
 
 
 @dataclass(frozen=True)
 class DeckCard:
     """One distinct card of a deck as the art needs it.
 
-    `suit` is the suit's code prefix (classic) or None; `staves` the marks printed on its
-    copies, one each (Spike's numbered cards), or empty; `set_aside` names the variant that
-    sets the card aside ("Corellia Run") or is None. `ink` and `mark` are its group's own
+    `suit` is the suit's code prefix (a deck in suits) or None; `staves` the marks printed on
+    its copies, one each (a deck that tells a value's copies apart), or empty; `set_aside`
+    names the variant that sets the card aside (in the game's words) or is None. `ink` and `mark` are its group's own
     (`companion.rules.decks.Group`), empty when the group leaves them to the art; `short` is
     the picker's face ("+7", "Impostor"), which a card of such a group prints large.
     """
@@ -85,7 +81,7 @@ DECKS: dict[str, PrintedDeck] = {name: printed_deck(name) for name in registry.d
 
 @functools.cache  # a deck is a value built once: its cards never change
 def deck_cards(deck: str) -> tuple[DeckCard, ...]:
-    """Every distinct card of `deck` ("sabacc" or "spike"), in deck order.
+    """Every distinct card of `deck` (a deck's name, as `registry.decks` has it), in deck order.
 
     The one function the art reads cards through (KeyError for another deck name).
     """
@@ -147,7 +143,7 @@ def named_hands(preset: str) -> tuple[NamedHand, ...]:
     rs = rule_sets()[preset]
     dropped = {kind for kind, _ in DROPPED_OUT}
     wanted = [kind for kind, _ in rs.hands.kinds if kind not in dropped]
-    # Sylops and small values first, so that the first hand found is the plainest.
+    # Zero cards and small values first, so that the first hand found is the plainest.
     codes = sorted(rs.deck.cards, key=lambda c: (abs(rs.deck.cards[c].value), -rs.deck.cards[c].value))
     found: dict[str, tuple[str, ...]] = {}
     largest = rs.deck.hand_max or rs.deck.hand_min + 1

@@ -215,6 +215,72 @@ class PrintCard:
 
 
 @dataclass(frozen=True)
+class Die:
+    """One die of a game's dice: its name and the words of each face (face n is `faces[n - 1]`)."""
+
+    name: str
+    faces: tuple[str, ...]
+
+    @property
+    def sides(self) -> int:
+        """How many faces the die has."""
+        return len(self.faces)
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    """What a game's scrambler throws and what a roll of it means, as the game declares it.
+
+    - `key`: recorded as the roll's ``trigger`` (the ledger, the audit page, `verify`), and
+      the name the scrambler's announcements and `scrambler simulate --dice` look it up by;
+      unique across the games (two games may share a key only for the same dice).
+    - `name`: the dice in the game's words ("the gold and silver dice").
+    - `dice`: each die in the order a roll lists its faces; all with the same number of
+      sides (the committed seed derives a roll's faces for one die size, `seed.py` step 5).
+      None at all: a roll that throws nothing (the random timer firing).
+    - `means`: what a roll means, in words (the simulate command and the docs say it).
+    - `shifts`: True for a shift roll (judged against the rule set's trigger, `judge`);
+      False for dice whose faces are read (an Impostor's values, a target).
+    - `led`, `beep`: the patterns that announce a read roll (a shift roll is announced as a
+      shift or no shift).
+    """
+
+    key: str
+    name: str
+    dice: tuple[Die, ...]
+    means: str
+    shifts: bool = False
+    led: str = "rolled"
+    beep: str = "rolled"
+
+    def __post_init__(self) -> None:
+        if self.dice and (len({d.sides for d in self.dice}) != 1 or self.dice[0].sides < 2):
+            raise ValueError(f"the dice {self.key!r} must all have the same number of faces (two or more)")
+
+    @property
+    def count(self) -> int:
+        """How many dice one roll throws."""
+        return len(self.dice)
+
+    @property
+    def sides(self) -> int:
+        """How many faces each die has (0: no dice)."""
+        return self.dice[0].sides if self.dice else 0
+
+    def read(self, dice: tuple[int, ...] | list[int]) -> tuple[str, ...]:
+        """Each die's face in words; raises ValueError for faces these dice cannot show."""
+        if len(dice) != self.count or not all(isinstance(d, int) and 1 <= d <= self.sides for d in dice):
+            raise ValueError(f"{list(dice)} is not a roll of {self.name} ({self.count} d{self.sides})")
+        return tuple(die.faces[d - 1] for die, d in zip(self.dice, dice))
+
+    def announce(self, shift: bool) -> tuple[str, str]:
+        """The (LED, beep) pattern names that announce a roll of these dice."""
+        if self.shifts:
+            return ("shift", "shift") if shift else ("noshift", "noshift")
+        return self.led, self.beep
+
+
+@dataclass(frozen=True)
 class DieNet:
     """A die printed as a cube net to cut and fold: its name, its six faces as printed (face n
     is `faces[n - 1]`), its ink, and per face the shape printed above the words (a name of
@@ -273,6 +339,8 @@ class Game:
       cards, dice as cube nets); empty: its decks alone.
     - `reference`: the keys of `explain`'s sections a player's reference card prints, in
       order, for a game whose rules are no `RuleSet` (empty: no reference card of its own).
+    - `dice`: every dice the game's scrambler throws (`DiceSpec`); its engine's `roll_due`
+      names the one a roll throws now.
     """
 
     name: str
@@ -292,6 +360,7 @@ class Game:
     calculator_schema: Callable[[], CalculatorSchema] | None = field(default=None, compare=False)
     printables: tuple[Printables, ...] = ()
     reference: tuple[str, ...] = ()
+    dice: tuple[DiceSpec, ...] = ()
 
     def preset_order(self) -> list[str]:
         """The preset names in the game's order (the start page lists them so)."""

@@ -39,9 +39,9 @@ import pkgutil
 from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping
 
-from companion.games.api import Game, InvalidRules, Parser
+from companion.games.api import DiceSpec, Game, InvalidRules, Parser
 
-__all__ = ["GROUP", "Game", "GameRefused", "InvalidRules", "decks", "default_preset", "game_of", "games",
+__all__ = ["GROUP", "Game", "GameRefused", "InvalidRules", "decks", "default_preset", "dice", "game_of", "games",
            "may_follow", "options", "presets", "register", "reload", "rules_from"]
 
 #: The entry-point group a game package declares (`[project.entry-points."sabacc_companion.games"]`).
@@ -65,6 +65,7 @@ class _Loaded:
         self.preset_game: dict[str, Game] = {}
         self.decks: dict[str, Any] = {}
         self.options: dict[str, Parser] = {}
+        self.dice: dict[str, DiceSpec] = {}
         for origin, game in found:
             why = self.refusal(game)
             if why:
@@ -95,6 +96,11 @@ class _Loaded:
         for name, parse in game.options.items():
             if not callable(parse):
                 return f"its option {name!r} has no parser"
+        for spec in game.dice:
+            had = self.dice.get(spec.key)
+            if had is not None and (had.count, had.sides, had.shifts) != (spec.count, spec.sides, spec.shifts):
+                # The key is what a recorded roll names: one key, one way to derive and judge it.
+                return f"its dice {spec.key!r} are other dice than another game's of that key"
         return ""
 
     def add(self, game: Game) -> None:
@@ -107,6 +113,8 @@ class _Loaded:
             self.decks.setdefault(name, deck)
         for name, parse in game.options.items():
             self.options.setdefault(name, parse)
+        for spec in game.dice:
+            self.dice.setdefault(spec.key, spec)
 
 
 #: The games found (None: not looked for yet), and the games tests added with `register`.
@@ -217,6 +225,11 @@ def options() -> Mapping[str, Parser]:
 def decks() -> Mapping[str, Any]:
     """Every deck of every game by its name (the card picker asks for one by it)."""
     return MappingProxyType(_loaded().decks)
+
+
+def dice() -> Mapping[str, DiceSpec]:
+    """Every dice any game's scrambler throws, by its key (what a recorded roll names)."""
+    return MappingProxyType(_loaded().dice)
 
 
 def rules_from(spec: Any, field: str = "rules") -> Any:

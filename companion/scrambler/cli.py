@@ -1,6 +1,8 @@
 """`sabacc-companion scrambler simulate` and `sabacc-companion verify`.
 
     sabacc-companion scrambler simulate --trigger 2d6-doubles --rolls 100000 --json
+    sabacc-companion scrambler simulate --game coruscant --rolls 60000 --seed HEX
+    sabacc-companion scrambler simulate --dice kessel-dice --json
     sabacc-companion verify --seed HEX --commitment HEX --roll 2d6-doubles:3,3 --roll d6-low:2
     sabacc-companion verify --record hand-7.json
 
@@ -16,9 +18,9 @@ from pathlib import Path
 
 from companion.games import registry
 from companion.rules.rulesets import ShiftKind, Trigger
-from companion.scrambler.dice import DICE
+from companion.scrambler.dice import DICE, spec_of
 from companion.scrambler.seed import BY_HAND, SCHEME, SeededRoller, verify
-from companion.scrambler.simulate import simulate
+from companion.scrambler.simulate import simulate, simulate_dice
 
 DICE_TRIGGERS = [t.value for t in Trigger if t in DICE]
 
@@ -33,8 +35,12 @@ def register(sub) -> None:
     which.add_argument("--preset", choices=[n for n, rs in registry.presets().items()
                                                 if getattr(rs, "scrambler_trigger", None) in DICE],
                        help="roll as a preset's dice (its trigger, face and shift kind)")
+    which.add_argument("--dice", choices=[k for k, d in registry.dice().items() if d.count],
+                       help="roll a game's dice by their key and count each die's faces")
+    which.add_argument("--game", choices=[n for n, g in registry.games().items() if g.dice],
+                       help="roll each of a game's dice and count each die's faces")
     sim.add_argument("--rolls", type=int, default=10000, help="how many rolls (default 10000)")
-    sim.add_argument("--face", type=int, help="the face that shifts (d10/d12/d20, 2d6-spike)")
+    sim.add_argument("--face", type=int, help="the face that shifts (d10/d12/d20, or the symbol a two-dice trigger matches)")
     sim.add_argument("--kind", default=None,
                      choices=[k.value for k in ShiftKind], help="the shift kind (default: the preset's, else core)")
     sim.add_argument("--seed", help="derive the rolls from this hex seed (reproducible) "
@@ -54,8 +60,51 @@ def register(sub) -> None:
     ver.set_defaults(func=run_verify)
 
 
+def _print_dice(out: dict) -> None:
+    """One game's dice summary as lines for people: each die's faces, seen and expected."""
+    print(f"{out['name']} ({out['dice']}, {out['shape']}): {out['rolls']} rolls; {out['means']}")
+    if "shifts" in out:
+        observed = "-" if out["observed_rate"] is None else f"{out['observed_rate']:.4f}"
+        print(f"  {out['shifts']} shifts, observed {observed}, expected {out['expected_rate_fraction']}")
+    for die in out["faces"]:
+        seen = ", ".join(f"{w} {n} ({die['expected'][w]:.3f})" for w, n in die["counts"].items())
+        print(f"  {die['die']}: {seen}")
+
+
+def run_simulate_dice(args) -> int:
+    """Simulate `args.rolls` rolls of a game's dice (`--dice`) or of each of a game's (`--game`)."""
+    try:
+        roller = SeededRoller(args.seed) if args.seed else None
+    except ValueError as exc:
+        print(f"error: --seed: {exc}", file=sys.stderr)
+        return 2
+    kind = ShiftKind(args.kind) if args.kind else ShiftKind.CORE
+    specs = (list(registry.games()[args.game].dice) if args.game
+             else [registry.dice()[args.dice]])
+    outs = []
+    for spec in specs:
+        if spec.count == 0:
+            continue
+        face = args.face if args.face is not None and args.face <= spec.sides else None
+        outs.append(simulate_dice(spec, args.rolls, kind=kind, face=face, roller=roller))
+    result: dict = {"game": args.game, "dice": outs} if args.game else outs[0]
+    if roller is not None:
+        result["commitment"] = roller.commitment
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        for out in outs:
+            _print_dice(out)
+    return 0
+
+
 def run_simulate(args) -> int:
     """Simulate `args.rolls` rolls and print the counts."""
+    if args.rolls < 0:
+        print("error: --rolls must not be negative", file=sys.stderr)
+        return 2
+    if args.dice or args.game:
+        return run_simulate_dice(args)
     preset = registry.presets()[args.preset] if args.preset else None
     trigger = preset.scrambler_trigger if preset else Trigger(args.trigger)
     kind = ShiftKind(args.kind) if args.kind else preset.shift_kind if preset else ShiftKind.CORE
@@ -90,7 +139,8 @@ def run_simulate(args) -> int:
 def _parse_roll(text: str) -> dict:
     trigger, _, faces = text.partition(":")
     faces, _, mark = faces.partition(":")
-    Trigger(trigger)  # ValueError for an unknown trigger
+    if spec_of(trigger) is None:  # a shift trigger or any game's dice key
+        raise ValueError(f"unknown trigger {trigger!r}")
     if mark not in ("", "by-hand"):
         raise ValueError(f"unknown mark {mark!r} (only by-hand)")
     dice = [int(f) for f in faces.split(",") if f.strip()] if faces else []

@@ -1,8 +1,9 @@
 """LED and beep patterns as data, and the small player that shows them on a device.
 
 The names are the ones the USB box understands (`firmware/PROTOCOL.md`): LED ``idle``,
-``rolling``, ``shift``, ``noshift``, ``armed``, ``off``; beeps ``shift``, ``noshift``,
-``press``, ``error``. On the Pi the same names are played on gpiozero devices by a
+``rolling``, ``shift``, ``noshift``, ``rolled``, ``armed``, ``off``; beeps ``shift``,
+``noshift``, ``rolled``, ``press``, ``error``. ``rolled`` announces dice whose faces are read,
+not judged for a shift (a game's `DiceSpec` says which: an Impostor's values, a target). On the Pi the same names are played on gpiozero devices by a
 `PatternPlayer`: one thread per device, so no GPIO callback ever waits for a blink.
 
 ``idle``, ``armed`` and ``off`` are *background* patterns: they last until replaced. The
@@ -18,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from companion.scrambler.dice import Roll
+from companion.scrambler.dice import Roll, spec_of
 
 INF = math.inf
 
@@ -51,6 +52,8 @@ LED_PATTERNS: dict[str, Pattern] = {
     "rolling": Pattern(((1, 0.05), (0, 0.05)), repeat=True),
     "shift": Pattern(_times(3, (1, 0.1), (0, 0.1)) + ((1, 0.5),)),  # three flashes, then on
     "noshift": Pattern(((0, 0.5),)),  # a short dark pause, then back to the background
+    # Two slow blinks, one per die: dice were thrown and are read on the screens.
+    "rolled": Pattern(((0, 0.2), (1, 0.25), (0, 0.2), (1, 0.25))),
 }
 BACKGROUND_PATTERNS = frozenset({"off", "idle", "armed"})
 
@@ -59,6 +62,7 @@ BEEP_PATTERNS: dict[str, Pattern] = {
     "press": Pattern(((1, 0.03), (0, 0))),
     "shift": Pattern(_times(3, (1, 0.12), (0, 0.08))),
     "noshift": Pattern(((1, 0.08), (0, 0))),
+    "rolled": Pattern(((1, 0.05), (0, 0.1), (1, 0.05), (0, 0))),
     "error": Pattern(((1, 0.4), (0, 0))),
 }
 
@@ -68,14 +72,28 @@ TONE_PATTERNS: dict[str, Pattern] = {
     "press": Pattern(((880, 0.03), (0, 0))),
     "shift": Pattern(((440, 0.12), (0, 0.06), (660, 0.12), (0, 0.06), (880, 0.25), (0, 0))),
     "noshift": Pattern(((330, 0.1), (0, 0))),
+    "rolled": Pattern(((660, 0.05), (0, 0.1), (660, 0.05), (0, 0))),
     "error": Pattern(((220, 0.4), (0, 0))),
 }
 
 
 def patterns_for(roll: Roll | Mapping) -> tuple[str, str]:
-    """The (LED, beep) pattern names that announce `roll` (a `Roll` or its JSON)."""
-    shift = roll.shift if isinstance(roll, Roll) else bool(roll.get("shift"))
-    return ("shift", "shift") if shift else ("noshift", "noshift")
+    """The (LED, beep) pattern names that announce `roll` (a `Roll` or its JSON), as the dice
+    it names (its ``trigger``: a shift trigger or a game's dice key) say.
+
+        >>> patterns_for({"trigger": "2d6-doubles", "dice": [3, 3], "shift": True})
+        ('shift', 'shift')
+        >>> patterns_for({"trigger": "kessel-dice", "dice": [2, 5], "shift": False})
+        ('rolled', 'rolled')
+    """
+    if isinstance(roll, Roll):
+        shift, key = roll.shift, roll.trigger.value
+    else:
+        shift, key = bool(roll.get("shift")), str(roll.get("trigger"))
+    spec = spec_of(key)
+    if spec is None:  # dice no game declares any more: say whether the record says it shifted
+        return ("shift", "shift") if shift else ("noshift", "noshift")
+    return spec.announce(shift)
 
 
 class PatternPlayer:

@@ -41,8 +41,8 @@ BOX_VERBS: dict[str, dict[str, str]] = {
 }
 HOST_VERBS: dict[str, dict[str, str]] = {
     "HELLO": {"proto": _INT},
-    "LED": {"pattern": "idle|rolling|shift|noshift|armed|off"},
-    "BEEP": {"pattern": "shift|noshift|press|error"},
+    "LED": {"pattern": "idle|rolling|shift|noshift|rolled|armed|off"},
+    "BEEP": {"pattern": "shift|noshift|rolled|press|error"},
     "MODE": {"mode": "companion|dice|timer"},
     "TIMER": {"mean": _SECONDS, "min": _SECONDS, "max": _SECONDS, "armed": _BIT},
     "PING": {},

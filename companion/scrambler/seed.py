@@ -16,12 +16,14 @@ SubtleCrypto):
 4. **Byte stream of roll i**: the concatenation of the 32-byte blocks
    ``HMAC-SHA256(key=seed, message=ASCII("roll:<i>:<k>"))`` for k = 0, 1, 2, ...; `i` and
    `k` are written in decimal without leading zeros (``roll:0:0``, ``roll:12:0``).
-5. **Faces**: the roll's dice (the trigger's count of n-sided dice, see `DICE`: two d6 for
-   ``2d6-*``, one d6 for ``d6-*``, one d10/d12/d20) are taken in order from that stream, one
+5. **Faces**: the roll's dice (the count of n-sided dice its key names, see `DiceSpec`: two
+   d6 for ``2d6-*``, one d6 for ``d6-*``, one d10/d12/d20; a game's own dice as the game
+   declares them, e.g. two d6 for ``kessel-dice`` and ``coruscant-target``) are taken in order from that stream, one
    byte at a time: a byte ``b`` is *rejected* when ``b >= 256 - (256 % n)`` (the largest
    multiple of n not above 256: 252 for d6 and d12, 250 for d10, 240 for d20), otherwise the
    face is ``b % n + 1``. Rejection keeps every face exactly equally likely.
-6. **Shift**: the faces are judged as any roll (`companion.scrambler.dice.judge`).
+6. **Shift**: the faces of a shift roll are judged as any roll (`companion.scrambler.dice.judge`);
+   a game's other dice are read, not judged.
 
     >>> seed = bytes(range(32))
     >>> commitment(seed)
@@ -42,12 +44,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from companion.rules.rulesets import Trigger
-from companion.scrambler.dice import DICE, is_shift
+from companion.scrambler.dice import is_shift, shape, spec_of
 
 #: The name of the derivation above, recorded with every hand so that a later change of
 #: scheme cannot be confused with this one.
 SCHEME = "sabacc-hmac-sha256-v1"
 SEED_BYTES = 32
+#: The shift triggers' names: a recorded roll of one of them is judged again (step 6).
+_TRIGGERS = frozenset(t.value for t in Trigger)
 
 
 def new_seed() -> bytes:
@@ -68,9 +72,10 @@ def commitment(seed: bytes | str) -> str:
     return hashlib.sha256(_seed_bytes(seed)).hexdigest()
 
 
-def derive_dice(seed: bytes | str, index: int, trigger: Trigger | str) -> tuple[int, ...]:
-    """The faces of the hand's roll number `index` (from 0) thrown for `trigger`."""
-    count, sides = DICE.get(Trigger(trigger), (0, 0))
+def derive_dice(seed: bytes | str, index: int, trigger: Any) -> tuple[int, ...]:
+    """The faces of the hand's roll number `index` (from 0) thrown for `trigger` (a `DiceSpec`,
+    a `Trigger` or a dice key)."""
+    count, sides = shape(trigger)
     if count == 0:
         return ()
     key = _seed_bytes(seed)
@@ -87,7 +92,7 @@ def derive_dice(seed: bytes | str, index: int, trigger: Trigger | str) -> tuple[
 
 
 def derive_rolls(
-    seed: bytes | str, trigger: Trigger | str, count: int, start: int = 0
+    seed: bytes | str, trigger: Any, count: int, start: int = 0
 ) -> list[tuple[int, ...]]:
     """The faces of `count` consecutive rolls for `trigger`, from roll number `start`."""
     return [derive_dice(seed, i, trigger) for i in range(start, start + count)]
@@ -132,16 +137,17 @@ class SeededRoller:
         """The number the next dice roll of this hand will have."""
         return len(self._rolls)
 
-    def dice(self, trigger: Trigger) -> tuple[int, ...]:
-        """The next roll's faces for `trigger` (empty for the timer, which takes no index)."""
-        trigger = Trigger(trigger)
+    def dice(self, trigger: Any) -> tuple[int, ...]:
+        """The next roll's faces for `trigger` (a `DiceSpec`, a `Trigger` or a dice key; empty
+        for the timer, which takes no index)."""
+        spec = spec_of(trigger)
         with self._lock:
             if self._revealed:
                 self._seed, self._rolls, self._revealed = new_seed(), [], False
-            if DICE.get(trigger, (0, 0))[0] == 0:
+            if spec is None or spec.count == 0:
                 return ()
-            faces = derive_dice(self._seed, len(self._rolls), trigger)
-            self._rolls.append({"index": len(self._rolls), "trigger": trigger.value,
+            faces = derive_dice(self._seed, len(self._rolls), spec)
+            self._rolls.append({"index": len(self._rolls), "trigger": spec.key,
                                 "dice": list(faces)})
             return faces
 
@@ -235,32 +241,32 @@ def verify(
         )
     index = 0
     for n, rec in enumerate(rolls):
-        try:
-            trigger = Trigger(rec["trigger"])
-        except (KeyError, ValueError):
+        spec = spec_of(str(rec.get("trigger")))
+        if spec is None:
             problems.append(f"roll {n}: unknown trigger {rec.get('trigger')!r}")
             continue
-        if DICE.get(trigger, (0, 0))[0] == 0:
+        if spec.count == 0:
             continue
+        key = spec.key
         if rec.get(BY_HAND):
             # The host entered these dice: the roller drew nothing, so they take no number.
-            problems.append(f"roll {n} ({trigger.value}): dice {list(rec.get('dice') or ())} "
+            problems.append(f"roll {n} ({key}): dice {list(rec.get('dice') or ())} "
                             f"{HAND_WORDS}")
             continue
         if "index" in rec and rec["index"] != index:
             problems.append(f"roll {n}: recorded as roll number {rec['index']}, expected {index}")
-        faces = derive_dice(raw, index, trigger)
+        faces = derive_dice(raw, index, spec)
         recorded = tuple(rec.get("dice") or ())
-        recomputed.append({"index": index, "trigger": trigger.value, "dice": list(faces)})
+        recomputed.append({"index": index, "trigger": key, "dice": list(faces)})
         if recorded != faces:
             problems.append(
-                f"roll {index} ({trigger.value}): recorded dice {list(recorded)}, "
+                f"roll {index} ({key}): recorded dice {list(recorded)}, "
                 f"the seed gives {list(faces)}"
             )
-        elif "shift" in rec and bool(rec["shift"]) != is_shift(
-            trigger, faces, rec.get("face") or face
+        elif spec.shifts and key in _TRIGGERS and "shift" in rec and bool(rec["shift"]) != is_shift(
+            Trigger(key), faces, rec.get("face") or face
         ):
-            problems.append(f"roll {index} ({trigger.value}): recorded shift={rec['shift']} "
+            problems.append(f"roll {index} ({key}): recorded shift={rec['shift']} "
                             f"does not follow from the dice {list(faces)}")
         index += 1
     return Verification(not problems, problems, recomputed)

@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 USB_ID = (0x2E8A, 0x0005)  # Raspberry Pi Pico running MicroPython
 BACKOFF = (0.5, 1.0, 2.0, 5.0, 10.0)  # seconds between attempts; the last one repeats
 
+#: Patterns firmware 1.0.x does not know -> the one it shows instead.
+OLD_FIRMWARE = {"rolled": "noshift"}
+
 # States of the link, as `state` reports them (and the hub shows them to the host).
 STOPPED, SEARCHING, CONNECTING, READY, INCOMPATIBLE = (
     "stopped", "searching", "connecting", "ready", "incompatible")
@@ -193,7 +196,10 @@ class ScramblerBox:
         return self._write(format_line(verb, **fields))
 
     def show_pattern(self, led: str | None = None, beep: str | None = None) -> None:
-        """Show an LED pattern and play a beep pattern on the box (when connected)."""
+        """Show an LED pattern and play a beep pattern on the box (when connected). A box whose
+        firmware predates the ``rolled`` patterns (1.0.x) is sent ``noshift`` for them."""
+        if self.hello.get("fw", "").startswith("1.0."):
+            led, beep = (OLD_FIRMWARE.get(p, p) if p is not None else None for p in (led, beep))
         if led is not None:
             self.send_line("LED", pattern=led)
         if beep is not None:

@@ -1,10 +1,14 @@
-"""How often each trigger shifts: exact rates from the dice, and simulated runs of rolls.
+"""How often each trigger shifts and each face of a game's dice comes up: exact chances from
+the dice, and simulated runs of rolls.
 
     >>> from companion.rules.rulesets import Trigger
     >>> expected_rate(Trigger.TWO_D6_DOUBLES)
     Fraction(1, 6)
     >>> expected_rate(Trigger.D20, face=7)
     Fraction(1, 20)
+    >>> from companion.games.api import DiceSpec, Die
+    >>> expected_faces(DiceSpec("coin", "the coin", (Die("coin", ("heads", "heads", "tails")),), "who starts"))
+    [{'heads': Fraction(2, 3), 'tails': Fraction(1, 3)}]
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
+from companion.games.api import DiceSpec
 from companion.rules.rulesets import ShiftKind, Trigger
 from companion.scrambler.dice import DICE, Roller, SoftwareRoller, judge
 
@@ -78,3 +83,54 @@ def simulate(
         "kinds": {k: kinds.get(k, 0) for k in sorted(expected_kinds(trigger, kind, face))},
         "faces": {str(f): faces.get(f, 0) for f in range(1, sides + 1)},
     }
+
+
+def expected_faces(spec: DiceSpec) -> list[dict[str, Fraction]]:
+    """Per die of `spec`, the exact chance of each face's words (a word on two faces: twice)."""
+    out = []
+    for die in spec.dice:
+        counts = Counter(die.faces)
+        out.append({word: Fraction(n, die.sides) for word, n in counts.items()})
+    return out
+
+
+def simulate_dice(
+    spec: DiceSpec,
+    rolls: int,
+    *,
+    kind: ShiftKind = ShiftKind.CORE,
+    face: int | None = None,
+    roller: Roller | None = None,
+) -> dict[str, Any]:
+    """Roll a game's dice `rolls` times and count each die's faces in the dice's own words,
+    beside their exact chances (a JSON-able summary). Shift dice also count their shifts as
+    `simulate` does (with `kind` and `face`)."""
+    if spec.count == 0:
+        raise ValueError(f"{spec.name} throw no dice")
+    roller = roller or SoftwareRoller()
+    outcomes = Counter(roller.dice(spec) for _ in range(rolls))
+    seen: list[Counter[str]] = [Counter() for _ in spec.dice]
+    for dice, n in outcomes.items():
+        for counter, word in zip(seen, spec.read(dice)):
+            counter[word] += n
+    out: dict[str, Any] = {
+        "dice": spec.key,
+        "name": spec.name,
+        "means": spec.means,
+        "shape": f"{spec.count}d{spec.sides}",
+        "rolls": rolls,
+        "announce": list(spec.announce(False)) if not spec.shifts else ["shift", "noshift"],
+        "faces": [
+            {"die": die.name,
+             "counts": {word: seen[i].get(word, 0) for word in chances},
+             "expected": {word: float(p) for word, p in chances.items()}}
+            for i, (die, chances) in enumerate(zip(spec.dice, expected_faces(spec)))
+        ],
+    }
+    if spec.shifts and spec.key in {t.value for t in DICE}:
+        trigger = Trigger(spec.key)
+        shifts = sum(n for dice, n in outcomes.items() if judge(trigger, dice, kind, face).shift)
+        rate = expected_rate(trigger, face)
+        out.update(shifts=shifts, expected_rate=float(rate), observed_rate=shifts / rolls if rolls else None,
+                   expected_rate_fraction=f"{rate.numerator}/{rate.denominator}")
+    return out

@@ -514,9 +514,14 @@ def _audit_page(owner: TableOwner, version: int, names: dict):
 
 
 def dice_table() -> dict[str, list[int]]:
-    """Trigger name -> [dice count, sides] from `DICE`: the audit page's own check of the
-    rolls in the browser reads it, so that the page never keeps a second copy."""
-    return {trigger.value: [count, sides] for trigger, (count, sides) in DICE.items()}
+    """Dice key -> [dice count, sides]: every shift trigger's (`DICE`) and every game's own
+    dice (`registry.dice`). The audit page's own check of the rolls in the browser reads it,
+    so that the page never keeps a second copy."""
+    table = {trigger.value: [count, sides] for trigger, (count, sides) in DICE.items()}
+    for key, spec in registry.dice().items():
+        if spec.count:
+            table.setdefault(key, [spec.count, spec.sides])
+    return table
 
 
 @bp.get("/t/<code>/history")
@@ -737,7 +742,7 @@ def standings_and_note(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str
 
     The columns are read from the seats now, so cash-outs after the end of the session show;
     the order is the engine's final standings once the session has ended (net is unchanged
-    by a cash-out), else by net."""
+    by a cash-out), else by net. After a game played to a winner each row has its `place`."""
     chips = chip_set_from(state["settings"]["chip_set"])
     people = {d["seat"]: d for d in state.get("departed", [])} | {s["seat"]: s for s in state["seats"]}
     rows = []
@@ -751,8 +756,11 @@ def standings_and_note(state: dict[str, Any]) -> tuple[list[dict[str, Any]], str
         row["chips"] = back.rows[sid]
         rows.append(row)
     shares = {r["seat"]: r.get("sabacc_share", 0) for r in state.get("standings") or []}
+    placed = {r["seat"]: r["place"] for r in state.get("standings") or [] if "place" in r}
     for row in rows:
         row["sabacc_share"] = shares.get(row["seat"], 0)
+        if placed:  # a game played to a winner: its places (shared ones included)
+            row["place"] = placed.get(row["seat"])
     final = [r["seat"] for r in state.get("standings") or []]
     if final:
         rows.sort(key=lambda r: final.index(r["seat"]) if r["seat"] in final else len(final))

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.rules.rulesets import Trigger
-from companion.scrambler.dice import DICE
+from companion.games import registry
+from companion.games.api import DiceSpec, InvalidRules
+from companion.scrambler.dice import SHIFT_DICE
 from companion.table.betting import MOVER_FIRST, Betting
 from companion.table.commands import COMMANDS, HOST
 from companion.table.evening import Evening
@@ -102,12 +103,22 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         """What the next hand's antes take from a stack: the phones say when one cannot pay."""
         return sum(self.antes_due())
 
-    def roll_due(self, entry: dict) -> Trigger | None:
-        """If `entry` is a roll without dice, the Trigger to roll for (the owner fills
-        entry["dice"] from the table's roller before `apply`). Else None."""
+    def roll_due(self, entry: dict) -> DiceSpec | None:
+        """If `entry` is a roll without dice, the dice to roll (the owner fills entry["dice"]
+        from the table's roller before `apply`). Else None."""
         if isinstance(entry, dict) and entry.get("type") == "roll" and entry.get("dice") is None:
-            return self.rules.scrambler_trigger
+            return self.shift_dice()
         return None
+
+    def shift_dice(self) -> DiceSpec:
+        """The dice of the rule set's trigger, in its game's words when the game declares them
+        (`Game.dice`), else as plain numbered dice."""
+        trigger = self.rules.scrambler_trigger
+        try:
+            own = registry.game_of(self.rules.name).dice
+        except InvalidRules:  # rules no preset names: the plain dice
+            own = ()
+        return next((d for d in own if d.key == trigger.value), SHIFT_DICE[trigger])
 
     def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
         h = self.s["hand"]
@@ -258,7 +269,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
     def any_roll(self) -> dict[str, Any]:
         """A roll's fields with dice of the table's trigger (which faces does not matter to
         whether a roll is due: the owner rolls the real ones)."""
-        return {"dice": [1] * DICE.get(self.rules.scrambler_trigger, (0, 0))[0]}
+        return {"dice": [1] * SHIFT_DICE[self.rules.scrambler_trigger].count}
 
     def host_legal(self) -> list[str]:
         """The host's commands of the hand and the session that may be sent now (checked on

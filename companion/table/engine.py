@@ -3,17 +3,17 @@
 This module is the engine's face: `Table` and the names the owner, the registry, the server
 and the tests import (`HOST`, `SCRAMBLER`, `COMMANDS`, `NAME_MAX`). The engine itself is the
 package's sections: state (the typed state), commands (the schemas and their one validator),
-seats, turns (turns, draws, static field), betting, shifts, reveal (reveal and settlement),
+seats, turns (turns, draws, cards set aside face up), betting, shifts, reveal (reveal and settlement),
 joined here into `Game`.
 
 A `Table` is plain JSON-able data and a pure, deterministic state machine: `apply(entry,
 actor)` validates a command completely (on a copy of the state) and either raises `Refused`
 with nothing changed or returns the events that describe what happened, in the game's own
 words. Rolls arrive with their dice already filled in (`roll_needed` tells the owner which
-trigger to roll for), so replaying the same entries always gives the same table.
+of its game's dice to roll), so replaying the same entries always gives the same table.
 
 Every rule is read from the table's `RuleSet` (order of play, who opens the betting, the calling
-rule, static-field limits, the scrambler trigger and shift kind); nothing tests a preset's
+rule, limits on cards set aside, the scrambler trigger and shift kind); nothing tests a preset's
 name. The commands and events are listed in docs/table-commands.md::
 
     >>> t = Table.create("KMXTR", {"rules": "weg"})
@@ -37,8 +37,9 @@ import dataclasses
 from typing import Any
 
 from companion.games import registry
+from companion.games.api import DiceSpec
 from companion.refusal import Refused
-from companion.rules.rulesets import OPTIONS, RuleSet, Trigger, ruleset_from
+from companion.rules.rulesets import OPTIONS, RuleSet, ruleset_from
 from companion.table.chips import chip_set_from
 from companion.table.commands import (
     COMMANDS as RUNTIME_COMMANDS,
@@ -267,9 +268,9 @@ class Table:
         return sum(seat["stack"] for seat in s["seats"].values()) + s["sabacc_pot"] \
             + self._reader().pots_held()
 
-    def roll_needed(self, entry: dict) -> Trigger | None:
-        """If `entry` is a roll without dice, the Trigger to roll for (the owner fills
-        entry["dice"] from the table's roller before `apply`). Else None."""
+    def roll_needed(self, entry: dict) -> DiceSpec | None:
+        """If `entry` is a roll without dice, the dice to roll (its game's `DiceSpec`; the owner
+        fills entry["dice"] from the table's roller before `apply`). Else None."""
         return self._reader().roll_due(entry)
 
     # -- applying commands ------------------------------------------------------------------

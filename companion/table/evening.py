@@ -10,10 +10,14 @@ Two commands of the engine (a section of `Game`, like seats or betting):
   pot nobody won is split equally among the players still seated, odd credits one each from
   the dealer's left (`split_sabacc_pot`), or carried to the table's next session
   (`"sabacc_pot": "carry"`; the next table is made with `"sabacc_pot": N`). Then the final
-  standings: each player's stack, net for the evening and the chips to hand back.
+  standings: each player's stack, net for the evening and the chips to hand back, listed by
+  net; or, after a game played to a winner (`final_places`), by the game's places: the
+  winner first, then the player eliminated last, and so on, players out together sharing one.
 
     >>> split_sabacc_pot(11, ["s1", "s2", "s3", "s4"], dealer="s2")
     {'s3': 3, 's4': 3, 's1': 3, 's2': 2}
+    >>> places_in_order([["Ana"], ["Ben", "Cas"], ["Dex"]])
+    {'Ana': 1, 'Ben': 2, 'Cas': 2, 'Dex': 4}
 """
 
 from __future__ import annotations
@@ -64,18 +68,18 @@ def game_words(rules: RuleSet) -> str:
     """Which game a hand was, as the history and standings name it: the rule set's title and,
     when the host changed options, which ones with the values played.
 
-    >>> game_words(ruleset_from({"preset": "classic", "bet_limit": 5}))
-    'Classic Sabacc v1.01 (bet limit 5)'
-    >>> game_words(ruleset_from({"preset": "spike-book", "junk_penalty": 1, "ante_game": 2}))
-    'Corellian Spike (the printed rule book) (ante game 2; junk penalty 1)'
+    >>> from types import SimpleNamespace as Rules
+    >>> game_words(Rules(title="Coin toss", overrides=()))
+    'Coin toss'
+    >>> game_words(Rules(title="Coin toss", overrides=("bet_limit", "best_of"), bet_limit=5, best_of=None))
+    'Coin toss (bet limit 5; best of none)'
     """
     if not rules.overrides:
         return rules.title
-    # An option's value is read where the rule set keeps it (junk_penalty is its fold_fee).
+    # An option's value is read where the rule set keeps it (a game may name an option in its
+    # own words and keep it in another field: `option_value`).
     changed = "; ".join(f"{k.replace('_', ' ')} {_option_value(option_value(rules, k))}"
-                        for k in rules.overrides if k != "pot_building_rounds")
-    if "pot_building_rounds" in rules.overrides:
-        changed = "; ".join(x for x in (changed, f"pot-building rounds {rules.pot_building_rounds}") if x)
+                        for k in rules.overrides)
     return f"{rules.title} ({changed})"
 
 
@@ -92,7 +96,7 @@ _UNDONE = {
     "bet": "{who}'s bet of {amount}", "raise": "{who}'s raise to {to}", "call": "{who}'s call",
     "check": "{who}'s check", "fold": "{who}'s {fold}", "all_in": "{who}'s all-in",
     "roll": "{who}'s roll", "draw": "{who}'s draw ({action})", "reveal": "{who}'s hand as entered",
-    "demise_card": "{who}'s {tie_card}", "buy_in": "{who}'s buy-in",
+    "buy_in": "{who}'s buy-in",
     "cash_out": "{who}'s cash-out", "adjust": "the adjustment of {who}'s stack ({amount})",
     "stake": "{who}'s stake", "start_hand": "the start of the hand", "sit_out": "{who} sitting out",
     "sit_in": "{who} sitting in", "set_dealer": "the choice of dealer", "reorder": "the seat order",
@@ -115,7 +119,7 @@ def _game_undone(rules: RuleSet | None) -> dict[str, str]:
 def undone_words(typ: str, body: dict[str, Any], actor: str | None, name: Any,
                  rules: RuleSet | None = None) -> str:
     """An undone entry as the table says it ("Han's bet of 4", not "entry 47"), in the words of
-    the table's game (`rules`: "Han's junk"). Hidden fields (the cards of a reveal) are never
+    the table's game (`rules`: the game's word for a fold). Hidden fields (the cards of a reveal) are never
     named. `name`: seat id -> name."""
     seat = body.get("seat") or actor
     who = name(seat) if seat not in (None, "host", "scrambler") else "the host" if seat == "host" else "the scrambler"
@@ -140,8 +144,36 @@ def split_sabacc_pot(amount: int, seated: list[str], dealer: str | None) -> dict
     return {sid: share + (1 if i < odd else 0) for i, sid in enumerate(ring)}
 
 
+def places_in_order(groups: list[list[str]]) -> dict[str, int]:
+    """Places from groups of players, best first; a group shares one place and the next group's
+    place counts everyone ahead of it (1, 2, 2, 4)."""
+    out: dict[str, int] = {}
+    for group in groups:
+        place = len(out) + 1
+        out.update({sid: place for sid in group if sid not in out})
+    return out
+
+
+def places_by_elimination(first: list[str], went_out: dict[str, int]) -> dict[str, int]:
+    """A game played to its last player: `first` (the winners) share first place, then the
+    players who went out, the latest round first, those out in one round sharing a place.
+    `went_out` maps a player to the round they went out in.
+
+        >>> places_by_elimination(["s2"], {"s1": 1, "s3": 3, "s4": 1})
+        {'s2': 1, 's3': 2, 's1': 3, 's4': 3}
+    """
+    rounds = sorted({r for sid, r in went_out.items() if sid not in first}, reverse=True)
+    return places_in_order([list(first)] + [[sid for sid, r in went_out.items() if r == n and sid not in first]
+                                             for n in rounds])
+
+
 class Evening(Play):
     """Dealer's choice and the end of the session (a section of the engine's Game)."""
+
+    def final_places(self) -> dict[str, int] | None:
+        """Each player's place once a game played to a winner is over (seat -> place; equal
+        places shared); None while it runs, or for a session of hands (its standings go by net)."""
+        return None
 
     def cmd_change_rules(self, f: dict[str, Any], actor: str | None) -> None:
         need(self.not_ended() or self.between_hands())
@@ -200,7 +232,15 @@ class Evening(Play):
                          "items": seat["items"], "adjusted": seat["adjusted"], "net": net,
                          "sabacc_share": shares.get(sid, 0), "seated": seated,
                          "chips": back.rows[sid]})
-        rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
+        places = self.final_places()
+        if places:
+            # The game's places, then by net (stable: seat order among equals). A player seated
+            # after the game began has no place and comes last.
+            for row in rows:
+                row["place"] = places.get(row["seat"])
+            rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0, -r["net"]))
+        else:
+            rows.sort(key=lambda r: -r["net"])  # stable: seat order among equals
         s["ended"] = True
         s["standings"] = rows
         s["carried_sabacc_pot"] = carried

@@ -17,7 +17,7 @@ the owners already apply one command at a time per table, so the lock is rarely 
 
     >>> import tempfile, pathlib
     >>> ledger = Ledger(pathlib.Path(tempfile.mkdtemp()) / "tables.sqlite3")
-    >>> ledger.create_table("KMXTR", {"rules": "weg"}, "hash", {"state": 0})
+    >>> ledger.create_table("KMXTR", {"rules": "any preset"}, "hash", {"state": 0})
     >>> ledger.append("KMXTR", Entry(1, "bet", "s1", {"type": "bet", "amount": 3}, 0.0, None, None, []))
     >>> [e.type for e in ledger.entries("KMXTR")]
     ['bet']

@@ -23,12 +23,16 @@ the fixed fields are the command's own (``action`` of a draw), not the listing's
 moves; a move of a game they do not know names its fixed fields in ``fields`` (kept as it
 comes, as its ``words`` and ``inputs`` are).
 
->>> from companion.rules.rulesets import ruleset_from
->>> spike = ruleset_from({"preset": "spike"})
->>> fold = describe([{"type": "fold"}], spike, SeatFacts(stack=10))[0]
+A game that calls dropping out of a hand "drop out" has its fold offered in those words:
+
+>>> from dataclasses import replace
+>>> from companion.games import registry
+>>> rules = registry.rules_from(registry.default_preset())
+>>> drop = replace(rules, words=replace(rules.words, fold="drop out"))
+>>> fold = describe([{"type": "fold"}], drop, SeatFacts(stack=10))[0]
 >>> fold["words"], fold["style"], fold["confirm"], fold["inputs"]
-('Junk', 'danger', True, [])
->>> bet = describe([{"type": "bet", "min": 1, "max": 4}], spike, SeatFacts(stack=4))[0]
+('Drop out', 'danger', True, [])
+>>> bet = describe([{"type": "bet", "min": 1, "max": 4}], drop, SeatFacts(stack=4))[0]
 >>> bet["words"], bet["inputs"][0]["shortcuts"]
 ('Bet', [[1, 'Bet 1'], [2, 'Bet 2'], [3, 'Bet 3'], [4, 'Bet 4 (all-in)']])
 """
@@ -103,7 +107,7 @@ def offered_amounts(lo: int, hi: int, ante: int = 1, most: int = 6) -> list[int]
 
 
 def capital(words: str) -> str:
-    """`words` with a capital first letter ("junk" -> "Junk")."""
+    """`words` with a capital first letter ("drop out" -> "Drop out")."""
     return words[:1].upper() + words[1:]
 
 
@@ -233,7 +237,7 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
 
 
 def card_name(rules: RuleSet, code: str) -> str:
-    """A card's name in the table's deck ("7 of Coins"); its code for a card the deck lacks."""
+    """A card's name in the table's deck (as the deck names it); its code for a card the deck lacks."""
     card = rules.deck.cards.get(code)
     return card.name if card is not None else code
 

@@ -28,7 +28,7 @@ from companion.rules.rulesets import RuleSet
 
 
 def pot_labels(pots: list[dict[str, Any]], pot: str = "hand pot") -> list[str]:
-    """Each pot's name as the table says it: the game's pot (`pot`: "hand pot", "game pot")
+    """Each pot's name as the table says it: the game's pot (`pot`: "hand pot", or the game's own word)
     when one pot was contested, else "main pot", "side pot 1", ...; "the rest" for what
     nobody else was left in."""
     contested = [p for p in pots if len(p["eligible"]) > 1 or p.get("to_sabacc_pot")]
@@ -116,13 +116,13 @@ def plain_why(x: dict[str, Any], told: Told) -> str:
 def money(record: dict[str, Any], sid: str) -> dict[str, int]:
     """What `sid` put into a settled hand and took out of it, as the evening's summary shows
     them: `put_in` is every credit that left the stack for the hand (the antes to both pots,
-    bets, fees, a fold fee or junk penalty, and a penalty paid at the settlement); `took_out`
+    bets, fees, what dropping out cost, and a penalty paid at the settlement); `took_out`
     every credit that came back (the pots and the sabacc pot won); `net` = took_out − put_in,
     the change of the stack over the hand. A penalty is a payout below 0 in the record: here
     it is counted as put in, so that neither figure is ever below 0.
 
     >>> record = {"payouts": {"s1": 110, "s2": -70}, "paid": {"s1": 35, "s2": 35},
-    ...           "penalties": [{"name": "s2", "reason": "bomb_out", "amount": 70, "shortfall": 0}]}
+    ...           "penalties": [{"name": "s2", "reason": "over the limit", "amount": 70, "shortfall": 0}]}
     >>> money(record, "s1"), money(record, "s2")
     ({'put_in': 35, 'took_out': 110, 'net': 75}, {'put_in': 105, 'took_out': 0, 'net': -105})
 

@@ -618,7 +618,7 @@ class TableOwner:
         - A roll of the hand's seed is undone only from the latest back: the n-th roll of a
           hand that stands is the seed's n-th roll, so `verify` checks every finished hand.
         - An undo never replays an entry whose cards are still hidden (a hand entered at the
-          reveal before every hand is in, a demise card before every card is in): whether it
+          reveal before every hand is in, a tie card before every card is in): whether it
           would still fit would tell the host that player's cards (issue 15)."""
         later = [e for e in self.ledger.entries(self.code, after=target.seq) if e.applies]
         hand = [target] + later
@@ -831,10 +831,12 @@ class TableOwner:
         start, seeded = self._start_entry(), self.seeded
         if seeded is None or start is None or start.body.get("seed_commitment") != seeded.commitment:
             return  # the stored seed is for the next hand: nothing rolled from it yet
-        trigger = self.table.roll_needed({"type": "roll"})
         for e in self.ledger.entries(self.code, after=self.hand_start_seq):
             if e.applies and e.type == "roll" and _seeded_roll(e):
-                self.roller.dice(trigger)  # the same roll number, as before the restart
+                # The same roll number as before the restart, for the dice the roll recorded.
+                key = next((ev["roll"].get("trigger") for ev in e.events
+                            if ev.get("type") == "rolled" and ev.get("roll")), None)
+                self.roller.dice(key if key is not None else self.table.roll_needed({"type": "roll"}))
         if self._owed_reveal():
             self._reveal_seed()  # stopped between the hand's end and the reveal
 

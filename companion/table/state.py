@@ -19,7 +19,7 @@ from companion.rules.rulesets import RuleSet
 from companion.rules.settle import build_pots
 
 #: Where a hand is: playing its rounds, at the last roll after a call, entering hands, a tie
-#: broken with one more card each ("demise": the game's `tie_begins`), a stage of a game's own
+#: broken with one more card each (the game's `tie_begins`), a stage of a game's own
 #: after the last player took the pots ("show": `after_concede`), or over.
 Stage = Literal["play", "final_roll", "reveal", "demise", "show", "settled"]
 
@@ -54,10 +54,10 @@ class Player(TypedDict):
     folded_turn: int | None  # the turn number it folded in (a turn player still rolls)
     acted: bool  # has acted since the last bet or raise in this betting round
     hand_size: int  # cards held (the table counts them; the cards are physical)
-    static: list[str]  # the static field's card codes, face up
+    static: list[str]  # the codes of the cards the player set aside face up
     static_turn: int | None  # the turn the counts below belong to
-    added: int  # static-field cards added in that turn
-    removed: int  # static-field cards taken back in that turn
+    added: int  # face-up cards set aside in that turn
+    removed: int  # face-up cards taken back in that turn
     cards: list[str] | None  # the hand entered at the reveal (hidden until all are in)
     demise: str | None  # the tie card entered
     blind_draw: list[str]  # where tie cards add up: those entered so far, one a tie card, in order
@@ -82,10 +82,10 @@ class Betting(TypedDict):
 
 
 class DrewLast(TypedDict):
-    """A player who just drew may still change their static field (the timing ruling)."""
+    """A player who just drew may still change the cards they set aside (the timing ruling)."""
 
     seat: str
-    turn: int  # the turn the draw was made in (the static-field counts belong to it)
+    turn: int  # the turn the draw was made in (the face-up counts belong to it)
     phase: str  # closes when another phase begins
 
 
@@ -109,27 +109,27 @@ class Hand(TypedDict):
     round: int  # from 1
     steps: list[Step]  # this round's steps
     step: int  # index of the current step (-1 before the first)
-    turn_no: int  # counts turns (a static-field limit is per turn)
+    turn_no: int  # counts turns (a limit on cards set aside is per turn)
     turn_of: str | None  # whose turn it is
     betting: Betting | None  # the open betting round
     called_by: str | None  # the caller
     after: list[str]  # AfterCall steps still to come between the call and the reveal
     finishing: str | None  # the phase the others finish after a call
-    junk: int  # cards in the junk pile
+    junk: int  # cards out of play (dropped hands)
     last_roll: dict[str, Any] | None  # the latest roll record
     shift: dict[str, Any] | None  # the latest shift: kind, round, each player's instructions
     rolls: list[dict[str, Any]]  # every roll of the hand
     revealed: bool  # every hand was entered: the hands are face up
-    demise_players: list[str]  # the players in the sudden demise
+    demise_players: list[str]  # the tied players drawing one more card
     settlement: dict[str, Any] | None  # the settlement record, once settled
     seed_commitment: str | None  # the scrambler's commitment to its seed
     seed: str | None  # the seed, revealed after the hand
     sabacc_pot_start: int  # the sabacc pot when the hand started
     call_open: bool  # a call window is open (the call step, or the draw it is folded into)
     passed: list[str]  # a window open to several: who has passed
-    drew_last: DrewLast | None  # the static-field window after a draw
+    drew_last: DrewLast | None  # the set-aside window after a draw
     deal: list[DealJob]  # the dealer's latest job, until the next one or the end of the hand
-    demise_public: list[str]  # players whose demise card is face up (it stood at a clash)
+    demise_public: list[str]  # players whose tie card is face up (it stood at a clash)
     reentry: list[str]  # players entering their hand again after a reveal conflict
     stacks_start: dict[str, int]  # each player's stack before the ante (the net for the hand)
     discard_top: str | None  # the discard pile's top card, where the pile is face up
@@ -308,8 +308,8 @@ def copy_hand(h: Hand) -> Hand:
 
 
 #: Hand fields added after the first snapshots were written, with the value an old snapshot's
-#: hand gets (`migrate`): the call window, the static window after a draw, the dealer's job,
-#: the face-up demise cards and the hands being entered again after a reveal conflict.
+#: hand gets (`migrate`): the call window, the set-aside window after a draw, the dealer's job,
+#: the face-up tie cards and the hands being entered again after a reveal conflict.
 HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
                                "demise_public": [], "reentry": [], "stacks_start": {},
                                "discard_top": None}
@@ -371,7 +371,7 @@ def roller_of(h: Hand, step: Step | None) -> str | None:
 
 
 def deck_left(h: Hand, rules: RuleSet) -> int:
-    """Cards left in the draw pile: the deck minus every live hand and the junk pile."""
+    """Cards left in the draw pile: the deck minus every live hand and the cards out of play."""
     held = sum(p["hand_size"] for p in h["p"].values() if not p["folded"])
     return rules.deck.in_play(rules) - held - h["junk"]
 

@@ -14,6 +14,7 @@ from companion.games.api import Game, imported_when_called
 from companion.games.classic.cards import SABACC
 from companion.games.classic import explain as rules_page
 from companion.games.classic.presets import FIELDS, OPTIONS, PRESETS, rules_from
+from companion.scrambler.dice import SHIFT_DICE
 
 
 def _engine() -> type:
@@ -44,4 +45,6 @@ GAME = Game(
     fields=FIELDS,
     calculator=imported_when_called("companion.games.classic.calculator:answer"),
     calculator_schema=imported_when_called("companion.games.classic.schema:schema"),
+    # The scrambler's dice of every trigger a table may choose (the timer's: none).
+    dice=tuple(spec for spec in SHIFT_DICE.values() if spec.count),
 )

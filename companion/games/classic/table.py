@@ -35,7 +35,8 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     CHECKED = DealtHand.CHECKED | {"declare_side", "call_hand", "no_call"}
 
     MOVE_WORDS = calling.WORDS
-    UNDONE = {**calling.UNDONE, **static_field.UNDONE}
+    #: An undone tie card says the game's word for it ({tie_card}: the sudden-demise card).
+    UNDONE = {**calling.UNDONE, **static_field.UNDONE, "demise_card": "{who}'s {tie_card}"}
     HOST_CHECKED = ("no_call",)
 
     def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:

@@ -13,7 +13,7 @@ rules page (`explain`), as the one value the registry finds (`GAME`)::
 from __future__ import annotations
 
 from companion.games.api import DieNet, Game, Printables, imported_when_called
-from companion.games.coruscant.cards import CORUSCANT_DECK, GOLD, SILVER, signed
+from companion.games.coruscant.cards import CORUSCANT_DECK, GOLD, SILVER, TARGET_ROLL, signed
 from companion.games.coruscant.presets import FIELDS, OPTIONS, PRESETS, rules_from
 
 
@@ -52,4 +52,5 @@ GAME = Game(
         DieNet("Silver die", tuple(f.capitalize() for f in SILVER.faces), "#4b5563", SILVER.faces),
     )),),
     reference=("dice", "round", "judging", "betting"),
+    dice=(TARGET_ROLL,),
 )

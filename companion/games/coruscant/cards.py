@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from companion.games.api import DiceSpec
+from companion.games.api import Die as DieFaces
 from companion.rules.cards import Card
 from companion.rules.decks import Deck, Group
 
@@ -58,7 +60,7 @@ def _deck() -> Deck:
             codes.append(code)
         groups.append(Group(prefix, name.capitalize(), tuple(codes), ink=INKS[name], mark=name))
     cards[SYLOP] = Card(SYLOP, 0, 2, "Sylop", "Sylop", short="Sylop")
-    groups.append(Group(SYLOP, "Sylops", (SYLOP,), ink=INKS[SYLOP], mark="sylop"))
+    groups.append(Group(SYLOP, "Sylops", (SYLOP,), ink=INKS[SYLOP], mark="ring"))
     # entry "suit": the picker asks for the suit, then shows the value large (C2).
     return Deck("coruscant", "the 62-card Coruscant Shift deck", cards, tuple(groups), "suit",
                 hand_min=SELECTION_MIN, hand_max=SELECTION_MAX, preview=("ci+7", "tr-3", "sq+10", SYLOP))
@@ -130,3 +132,9 @@ class TargetDice:
 
 #: The gold and silver dice, as `rules.dice`.
 TARGET_DICE = TargetDice()
+#: The same two dice as the scrambler throws them (`Game.dice`): the gold die's face, then the
+#: silver die's, read as the round's target (C3).
+TARGET_ROLL = DiceSpec("coruscant-target", "the gold and silver dice",
+                       (DieFaces("gold die", tuple(signed(f) for f in GOLD.faces)),
+                        DieFaces("silver die", tuple(f.capitalize() for f in SILVER.faces))),
+                       "the round's target: the gold die's number and the silver die's suit (C3)")

@@ -27,12 +27,13 @@ from __future__ import annotations
 from typing import Any, cast
 
 from companion.games.coruscant import facts as coruscant_facts
-from companion.games.coruscant.cards import CORUSCANT_DECK, GOLD, SELECTION_MAX, SELECTION_MIN, SILVER, target_words
+from companion.games.api import DiceSpec
+from companion.games.coruscant.cards import (CORUSCANT_DECK, GOLD, SELECTION_MAX, SELECTION_MIN, SILVER, TARGET_ROLL,
+                                              target_words)
 from companion.games.coruscant.judge import (TIE_DRAW, Entry, Target, game_over, next_ante, next_dealer, places,
                                              reveal_refusal, settle_round)
 from companion.games.coruscant.presets import CoruscantRules
 from companion.refusal import Refused
-from companion.rules.rulesets import Trigger
 from companion.table.betting import Betting
 from companion.table.commands import COMMANDS, HOST, SCRAMBLER, SESSION_COMMANDS
 from companion.table.evening import Evening
@@ -49,9 +50,8 @@ def _obj(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any
     return {"type": "object", "additionalProperties": False, "properties": props, "required": list(required)}
 
 
-#: The dice the table asks the scrambler for: two six-sided dice (the gold die's face, then the
-#: silver die's). The runtime names a roll by its shift trigger; this is the one that rolls two d6.
-TWO_DICE = Trigger.TWO_D6_DOUBLES
+#: The dice the table asks the scrambler for: the gold die's face, then the silver die's.
+TWO_DICE = TARGET_ROLL
 
 #: The steps of a round while the hand's stage is "play", in order (C10).
 STEPS = ("roll", "select", "bet1", "shift", "bet2", "improve")
@@ -90,6 +90,11 @@ class CoruscantRound(Evening, Seats, Betting):
     def game(self) -> dict[str, Any]:
         """The game's record (empty before the first round)."""
         return cast(dict[str, Any], self.s).get("coruscant") or {}
+
+    def final_places(self) -> dict[str, int] | None:
+        """Once the game is over, its places (C24–C26, `judge.places`); None while it runs."""
+        g = self.game
+        return dict(g["places"]) if g.get("over") and g.get("places") else None
 
     def set_game(self, **changes: Any) -> None:
         """Replace the game's record with `changes` made (never in place: see the module)."""
@@ -229,7 +234,7 @@ class CoruscantRound(Evening, Seats, Betting):
 
     # -- the dice -------------------------------------------------------------------------
 
-    def roll_due(self, entry: dict) -> Trigger | None:
+    def roll_due(self, entry: dict) -> DiceSpec | None:
         """A roll without dice asks the scrambler for two d6 (the gold die's, the silver die's)."""
         if entry.get("type") == "roll" and entry.get("dice") is None:
             return TWO_DICE
@@ -245,7 +250,9 @@ class CoruscantRound(Evening, Seats, Betting):
         dice = f.get("dice")
         if dice is None:  # the owner fills them in (`roll_due`); a read-only check has none yet
             return [1, 1]
-        if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+        try:
+            TWO_DICE.read(dice if isinstance(dice, list) else [])
+        except ValueError:
             return Refusal(422, "two dice, faces 1 to 6: the gold die's, then the silver die's", "dice")
         return list(dice)
 
@@ -256,7 +263,7 @@ class CoruscantRound(Evening, Seats, Betting):
         h = self.hand
         target: dict[str, Any] = {"number": GOLD.face(gold_face), "suit": SILVER.face(silver_face)}
         words = "The target is " + target_words(target["number"], target["suit"]) + "."
-        roll = {"trigger": TWO_DICE.value, "dice": [gold_face, silver_face], "shift": False, "kind": None,
+        roll = {"trigger": TWO_DICE.key, "dice": [gold_face, silver_face], "shift": False, "kind": None,
                 **target}
         record = {"seat": actor if actor in self.s["seats"] else None, "round": h["round"], **roll}
         h["rolls"] = [*h["rolls"], record]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from companion.games.api import Game, PrintCard, Printables, imported_when_called
 from companion.games.kessel.cards import KESSEL_DECK
-from companion.games.kessel.presets import FIELDS, OPTIONS, PRESETS, rules_from
+from companion.games.kessel.presets import FIELDS, KESSEL_ROLL, OPTIONS, PRESETS, rules_from
 from companion.games.kessel.tokens import TOKENS
 
 
@@ -51,4 +51,5 @@ GAME = Game(
     printables=(Printables("tokens", "The 16 shift tokens", tuple(PrintCard(t.name, t.does) for t in TOKENS),
                            back="Shift token"),),
     reference=("hands", "reveal", "tokens"),
+    dice=(KESSEL_ROLL,),
 )

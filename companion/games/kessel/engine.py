@@ -28,22 +28,22 @@ from companion.games.kessel.cards import KESSEL_DECK, family, name as card_name
 from companion.games.kessel.chips import TARIFF_OUT, Pile, draw, embezzle, pay, refund
 from companion.games.kessel.cards import is_impostor
 from companion.games.kessel.hands import Effects, InvalidHand, judge, shape
-from companion.games.kessel.presets import KesselRules
+from companion.games.api import DiceSpec
+from companion.games.kessel.presets import KESSEL_ROLL, KesselRules
 from companion.games.kessel.settle import Seat as SettleSeat, settle
 from companion.games.kessel.tokens import TOKEN_BY_CODE, TOKENS, TOKENS_EACH
 from companion.refusal import Refused
 from companion.rules.cards import TooManyCopies
-from companion.rules.rulesets import Trigger
 from companion.table.commands import COMMANDS, HOST, SCRAMBLER, SESSION_COMMANDS
-from companion.table.evening import Evening
+from companion.table.evening import Evening, places_by_elimination
 from companion.table.play import Refusal, sure
 from companion.table.seats import Seats
 from companion.table.state import hand_pot, new_hand, rotate
 
 #: The four piles a draw takes from (K9), and the family each belongs to.
 PILES = {"sand_draw": "sand", "blood_draw": "blood", "sand_discard": "sand", "blood_discard": "blood"}
-#: The roll the scrambler makes for Kessel: two six-sided dice (its "doubles" mean nothing here).
-ROLL = Trigger.TWO_D6_DOUBLES
+#: The roll the scrambler makes for Kessel: two six-sided dice, two values to choose from (K4).
+ROLL = KESSEL_ROLL
 #: The cards of each family a draw pile holds at the start of a round (K14).
 FAMILY_SIZE = 22
 
@@ -598,9 +598,11 @@ class KesselTable(Evening, Seats):
         if actor not in (HOST, SCRAMBLER, p["seat"]):
             return Refusal(403, f"the scrambler, the host or {self.name(p['seat'])} rolls")
         dice = f.get("dice")
-        if not isinstance(dice, list) or len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
+        try:
+            ROLL.read(dice if isinstance(dice, list) else [])
+        except ValueError:
             return Refusal(422, "two dice, each 1 to 6", "dice")
-        return list(dice)
+        return list(cast(list[int], dice))
 
     def cmd_roll(self, f: dict[str, Any], actor: str | None) -> None:
         """The scrambler's two dice for the pending Impostor or Prime Sabacc (K4)."""
@@ -609,7 +611,7 @@ class KesselTable(Evening, Seats):
         assert p is not None
         p["dice"] = dice
         what = "Prime Sabacc" if p["for"] == "prime_sabacc" else card_name(p["impostors"][len(p["values"])])
-        self.emit("rolled", seat=p["seat"], roll={"trigger": ROLL.value, "dice": dice, "shift": False, "kind": None},
+        self.emit("rolled", seat=p["seat"], roll={"trigger": ROLL.key, "dice": dice, "shift": False, "kind": None},
                   words=f"The dice for {what}: {dice[0]} and {dice[1]}; {self.name(p['seat'])} chooses one.")
 
     def cmd_choose_value(self, f: dict[str, Any], actor: str | None) -> None:
@@ -677,6 +679,14 @@ class KesselTable(Evening, Seats):
         g["round"] += 1
         g["stage"], g["to_act"], g["discards"] = "deal", None, {"sand": [], "blood": []}
 
+    def final_places(self) -> dict[str, int] | None:
+        """Once the game is won: its winners first (K26, K27), then the players eliminated, the
+        last out first, those out at one reveal sharing the place (K25)."""
+        g = self.game()
+        if g is None or g.get("stage") != "over":
+            return None
+        return places_by_elimination(list(g["winners"]), dict(g["out"]))
+
     def next_in_game(self, g: dict[str, Any], after: str) -> str:
         """The first player still in the game clockwise after `after`."""
         ring = g["seats"]
@@ -719,7 +729,7 @@ class KesselTable(Evening, Seats):
         """What joining the game takes from a stack: the buy-in."""
         return self.kr.buy_in
 
-    def roll_due(self, entry: dict) -> Trigger | None:
+    def roll_due(self, entry: dict) -> DiceSpec | None:
         """Two six-sided dice when a roll without dice comes while the dice are wanted (the owner
         fills them from the table's roller, covered by the committed seed)."""
         if isinstance(entry, dict) and entry.get("type") == "roll" and entry.get("dice") is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Mapping
 
-from companion.games.api import InvalidRules, OptionField
+from companion.games.api import DiceSpec, Die, InvalidRules, OptionField
 from companion.games.kessel.cards import KESSEL_DECK
 from companion.games.kessel.chips import TARIFF_INVESTED, TARIFF_OUT
 from companion.rules import option_fields as fields
@@ -33,6 +33,9 @@ TOKEN_DEALS = ("select", "random", "none")
 #: a tie has no tie-break (every tied best hand wins), no bomb-out; a turn's step is a draw.
 #: The two six-sided dice (K4): an Impostor's two choices, and Prime Sabacc's.
 KESSEL_DICE = Dice("the dice")
+#: The same two dice as the scrambler throws them (`Game.dice`): two values to choose from.
+KESSEL_ROLL = DiceSpec("kessel-dice", "the dice", tuple(Die(n, ("1", "2", "3", "4", "5", "6")) for n in ("first die", "second die")),
+                       "two values: the player takes one for an Impostor (K17) or the Prime Sabacc token (K35)")
 
 KESSEL_WORDS = GameWords(pot="credits pot", fold="", folds="", folded="", fold_fee="", tie="exact tie",
                          tie_card="", tie_started="", draw_step="draw", bomb_out="")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from companion.games.api import Game, imported_when_called
 from companion.games.spike import explain as rules_page
 from companion.games.spike.hands import SPIKE_DECK
-from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, rules_from
+from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, SPIKE_SHIFT_DICE, rules_from
 
 
 def _engine() -> type:
@@ -44,4 +44,5 @@ GAME = Game(
     fields=FIELDS,
     calculator=imported_when_called("companion.games.spike.calculator:answer"),
     calculator_schema=imported_when_called("companion.games.spike.schema:schema"),
+    dice=(SPIKE_SHIFT_DICE,),
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Mapping
 
-from companion.games.api import InvalidRules, OptionField
+from companion.games.api import DiceSpec, Die, InvalidRules, OptionField
 from companion.games.spike.hands import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, SPIKE_WORDS, THREE_ROUNDS
 from companion.rules import option_fields as fields
 from companion.rules.rulesets import (
@@ -37,6 +37,11 @@ from companion.rules.rulesets import (
     choice_option,
     whole_option,
 )
+
+#: The same two dice as the scrambler throws them (`Game.dice`): a shift roll of the presets'
+#: trigger (any double), each face in the dice's own symbols.
+SPIKE_SHIFT_DICE = DiceSpec(Trigger.TWO_D6_DOUBLES.value, SPIKE_DICE.name, (Die("spike die", SPIKE_DICE.faces),) * 2,
+                            "a Sabacc Shift when the symbols match", shifts=True)
 
 #: Spike's own phases (RULES-SPIKE.md "A game"): each player's turn, and the dealer's roll of
 #: the spike dice.

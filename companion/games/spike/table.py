@@ -31,6 +31,8 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieCards, DealtHand
 
     #: The runtime's commands, the face-up discard pile's and Spike's own moves.
     COMMANDS = {**DealtHand.COMMANDS, **discard.COMMANDS, **survivor.COMMANDS}
+    #: An undone tie card says the game's word for it ({tie_card}: the blind-draw card).
+    UNDONE = {"demise_card": "{who}'s {tie_card}"}
 
     def hand_moves(self, sid: str) -> list[dict[str, Any]]:
         """Spike's own moves in the hand: the survivor's show or no show."""
