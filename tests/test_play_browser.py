@@ -177,7 +177,7 @@ class Table:
         self.wait_version(before + 1)
         self.shows(expected)
         # Everyone's static field is on the display, under the player's name.
-        expect(self.display.locator(f'#d-seats li[data-seat="{seat}"] .d-static')).to_contain_text("Static:")
+        expect(self.display.locator(f'#d-seats li[data-seat="{seat}"] [data-fact="static"]')).to_contain_text("static field ")
 
     def reveal(self, seat: str, cards, expected, static=()):
         """Enter the hand: the picker already holds the static field; it counts to the hand size."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.games.classic import calling, outcome, sides, static_field
+from companion.games.classic import calling, facts, outcome, sides, static_field
 from companion.games.classic.calling import Calling
 from companion.games.classic.sides import Sides
 from companion.games.classic.static_field import StaticFieldMoves
@@ -35,6 +35,14 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
     MOVE_WORDS = calling.WORDS
     UNDONE = {**calling.UNDONE, **static_field.UNDONE}
     HOST_CHECKED = ("no_call",)
+
+    def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
+        """The shared hand view, with classic's facts (docs/games.md "Facts"): each seat's
+        static field."""
+        view = super().hand_view(viewer)
+        if view is not None:
+            view["facts"] = {"table": [], "seats": facts.seat_facts(self.s["hand"], self.rules)}
+        return view
 
     def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:
         """Classic's own checked moves in a seat's list: calling the hand, or not."""

@@ -118,8 +118,7 @@ function render(state, events) {
         `${p.bet ? ` · bet ${p.bet}` : ""}${handSizeWords(p) ? ` · ${handSizeWords(p)}` : ""}`) : null,
       seatFactsLine(seatFacts(state, s.seat), "d-facts d-game-facts-seat"),
       job ? h("span", { class: "d-job" }, job.words) : null,
-      p && p.static && p.static.length ? h("span", { class: "d-static" }, `Static: ${p.static.map(cardWords).join(", ")}`) : null,
-      p && p.cards ? h("span", { class: "d-static" }, `Hand: ${p.cards.map(cardWords).join(", ")}`) : null);
+      p && p.cards ? h("span", { class: "d-cards" }, `Hand: ${p.cards.map(cardWords).join(", ")}`) : null);
     return li;
   });
   $("d-seats").replaceChildren(...seats);

@@ -713,9 +713,6 @@ function renderSeats(state, names) {
       tags.map((t) => h("span", { class: "tag" }, t)),
       h("span", { class: "seat-facts" }, facts.filter(Boolean).join(" · ")),
       seatFactsLine(seatFacts(state, s.seat)));
-    if (p && p.static && p.static.length) {
-      li.append(h("span", { class: "seat-static" }, `Static field: ${p.static.map(cardWords).join(", ")}`));
-    }
     return li;
   });
   $("seats").replaceChildren(...items);
