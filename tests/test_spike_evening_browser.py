@@ -445,8 +445,9 @@ def test_a_spike_evening_four_phones_a_console_seat_and_the_display(tables, find
     t.tap(con, "Junk for Bib", box="#seat-moves")  # a junk in the betting phase: penalty 1
     # Bib's hand went face up onto the discard pile: the −2 shown before is no longer its top
     # card, and every screen says the top card is to be entered (item 11).
-    for page, line in ((t.display, "#d-discard"), (han, "#discard-top"), (leia, "#discard-top")):
-        expect(page.locator(line)).to_have_text("Discard pile: the top card is not entered yet")
+    for page, line in ((t.display, '#d-table-facts [data-fact="discard_top"]'), (han, '#table-facts [data-fact="discard_top"]'),
+                       (leia, '#table-facts [data-fact="discard_top"]')):
+        expect(page.locator(line)).to_have_text("Discard pile the top card is not entered yet")
     t.tap(lando, "Call 4")
     t.tap(han, "Call 2")
     t.money("after hand 1's first betting phase", {"s1": 23, "s2": 21, "s3": 23, "s4": 23, "s5": 25}, 25, 10)

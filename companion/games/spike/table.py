@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.spike import outcome, survivor
+from companion.games.spike import facts, outcome, survivor
 from companion.games.spike.blind_draw import BlindDraw
 from companion.games.spike.survivor import SurvivorShows
 from companion.table import discard
@@ -28,6 +28,14 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, DealtHand):
 
     #: The runtime's commands, the face-up discard pile's and Spike's own moves.
     COMMANDS = {**DealtHand.COMMANDS, **discard.COMMANDS, **survivor.COMMANDS}
+
+    def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
+        """The shared hand view, with Spike's facts (docs/games.md "Facts"): the discard pile's
+        top card."""
+        view = super().hand_view(viewer)
+        if view is not None:
+            view["facts"] = {"table": facts.table_facts(self.s["hand"], self.rules), "seats": {}}
+        return view
 
     def hand_moves(self, sid: str) -> list[dict[str, Any]]:
         """Spike's own moves in the hand: the survivor's show or no show."""

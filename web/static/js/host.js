@@ -601,10 +601,10 @@ function consolePage(root) {
 
   let topPicker = null;
 
-  /** Where the discard pile lies face up: its top card, and the host's entry of a card turned up. */
+  /** Where the discard pile lies face up: the host's entry of a card turned up (the top card is
+   * the game's fact, in the hand panel). */
   function renderDiscardPile(hand) {
     if (!$("discard-panel")) return;
-    $("discard-top").textContent = hand && hand.discard_top ? cardWords(hand.discard_top) : "none entered yet";
     $("discard-top-send").disabled = !hand; // at any stage of a running hand: after the last round's shift too
     if (!topPicker && deck) topPicker = new CardPicker($("discard-top-picker"), { deck, max: 1, label: "The card turned up" });
   }

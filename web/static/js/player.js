@@ -7,7 +7,7 @@
 import {
   LiveTable, TapGuard, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  gameWords, discardPileWords, capital, hasSabaccPot, handSizeWords,
+  gameWords, capital, hasSabaccPot, handSizeWords,
 } from "./live.js";
 import { offerBlocks } from "./moves.js";
 import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
@@ -200,9 +200,6 @@ function render(state, events) {
   const ending = state.rules.ending;
   const rounds = ending && ending.rounds;
   const lead = hand && hand.stage === "play" ? `Hand ${hand.no}${ending ? `, round ${hand.round}${rounds ? ` of ${rounds}` : ""}` : ""}. ` : "";
-  const pile = discardPileWords(state, hand && hand.stage !== "settled" ? hand : null, cardWords);
-  $("discard-top").hidden = !pile;
-  $("discard-top").textContent = pile;
   $("turn").textContent = lead + turn;
   renderFacts($("table-facts"), tableFacts(state));
   renderFacts($("my-facts"), ownFacts(state));
