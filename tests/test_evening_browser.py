@@ -344,13 +344,13 @@ def test_item9_the_console_seats_a_phoneless_player_and_offers_its_static_field(
     expect(console.locator("#play-seat")).to_have_value("s3")
     t.host.do("buy_in", seat="s3", amount=50)
     t.host.do("start_hand")
-    wrap = console.locator("#seat-static-wrap")
+    wrap = console.locator("#seat-kept-wrap")
     expect(wrap).to_be_visible()
-    expect(console.locator("#seat-static-name")).to_have_text("Bib Fortuna")
-    console.locator('#seat-static-picker .suit-tab[data-tab="sa"]').click()
-    console.locator('#seat-static-picker .card-btn[data-code="sa5"]').click()
+    expect(console.locator("#seat-kept-name")).to_have_text("Bib Fortuna")
+    console.locator('#seat-kept-picker .suit-tab[data-tab="sa"]').click()
+    console.locator('#seat-kept-picker .card-btn[data-code="sa5"]').click()
     console.get_by_role("button", name="Put it in the static field").click()
-    expect(console.locator("#seat-static-list")).to_contain_text("5 of Sabers")
+    expect(console.locator("#seat-kept-list")).to_contain_text("5 of Sabers")
     bib = next(p for p in t.host.state()["hand"]["players"] if p["seat"] == "s3")
     assert bib["static"] == ["sa5"]
 

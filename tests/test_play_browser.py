@@ -172,7 +172,7 @@ class Table:
         page = self.phones[seat]
         self.synced(page)
         before = self.version
-        self.pick(page, "static-picker", [card])
+        self.pick(page, "kept-picker", [card])
         page.get_by_role("button", name="Add to my static field").click()
         self.wait_version(before + 1)
         self.shows(expected)
@@ -468,7 +468,7 @@ def test_holodex_hand_all_in_call_in_the_trade_phase_negative_hand_wins(table):
     t.tap("s2", "Call 470 (all-in)", (489, 0, 0, 995, 16))  # his whole stack (issue 28 item 13)
     # Trade phase: one static-field change a turn.
     t.static_add("s2", "fl1", (489, 0, 0, 995, 16))
-    expect(t.phones["s2"].locator("#static-add-wrap")).to_be_hidden()
+    expect(t.phones["s2"].locator("#kept-add-wrap")).to_be_hidden()
     t.tap("s2", "Gain a card", (489, 0, 0, 995, 16))
     t.tap("s3", "Stand", (489, 0, 0, 995, 16))
     # Dice phase: the dealer (Lando, folded) rolls a double: a core shift for the two left.

@@ -112,7 +112,7 @@ let deck = null;
 let armed = null; // {key, until}: a fold/all-in waiting for its second tap
 let busy = false;
 const log = [];
-const pickers = { reveal: null, tie: null, static: null };
+const pickers = { reveal: null, tie: null, kept: null };
 let pickerHand = null; // the hand the reveal and tie pickers were made for
 let tieDraw = 1; // the draw the tie picker was made for (tied again: the next)
 let clash = null; // the words of a reveal clash this seat must enter again for
@@ -133,7 +133,7 @@ function seatPage() {
   });
   $("reveal-send").addEventListener("click", (e) => sendCards(e.currentTarget.dataset.type || "reveal", pickers.reveal, e.currentTarget));
   $("demise-send").addEventListener("click", (e) => sendTieCard(e.currentTarget));
-  $("static-add").addEventListener("click", (e) => addStatic(e.currentTarget));
+  $("kept-add").addEventListener("click", (e) => addKept(e.currentTarget));
   keepScreenOn();
   // A game without cards to pick has no deck: its cards are said in its own words.
   if (pageDeckName()) loadDeck().then((d) => {
@@ -221,7 +221,7 @@ function render(state, events) {
   renderBuyIn(state);
   renderWhyOut(state, me, mine);
   renderDeal(state, names);
-  renderStatic(state, mine);
+  renderKept(state, mine);
   renderReveal(state, mine);
   renderResult(state, names);
   renderFinal(state);
@@ -490,43 +490,43 @@ function cardItem(code, removable) {
   if (removable) {
     const b = h("button", { type: "button", class: "button small", dataset: { action: "static_remove" } },
       removable.words);
-    b.setAttribute("aria-label", `Take ${cardWords(code)} back from my static field`);
+    b.setAttribute("aria-label", `${removable.words}: ${cardWords(code)}`);
     b.addEventListener("click", () => send({ type: "static_remove", card: code }, b));
     li.append(b);
   }
   return li;
 }
 
-function renderStatic(state, mine) {
+function renderKept(state, mine) {
   // Only a game whose rules have one (and say it is played) shows it.
   const rulesAllow = Boolean(state.rules.static_field) && state.rules.static_field !== "none";
-  $("static-panel").hidden = !rulesAllow;
+  $("kept-panel").hidden = !rulesAllow;
   if (!rulesAllow) return;
   const cards = mine ? mine.static : [];
   const canRemove = legalOf(state, "static_remove")[0] || null;
-  $("my-static").replaceChildren(...(cards.length
+  $("my-kept").replaceChildren(...(cards.length
     ? cards.map((c) => cardItem(c, canRemove))
     : [h("li", { class: "muted" }, "Empty.")]));
   const adding = legalOf(state, "static_add")[0];
   const canAdd = adding && deck;
-  $("static-add-wrap").hidden = !canAdd;
-  if (adding) $("static-add").textContent = adding.words;
-  if (canAdd && !pickers.static) {
-    pickers.static = new CardPicker($("static-picker"), { deck, max: 1, label: adding.inputs[0].words });
+  $("kept-add-wrap").hidden = !canAdd;
+  if (adding) $("kept-add").textContent = adding.words;
+  if (canAdd && !pickers.kept) {
+    pickers.kept = new CardPicker($("kept-picker"), { deck, max: 1, label: adding.inputs[0].words });
   }
-  if (pickers.static && state.hand) {
-    pickers.static.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static || []));
+  if (pickers.kept && state.hand) {
+    pickers.kept.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static || []));
   }
 }
 
-async function addStatic(button) {
-  const card = pickers.static && pickers.static.cards[0];
+async function addKept(button) {
+  const card = pickers.kept && pickers.kept.cards[0];
   if (!card) {
-    $("static-panel").querySelector(".field-error").textContent = "Pick the card first.";
+    $("kept-panel").querySelector(".field-error").textContent = "Pick the card first.";
     return;
   }
   const result = await send({ type: "static_add", card }, button);
-  if (result.ok) pickers.static.clear();
+  if (result.ok) pickers.kept.clear();
 }
 
 function renderReveal(state, mine) {
