@@ -522,7 +522,7 @@ def test_item4_5_whole_hand_two_phones_and_a_host_console_seat(make_table, prese
     expect(t.display.locator("#d-turn")).to_contain_text("Sudden demise")
     expect(t.display.locator("#d-deal")).to_have_text("Lando, deal: Deal Han 1 card · Deal Lando 1 card")
     for page, card in ((han, "sa2"), (lando, "co1")):
-        t.pick(page, "demise-picker", [card])
+        t.pick(page, "tie-card-picker", [card])
         before = t.version
         page.get_by_role("button", name="Enter my card").click()
         t.wait_version(before + 1)

@@ -202,9 +202,9 @@ class Table:
         page = self.phones[seat]
         self.synced(page)
         before = self.version
-        expect(page.locator("#demise-panel")).to_be_visible()
+        expect(page.locator("#tie-card-panel")).to_be_visible()
         expect(page.locator("#actions")).to_have_text("Enter your new card below, under “Sudden demise”.")
-        self.pick(page, "demise-picker", [card])
+        self.pick(page, "tie-card-picker", [card])
         page.get_by_role("button", name="Enter my card").click()
         self.wait_version(before + 1)
         self.shows(expected)
@@ -555,7 +555,7 @@ def test_pagat_d6_hand_ends_in_a_sudden_demise(table):
     t.reveal("s3", ["fl10", "st10"], (32, 31, 0, 19, 4))  # 20: a tie, sudden demise
     for seat in ("s2", "s3"):
         expect(t.phones[seat].locator("#turn")).to_contain_text("Sudden demise")
-    expect(t.phones["s1"].locator("#demise-panel")).to_be_hidden()
+    expect(t.phones["s1"].locator("#tie-card-panel")).to_be_hidden()
     t.demise("s2", "sa2", (32, 31, 0, 19, 4))  # 22
     # Han's 22 beats Chewie's 21: the main pot 15 and his own unmatched 4: 31 + 19 = 50.
     t.demise("s3", "co1", (32, 50, 0, 0, 4))

@@ -113,9 +113,9 @@ def test_a_whole_spike_game_on_three_phones_and_the_display(table):
         page = t.phones[seat]
         t.synced(page)
         before = t.version
-        expect(page.locator("#demise-title")).to_have_text("Blind draw")
+        expect(page.locator("#tie-card-title")).to_have_text("Blind draw")
         expect(page.locator("#actions")).to_have_text("Enter the card you drew below, under “Blind draw”.")
-        pick(page, "demise-picker", [card])
+        pick(page, "tie-card-picker", [card])
         page.get_by_role("button", name="Enter my card").click()
         t.wait_version(before + 1)
     # Han wins the game pot of 6 and, his hand totalling 0, the sabacc pot of 6.

@@ -132,7 +132,7 @@ function seatPage() {
     $("actions-title").focus(); // back to the moves, for a screen reader too
   });
   $("reveal-send").addEventListener("click", (e) => sendCards(e.currentTarget.dataset.type || "reveal", pickers.reveal, e.currentTarget));
-  $("demise-send").addEventListener("click", (e) => sendTieCard(e.currentTarget));
+  $("tie-card-send").addEventListener("click", (e) => sendTieCard(e.currentTarget));
   $("kept-add").addEventListener("click", (e) => addKept(e.currentTarget));
   keepScreenOn();
   // A game without cards to pick has no deck: its cards are said in its own words.
@@ -572,25 +572,25 @@ function renderReveal(state, mine) {
     $("reveal-send").dataset.type = reveal.type;
     countCards(reveal.hand_size);
   }
-  $("demise-panel").hidden = !tie || !deck;
+  $("tie-card-panel").hidden = !tie || !deck;
   const blind = state.rules.tie === "blind_draw";
-  $("demise-title").textContent = capital(gameWords().tie);
+  $("tie-card-title").textContent = capital(gameWords().tie);
   // A tie drawn again asks for the next draw: a new, empty entry for its card.
   const draw = tie && tie.draw ? tie.draw : 1;
   if (tie && pickers.tie && draw !== tieDraw) { pickers.tie.destroy(); pickers.tie = null; }
   tieDraw = draw;
   if (tie && !clash) {
-    $("demise-hint").textContent = !blind ? "The dealer deals you one more card. Enter it:"
+    $("tie-card-hint").textContent = !blind ? "The dealer deals you one more card. Enter it:"
       : draw > 1 ? `Tied again (you drew ${tie.drawn.map(cardWords).join(", then ")}): draw another card from the draw pile. Enter it:`
       : "Draw a card from the draw pile. Enter it:";
   }
-  if (tie && clash) $("demise-hint").textContent = clash;
-  if (tie) $("demise-send").textContent = tie.words;
+  if (tie && clash) $("tie-card-hint").textContent = clash;
+  if (tie) $("tie-card-send").textContent = tie.words;
   if (tie && deck && !pickers.tie) {
-    pickers.tie = new CardPicker($("demise-picker"), { deck, max: 1, label: tie.inputs[0].words });
+    pickers.tie = new CardPicker($("tie-card-picker"), { deck, max: 1, label: tie.inputs[0].words });
   }
   if (hand && hand.stage === "demise" && !tie && (hand.demise_players || []).includes(live.seat)) {
-    $("demise-panel").hidden = true;
+    $("tie-card-panel").hidden = true;
   }
 }
 
@@ -608,7 +608,7 @@ async function sendCards(type, picker, button) {
 async function sendTieCard(button) {
   const card = pickers.tie && pickers.tie.cards[0];
   if (!card) {
-    $("demise-panel").querySelector(".field-error").textContent = "Pick the card the dealer gave you first.";
+    $("tie-card-panel").querySelector(".field-error").textContent = "Pick the card the dealer gave you first.";
     return;
   }
   await send({ type: "demise_card", card }, button);
