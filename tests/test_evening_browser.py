@@ -349,7 +349,7 @@ def test_item9_the_console_seats_a_phoneless_player_and_offers_its_static_field(
     expect(console.locator("#seat-kept-name")).to_have_text("Bib Fortuna")
     console.locator('#seat-kept-picker .suit-tab[data-tab="sa"]').click()
     console.locator('#seat-kept-picker .card-btn[data-code="sa5"]').click()
-    console.get_by_role("button", name="Put it in the static field").click()
+    console.get_by_role("button", name="Add to my static field").click()
     expect(console.locator("#seat-kept-list")).to_contain_text("5 of Sabers")
     bib = next(p for p in t.host.state()["hand"]["players"] if p["seat"] == "s3")
     assert bib["static"] == ["sa5"]

@@ -799,8 +799,9 @@ function consolePage(root) {
     const removing = keptMoves.find((l) => l.type === "static_remove");
     const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
     const player = hand ? hand.players.find((p) => p.seat === sid) : null;
-    const show = Boolean(state.rules.static_field && state.rules.static_field !== "none" && player && player.static
-      && deck && (keptMoves.length || player.static.length));
+    // Where the seat has cards to keep face up, or moves to keep one or take one back (a game
+    // without such cards has neither).
+    const show = Boolean(player && player.static && deck && (keptMoves.length || player.static.length));
     $("seat-kept-wrap").hidden = !show;
     if (!show) return;
     $("seat-kept-name").textContent = seat ? seat.name : sid;
@@ -813,12 +814,14 @@ function consolePage(root) {
       }
       return li;
     }) : [el("li", { class: "muted", text: "Empty." })]));
-    const canAdd = keptMoves.some((l) => l.type === "static_add");
+    const adding = keptMoves.find((l) => l.type === "static_add");
+    const canAdd = Boolean(adding);
+    if (adding) $("seat-kept-add").textContent = adding.words; // as the seat's phone says it
     $("seat-kept-add").hidden = !canAdd;
     $("seat-kept-picker").hidden = !canAdd;
     if (canAdd && keptFor !== sid) {
       if (keptPicker) keptPicker.destroy();
-      keptPicker = new CardPicker($("seat-kept-picker"), { deck, max: 1, label: `Card to put in ${seat ? seat.name : sid}'s static field` });
+      keptPicker = new CardPicker($("seat-kept-picker"), { deck, max: 1, label: `${seat ? seat.name : sid}: ${adding.inputs[0].words}` });
       keptFor = sid;
     }
   }

@@ -498,12 +498,13 @@ function cardItem(code, removable) {
 }
 
 function renderKept(state, mine) {
-  // Only a game whose rules have one (and say it is played) shows it.
-  const rulesAllow = Boolean(state.rules.static_field) && state.rules.static_field !== "none";
-  $("kept-panel").hidden = !rulesAllow;
-  if (!rulesAllow) return;
+  // Shown where the player keeps cards face up, or may put one there or take one back now (the
+  // server's offers): a game without such cards has neither.
   const cards = mine ? mine.static : [];
   const canRemove = legalOf(state, "static_remove")[0] || null;
+  const shown = Boolean(cards.length || canRemove || legalOf(state, "static_add").length);
+  $("kept-panel").hidden = !shown;
+  if (!shown) return;
   $("my-kept").replaceChildren(...(cards.length
     ? cards.map((c) => cardItem(c, canRemove))
     : [h("li", { class: "muted" }, "Empty.")]));
