@@ -39,9 +39,9 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, DealtHand):
     def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
         """The shared hand view, with classic's facts (docs/games.md "Facts"): each seat's
         static field."""
-        view = super().hand_view(viewer)
-        if view is not None:
-            view["facts"] = {"table": [], "seats": facts.seat_facts(self.s["hand"], self.rules)}
+        view, h = super().hand_view(viewer), self.s["hand"]
+        if view is not None and h is not None:
+            view["facts"] = {"table": [], "seats": facts.seat_facts(h, self.rules)}
         return view
 
     def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:

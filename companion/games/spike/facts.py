@@ -18,9 +18,10 @@ from typing import Any
 from companion.games.api import fact
 from companion.rules.rulesets import RuleSet
 from companion.table.offers import card_name
+from companion.table.state import Hand
 
 
-def table_facts(h: dict[str, Any], rules: RuleSet) -> list[dict[str, Any]]:
+def table_facts(h: Hand, rules: RuleSet) -> list[dict[str, Any]]:
     """The discard pile's top card while the hand is played; where the pile lies face up and
     nobody has entered the card on top yet (before the first is turned up, or after a fold laid
     a whole hand on it), that it is to be entered. Nothing once the hand is settled."""

@@ -32,9 +32,9 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, DealtHand):
     def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
         """The shared hand view, with Spike's facts (docs/games.md "Facts"): the discard pile's
         top card."""
-        view = super().hand_view(viewer)
-        if view is not None:
-            view["facts"] = {"table": facts.table_facts(self.s["hand"], self.rules), "seats": {}}
+        view, h = super().hand_view(viewer), self.s["hand"]
+        if view is not None and h is not None:
+            view["facts"] = {"table": facts.table_facts(h, self.rules), "seats": {}}
         return view
 
     def hand_moves(self, sid: str) -> list[dict[str, Any]]:
