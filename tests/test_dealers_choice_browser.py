@@ -71,7 +71,7 @@ def test_item2_open_pages_follow_dealers_choice_from_classic_to_spike(table):
     before = t.version
     con.locator("#discard-top-send").click()
     t.wait_version(before + 1)
-    expect(t.display.locator("#d-discard")).to_contain_text("\u22123")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_contain_text("\u22123")
     # Han deals the second hand: Chewie, on his left, swaps with the discard pile, discarding a
     # Spike card from his phone's picker.
     chewie = t.phones["s3"]
@@ -82,7 +82,7 @@ def test_item2_open_pages_follow_dealers_choice_from_classic_to_spike(table):
     chewie.locator("#actions").get_by_role("button", name="Swap with the discard pile", exact=True).click()
     t.wait_version(before + 1)
     for page in [t.display, *t.phones.values()]:
-        expect(page.locator("#d-discard, #discard-top").first).to_contain_text("+5")
+        expect(page.locator('#d-table-facts [data-fact="discard_top"], #table-facts [data-fact="discard_top"]').first).to_contain_text("+5")
     # The rest of the game through the host, then Chewie's reveal of Spike cards from his phone.
     order = ("s3", "s1", "s2")
     for sid in order[1:]:

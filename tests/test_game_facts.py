@@ -1,6 +1,7 @@
-"""A game's facts in the views (docs/games.md "Facts"), through the HTTP API: what Kessel's and
-Coruscant Shift's views give the pages to show (the piles' tops, the chips, the effects in force,
-a seat's own tokens; the target and the selection counts), and that a seat's own facts reach no
+"""A game's facts in the views (docs/games.md "Facts"), through the HTTP API: what Kessel's,
+Coruscant Shift's, classic's and Spike's views give the pages to show (the piles' tops, the
+chips, the effects in force, a seat's own tokens; the target and the selection counts; the
+static fields; the discard pile's top card), and that a seat's own facts reach no
 other viewer: every other seat's view, the host's and a spectator's are read for them."""
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ def api(client):
 
 
 class Table:
-    """A table of three seats bought in: its code, the host's token, each seat's token."""
+    """A table of three seats bought in (for `amount` where the game's buy-in is free): its
+    code, the host's token, each seat's token."""
 
-    def __init__(self, api: Api, rules):
+    def __init__(self, api: Api, rules, amount=None):
         self.api = api
         made = api.post("/api/v1/tables", {"rules": rules}, status=201)
         self.code, self.host = made["code"], made["host_token"]
@@ -30,7 +32,7 @@ class Table:
         for name in ("Kay", "Lando", "Vel"):
             joined = api.post(f"/api/v1/tables/{self.code}/join", {"name": name}, status=201)
             self.token[joined["seat"]] = joined["token"]
-            self.act(joined["seat"], {"type": "buy_in"})
+            self.act(joined["seat"], {"type": "buy_in", **({"amount": amount} if amount else {})})
 
     def act(self, seat, body, status=200):
         token = self.host if seat == "host" else self.token[seat]
@@ -120,3 +122,31 @@ def test_coruscant_target_and_selection_counts(api):
     seats = t.view()["hand"]["facts"]["seats"]
     assert seats["s2"] == [{"key": "selection", "words": "selection", "value": "3 cards", "hint": ""}]
     assert seats["s1"] == [] and seats["s3"] == []
+
+
+def test_classic_static_fields_are_every_viewers_seat_facts(api):
+    """The cards a player lays in the static field are public: every seat, the host and a
+    spectator read them on that seat's facts, by the deck's names, until taken back."""
+    t = Table(api, {"preset": "classic"}, amount=50)
+    t.act("host", {"type": "start_hand"})
+    t.act("s2", {"type": "static_add", "card": "sa7"})
+    t.act("s2", {"type": "static_add", "card": "co1"})
+    viewers = ["s1", "s2", "s3", "host", None]
+    for viewer in viewers:
+        seats = t.view(viewer)["hand"]["facts"]["seats"]
+        assert seats == {"s2": [{"key": "static", "words": "static field", "value": "7 of Sabers, 1 of Coins", "hint": ""}]}
+    t.act("s2", {"type": "static_remove", "card": "sa7"})
+    t.act("s2", {"type": "static_remove", "card": "co1"})
+    for viewer in viewers:
+        assert t.view(viewer)["hand"]["facts"]["seats"] == {}  # an empty static field: nothing to read
+
+
+def test_spike_discard_pile_top_is_a_table_fact(api):
+    """Spike's face-up discard pile: before anyone enters the card turned up, the fact says it is
+    still to be entered; once entered, every viewer reads it by the deck's name."""
+    t = Table(api, {"preset": "spike"}, amount=50)
+    t.act("host", {"type": "start_hand"})
+    assert facts(t.view("s1")["hand"]["facts"]["table"]) == {"discard_top": "the top card is not entered yet"}
+    t.act("host", {"type": "discard_top", "card": "-3"})
+    for viewer in ("s1", "s2", "s3", "host", None):
+        assert facts(t.view(viewer)["hand"]["facts"]["table"]) == {"discard_top": "\u22123"}

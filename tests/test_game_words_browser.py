@@ -116,7 +116,7 @@ def test_item5_a_spike_table_says_only_its_own_words_on_every_screen(evening):
     t.host.do("reveal", seat="s1", cards=["-4", "+4"])
     screens.read("the blind draw")
     expect(con.locator("#hand-stage")).to_have_text("blind draw")
-    expect(han.locator("#demise-title")).to_have_text("Blind draw")
+    expect(han.locator("#tie-card-title")).to_have_text("Blind draw")
     expect(display.locator("#d-turn")).to_contain_text("Blind draw: waiting for Han and Lando")
     t.host.do("demise_card", seat="s2", card="+2")
     t.host.do("demise_card", seat="s1", card="-2")

@@ -57,6 +57,10 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
 
     3. A hand in the survivor's `show` lists no `pots` (a fix of issue 29: its game pot,
        already paid to the survivor, read 0 while the pots still summed to it).
+    4. A hand (a view's object with a `stage`) may GAIN `facts`: what its game gives the pages
+       to show (docs/games.md "Facts"), read from the hand's own state (a seat's static field,
+       the discard pile's top card, both still in the view as recorded);
+       tests/test_game_facts.py says what they hold.
 
     Raises AssertionError where the new value breaks these (a lost `name`, an added key, a
     legal list of another length), so the failure says what.
@@ -66,6 +70,8 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
         >>> old = {"rules": {"name": "weg", "title": "WEG", "ante": 1, "fee_swap": 0}}
         >>> comparable(old, {"rules": {"name": "weg", "title": "WEG", "ante": 1}})
         ({'rules': {'name': 'weg', 'title': 'WEG', 'ante': 1}}, {'rules': {'name': 'weg', 'title': 'WEG', 'ante': 1}})
+        >>> comparable({"hand": {"stage": "play"}}, {"hand": {"stage": "play", "facts": {"table": []}}})
+        ({'hand': {'stage': 'play'}}, {'hand': {'stage': 'play'}})
     """
     if isinstance(recorded, dict) and isinstance(new, dict):
         old_out: dict[str, Any] = {}
@@ -83,6 +89,8 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
             else:
                 old_out[key], new_out[key] = comparable(value, new[key])
         for key in new:
+            if key == "facts" and "stage" in recorded and key not in recorded:
+                continue  # a hand's facts, new with the pages drawing them from data (4.)
             if key not in recorded:
                 new_out[key] = new[key]  # added: left to fail the comparison
         return old_out, new_out

@@ -361,13 +361,13 @@ def test_item10_the_display_is_readable_across_the_room(make_table):
 
     sizes = {k: px(v) for k, v in {
         "pot": "#d-hand-pot", "turn": "#d-turn", "name": ".d-name", "stack": ".d-stack",
-        "commitment": ".d-facts", "static": ".d-static", "tags": ".d-tags .tag", "log": "#d-log",
+        "commitment": ".d-facts", "static": '[data-fact="static"]', "tags": ".d-tags .tag", "log": "#d-log",
     }.items()}
     print("\ndisplay font sizes at 1920x1080 (px):", sizes)
     assert sizes["pot"] >= 80 and sizes["stack"] >= 48 and sizes["turn"] >= 40
     assert min(sizes["name"], sizes["commitment"], sizes["static"], sizes["log"], sizes["tags"]) >= 24
-    expect(d.locator('#d-seats li[data-seat="s2"] .d-static')).to_have_text("Static: Ace of Sabers")
-    expect(d.locator('#d-seats li[data-seat="s2"] .d-facts')).to_contain_text("in the pot 4")
+    expect(d.locator('#d-seats li[data-seat="s2"] [data-fact="static"]')).to_have_text("static field Ace of Sabers")
+    expect(d.locator('#d-seats li[data-seat="s2"] .d-committed')).to_have_text("in the pot 4")
     expect(d.locator("#d-turn")).to_contain_text("Han")
     expect(d.locator("#d-last-shift")).to_have_text("Last shift: core shift in round 1")
     # No empty bottom third: the seats and the last actions fill the screen.
@@ -522,7 +522,7 @@ def test_item4_5_whole_hand_two_phones_and_a_host_console_seat(make_table, prese
     expect(t.display.locator("#d-turn")).to_contain_text("Sudden demise")
     expect(t.display.locator("#d-deal")).to_have_text("Lando, deal: Deal Han 1 card · Deal Lando 1 card")
     for page, card in ((han, "sa2"), (lando, "co1")):
-        t.pick(page, "demise-picker", [card])
+        t.pick(page, "tie-card-picker", [card])
         before = t.version
         page.get_by_role("button", name="Enter my card").click()
         t.wait_version(before + 1)

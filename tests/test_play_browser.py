@@ -172,12 +172,12 @@ class Table:
         page = self.phones[seat]
         self.synced(page)
         before = self.version
-        self.pick(page, "static-picker", [card])
+        self.pick(page, "kept-picker", [card])
         page.get_by_role("button", name="Add to my static field").click()
         self.wait_version(before + 1)
         self.shows(expected)
         # Everyone's static field is on the display, under the player's name.
-        expect(self.display.locator(f'#d-seats li[data-seat="{seat}"] .d-static')).to_contain_text("Static:")
+        expect(self.display.locator(f'#d-seats li[data-seat="{seat}"] [data-fact="static"]')).to_contain_text("static field ")
 
     def reveal(self, seat: str, cards, expected, static=()):
         """Enter the hand: the picker already holds the static field; it counts to the hand size."""
@@ -202,9 +202,9 @@ class Table:
         page = self.phones[seat]
         self.synced(page)
         before = self.version
-        expect(page.locator("#demise-panel")).to_be_visible()
+        expect(page.locator("#tie-card-panel")).to_be_visible()
         expect(page.locator("#actions")).to_have_text("Enter your new card below, under “Sudden demise”.")
-        self.pick(page, "demise-picker", [card])
+        self.pick(page, "tie-card-picker", [card])
         page.get_by_role("button", name="Enter my card").click()
         self.wait_version(before + 1)
         self.shows(expected)
@@ -468,7 +468,7 @@ def test_holodex_hand_all_in_call_in_the_trade_phase_negative_hand_wins(table):
     t.tap("s2", "Call 470 (all-in)", (489, 0, 0, 995, 16))  # his whole stack (issue 28 item 13)
     # Trade phase: one static-field change a turn.
     t.static_add("s2", "fl1", (489, 0, 0, 995, 16))
-    expect(t.phones["s2"].locator("#static-add-wrap")).to_be_hidden()
+    expect(t.phones["s2"].locator("#kept-add-wrap")).to_be_hidden()
     t.tap("s2", "Gain a card", (489, 0, 0, 995, 16))
     t.tap("s3", "Stand", (489, 0, 0, 995, 16))
     # Dice phase: the dealer (Lando, folded) rolls a double: a core shift for the two left.
@@ -555,7 +555,7 @@ def test_pagat_d6_hand_ends_in_a_sudden_demise(table):
     t.reveal("s3", ["fl10", "st10"], (32, 31, 0, 19, 4))  # 20: a tie, sudden demise
     for seat in ("s2", "s3"):
         expect(t.phones[seat].locator("#turn")).to_contain_text("Sudden demise")
-    expect(t.phones["s1"].locator("#demise-panel")).to_be_hidden()
+    expect(t.phones["s1"].locator("#tie-card-panel")).to_be_hidden()
     t.demise("s2", "sa2", (32, 31, 0, 19, 4))  # 22
     # Han's 22 beats Chewie's 21: the main pot 15 and his own unmatched 4: 31 + 19 = 50.
     t.demise("s3", "co1", (32, 50, 0, 0, 4))

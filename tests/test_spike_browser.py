@@ -58,13 +58,13 @@ def test_a_whole_spike_game_on_three_phones_and_the_display(table):
 
     # The dealer turns up the discard pile's first card; every screen shows it.
     t.host({"type": "discard_top", "card": "-3"})
-    expect(t.display.locator("#d-discard")).to_have_text(f"Discard pile: {MINUS}3")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_have_text(f"Discard pile {MINUS}3")
     for page in t.phones.values():
-        expect(page.locator("#discard-top")).to_have_text(f"Discard pile: {MINUS}3")
+        expect(page.locator('#table-facts [data-fact="discard_top"]')).to_have_text(f"Discard pile {MINUS}3")
 
     # Round 1, the turn phase: Han swaps (fee 2 into the game pot), Chewie gains and keeps.
     discard(t, "s2", "Swap with the discard pile", "+5", (27, 25, 27, 5, 6))
-    expect(t.display.locator("#d-discard")).to_have_text("Discard pile: +5")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_have_text("Discard pile +5")
     t.tap("s3", "Gain and keep", (27, 25, 27, 5, 6))
     t.tap("s1", "Stand", (27, 25, 27, 5, 6))
     for seat in ("s2", "s3", "s1"):
@@ -113,9 +113,9 @@ def test_a_whole_spike_game_on_three_phones_and_the_display(table):
         page = t.phones[seat]
         t.synced(page)
         before = t.version
-        expect(page.locator("#demise-title")).to_have_text("Blind draw")
+        expect(page.locator("#tie-card-title")).to_have_text("Blind draw")
         expect(page.locator("#actions")).to_have_text("Enter the card you drew below, under “Blind draw”.")
-        pick(page, "demise-picker", [card])
+        pick(page, "tie-card-picker", [card])
         page.get_by_role("button", name="Enter my card").click()
         t.wait_version(before + 1)
     # Han wins the game pot of 6 and, his hand totalling 0, the sabacc pot of 6.
@@ -182,7 +182,7 @@ def test_spike_with_a_console_seat_an_all_in_side_pot_and_the_sabacc_pot_carried
     expect(con.locator("#seat-play-for")).to_have_text("Moves for Leia")
     pick(con, "seat-cards", ["+6"])
     tap(con, "Swap with the discard pile for Leia", box="#seat-moves")
-    expect(con.locator("#discard-top")).to_have_text("+6")
+    expect(con.locator('#hand-game-facts [data-fact="discard_top"] .fact-value')).to_have_text("+6")
     tap(lando, "Stand")
     money((27, 27, 27, 3, 6, 8))
     # The betting phase: Han bets 5, Chewie calls, Leia all-in for 3, Lando junks.

@@ -91,22 +91,22 @@ def test_item11_12_the_console_plays_the_discard_pile_and_enters_the_spike_dice_
     # The dealer turns up the first card; the console enters it.
     expect(con.locator("#dice-entry")).to_be_hidden()  # no roll is due yet
     enter_top("-3")
-    expect(t.display.locator("#d-discard")).to_have_text(f"Discard pile: {MINUS}3")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_have_text(f"Discard pile {MINUS}3")
 
     # Han swaps from the console, discarding +5: the +5 is the top card, and the picker is empty.
     seat.select_option("s2")
     pick(con, "seat-cards", ["+5"])
     inside_panels(con)
     tap("Swap with the discard pile for Han")
-    expect(con.locator("#discard-top")).to_have_text("+5")
-    expect(t.display.locator("#d-discard")).to_have_text("Discard pile: +5")
+    expect(con.locator('#hand-game-facts [data-fact="discard_top"] .fact-value')).to_have_text("+5")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_have_text("Discard pile +5")
     # Chewie junks: a junked card lies on top now, to be entered.
     seat.select_option("s3")
     tap("Junk for Chewie")
-    expect(con.locator("#discard-top")).to_have_text("none entered yet")
-    expect(t.display.locator("#d-discard")).to_have_text("Discard pile: the top card is not entered yet")
+    expect(con.locator('#hand-game-facts [data-fact="discard_top"] .fact-value')).to_have_text("the top card is not entered yet")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_have_text("Discard pile the top card is not entered yet")
     enter_top("+8")
-    expect(t.display.locator("#d-discard")).to_have_text("Discard pile: +8")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_have_text("Discard pile +8")
     seat.select_option("s1")
     tap("Stand for Lando")
     for sid, name in (("s2", "Han"), ("s1", "Lando")):
@@ -132,7 +132,7 @@ def test_item11_12_the_console_plays_the_discard_pile_and_enters_the_spike_dice_
     assert t.version == before
     pick(con, "seat-cards", ["-1"])
     tap("Gain, keep and discard another for Han")
-    expect(t.display.locator("#d-discard")).to_have_text(f"Discard pile: {MINUS}1")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_have_text(f"Discard pile {MINUS}1")
     expect(con.locator("#seat-cards .chip")).to_have_count(0)
     seat.select_option("s1")
     tap("Stand for Lando")
@@ -150,8 +150,8 @@ def test_item11_12_the_console_plays_the_discard_pile_and_enters_the_spike_dice_
     # The reveal: the dealer turned up a new top card after the shift, and it is entered.
     expect(con.locator("#hand-stage")).to_contain_text("reveal")
     enter_top("-9")
-    expect(con.locator("#discard-top")).to_have_text(f"{MINUS}9")
-    expect(t.display.locator("#d-discard")).to_have_text(f"Discard pile: {MINUS}9")
+    expect(con.locator('#hand-game-facts [data-fact="discard_top"] .fact-value')).to_have_text(f"{MINUS}9")
+    expect(t.display.locator('#d-table-facts [data-fact="discard_top"]')).to_have_text(f"Discard pile {MINUS}9")
     seat.select_option("s2")
     pick(con, "seat-cards", ["+4", "-4"])
     inside_panels(con)

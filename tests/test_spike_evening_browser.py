@@ -445,8 +445,9 @@ def test_a_spike_evening_four_phones_a_console_seat_and_the_display(tables, find
     t.tap(con, "Junk for Bib", box="#seat-moves")  # a junk in the betting phase: penalty 1
     # Bib's hand went face up onto the discard pile: the −2 shown before is no longer its top
     # card, and every screen says the top card is to be entered (item 11).
-    for page, line in ((t.display, "#d-discard"), (han, "#discard-top"), (leia, "#discard-top")):
-        expect(page.locator(line)).to_have_text("Discard pile: the top card is not entered yet")
+    for page, line in ((t.display, '#d-table-facts [data-fact="discard_top"]'), (han, '#table-facts [data-fact="discard_top"]'),
+                       (leia, '#table-facts [data-fact="discard_top"]')):
+        expect(page.locator(line)).to_have_text("Discard pile the top card is not entered yet")
     t.tap(lando, "Call 4")
     t.tap(han, "Call 2")
     t.money("after hand 1's first betting phase", {"s1": 23, "s2": 21, "s3": 23, "s4": 23, "s5": 25}, 25, 10)
@@ -487,24 +488,24 @@ def test_a_spike_evening_four_phones_a_console_seat_and_the_display(tables, find
     t.read_words("hand 1, the reveal")
     t.enter_cards(leia, "reveal-picker", ["-4", "+4"], "#reveal-send")
     for page in (han, leia):
-        expect(page.locator("#demise-title")).to_have_text("Blind draw")
+        expect(page.locator("#tie-card-title")).to_have_text("Blind draw")
     t.read_words("hand 1, the blind draw")
-    t.enter_cards(han, "demise-picker", ["+10"], "#demise-send")
-    t.enter_cards(leia, "demise-picker", ["+10"], "#demise-send")  # +10 and +10: tied again
+    t.enter_cards(han, "tie-card-picker", ["+10"], "#tie-card-send")
+    t.enter_cards(leia, "tie-card-picker", ["+10"], "#tie-card-send")  # +10 and +10: tied again
     t.sync()
     for who, page in (("Han", han), ("Leia", leia)):
-        expect(page.locator("#demise-panel")).to_be_visible()
+        expect(page.locator("#tie-card-panel")).to_be_visible()
         text = page.locator("body").inner_text()
         found.check("7", re.search(r"tied again", text, re.I) is not None,
                     f"after a tied blind draw, {who}'s phone does not say “tied again”")
-        chips = page.locator("#demise-picker .chip")
+        chips = page.locator("#tie-card-picker .chip")
         if not found.check("7", chips.count() == 0,
                            f"the second blind draw starts with {who}'s first card still in the picker"):
             while chips.count():
                 chips.first.click()
     t.read_words("hand 1, the second blind draw")
-    t.enter_cards(han, "demise-picker", ["-9"], "#demise-send")
-    t.enter_cards(leia, "demise-picker", ["+9"], "#demise-send")
+    t.enter_cards(han, "tie-card-picker", ["-9"], "#tie-card-send")
+    t.enter_cards(leia, "tie-card-picker", ["+9"], "#tie-card-send")
     after1 = {"s1": 23, "s2": 21, "s3": 23, "s4": 58, "s5": 25}
     t.money("after hand 1", after1, 0, 0)
     t.nets("of hand 1", {"s1": -7, "s2": -9, "s3": -7, "s4": 28, "s5": -5}, {"s4": 35})

@@ -87,11 +87,11 @@ def test_a_blind_draw_that_ties_again_is_shown_with_its_cards_everywhere(table):
     for seat, cards in (("s2", ["+3", "-3"]), ("s3", ["+9", "+1"]), ("s1", ["-3", "+3"])):
         for_seat(t, seat, type="reveal", cards=cards)
     han = t.phones["s2"]
-    expect(han.locator("#demise-title")).to_have_text("Blind draw")
-    expect(han.locator("#demise-hint")).to_have_text("Draw a card from the draw pile. Enter it:")
+    expect(han.locator("#tie-card-title")).to_have_text("Blind draw")
+    expect(han.locator("#tie-card-hint")).to_have_text("Draw a card from the draw pile. Enter it:")
 
     # The first draw: Han on his phone, Lando from the console; both +5.
-    enter_on_phone(t, "s2", "demise-picker", ["+5"], "Enter my card")
+    enter_on_phone(t, "s2", "tie-card-picker", ["+5"], "Enter my card")
     enter_on_console(t, con, "+5")
 
     # Tied again: every screen says so, and each entry starts empty for the second card.
@@ -100,10 +100,10 @@ def test_a_blind_draw_that_ties_again_is_shown_with_its_cards_everywhere(table):
     expect(t.phones["s3"].locator("#turn")).to_have_text(again)
     expect(han.locator("#turn")).to_have_text(
         "Blind draw, tied again: waiting for you and Lando to draw another card and enter it.")
-    expect(han.locator("#demise-hint")).to_have_text(
+    expect(han.locator("#tie-card-hint")).to_have_text(
         "Tied again (you drew +5): draw another card from the draw pile. Enter it:")
     expect(han.locator("#actions")).to_have_text("Tied again: draw another card and enter it below, under “Blind draw”.")
-    expect(han.locator("#demise-picker .chip")).to_have_count(0)
+    expect(han.locator("#tie-card-picker .chip")).to_have_count(0)
     expect(con.locator("#hand-turn")).to_have_text(again)
     expect(con.locator("#seat-cards")).to_have_attribute("aria-label", "Lando's blind-draw card (tied again: draw 2)")
     expect(con.locator("#seat-cards .chip")).to_have_count(0)
@@ -111,7 +111,7 @@ def test_a_blind_draw_that_ties_again_is_shown_with_its_cards_everywhere(table):
         expect(page.locator("#log")).to_contain_text("Blind draw, tied again (Han +5, Lando +5)")
 
     # The second draw: a sylop beats everything.
-    enter_on_phone(t, "s2", "demise-picker", ["sylop"], "Enter my card")
+    enter_on_phone(t, "s2", "tie-card-picker", ["sylop"], "Enter my card")
     enter_on_console(t, con, "+1")
     lost = f"tied with Han; lost the blind draw: +5, then +1 against Han's +5, then Sylop"
     won = "tied with Lando; won the blind draw: +5, then Sylop against Lando's +5, then +1"

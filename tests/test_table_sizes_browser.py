@@ -114,9 +114,9 @@ def test_item15_the_tv_reads_from_the_table_at_1920x1080(evening):
     t.host.do("discard_top", card="-3")
     t.synced(display)
     expect(display.locator("#d-deal")).to_contain_text("Lando, deal: Deal Han 2 cards")
-    discard = display.locator("#d-discard")
-    expect(discard).to_have_text("Discard pile: \u22123")
-    assert px(display, "#d-discard") >= 40  # read from across the table (it was 17.6 px)
+    discard = display.locator('#d-table-facts [data-fact="discard_top"]')
+    expect(discard).to_have_text("Discard pile \u22123")
+    assert px(display, '#d-table-facts [data-fact="discard_top"]') >= 40  # read from across the table (it was 17.6 px)
     for rnd in (1, 2, 3):
         for seat in ("s2", "s3", "s1"):
             t.host.do("draw", seat=seat, action="stand")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.refusal import Refused
-from companion.games.classic import calling, outcome, sides, static_field
+from companion.games.classic import calling, facts, outcome, sides, static_field
 from companion.games.classic.calling import Calling
 from companion.games.classic.settle import PlayerReveal, Settlement, settle
 from companion.games.classic.sides import Sides
@@ -38,6 +38,14 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     #: An undone tie card says the game's word for it ({tie_card}: the sudden-demise card).
     UNDONE = {**calling.UNDONE, **static_field.UNDONE, "demise_card": "{who}'s {tie_card}"}
     HOST_CHECKED = ("no_call",)
+
+    def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
+        """The shared hand view, with classic's facts (docs/games.md "Facts"): each seat's
+        static field."""
+        view, h = super().hand_view(viewer), self.s["hand"]
+        if view is not None and h is not None:
+            view["facts"] = {"table": [], "seats": facts.seat_facts(h, self.rules)}
+        return view
 
     def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:
         """Classic's own checked moves in a seat's list: calling the hand, or not."""

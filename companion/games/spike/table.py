@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.spike import outcome, survivor
+from companion.games.spike import facts, outcome, survivor
 from companion.games.classic.settle import PlayerReveal, Settlement
 from companion.games.classic.tie_cards import TieCards
 from companion.games.spike.blind_draw import BlindDraw
@@ -33,6 +33,14 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieCards, DealtHand
     COMMANDS = {**DealtHand.COMMANDS, **discard.COMMANDS, **survivor.COMMANDS}
     #: An undone tie card says the game's word for it ({tie_card}: the blind-draw card).
     UNDONE = {"demise_card": "{who}'s {tie_card}"}
+
+    def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
+        """The shared hand view, with Spike's facts (docs/games.md "Facts"): the discard pile's
+        top card."""
+        view, h = super().hand_view(viewer), self.s["hand"]
+        if view is not None and h is not None:
+            view["facts"] = {"table": facts.table_facts(h, self.rules), "seats": {}}
+        return view
 
     def hand_moves(self, sid: str) -> list[dict[str, Any]]:
         """Spike's own moves in the hand: the survivor's show or no show."""

@@ -6,7 +6,7 @@
 
 import {
   LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords,
-  discardPileWords, hasSabaccPot, handSizeWords,
+  hasSabaccPot, handSizeWords,
 } from "./live.js";
 import { loadDeck, cardName, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
@@ -54,9 +54,6 @@ function render(state, events) {
   $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
   $("d-roll").textContent = roll ? `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}` : "";
-  const pile = discardPileWords(state, live, cardWords);
-  $("d-discard").hidden = !pile;
-  $("d-discard").textContent = pile;
   renderFacts($("d-table-facts"), tableFacts(state));
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
@@ -118,8 +115,7 @@ function render(state, events) {
         `${p.bet ? ` · bet ${p.bet}` : ""}${handSizeWords(p) ? ` · ${handSizeWords(p)}` : ""}`) : null,
       seatFactsLine(seatFacts(state, s.seat), "d-facts d-game-facts-seat"),
       job ? h("span", { class: "d-job" }, job.words) : null,
-      p && p.static && p.static.length ? h("span", { class: "d-static" }, `Static: ${p.static.map(cardWords).join(", ")}`) : null,
-      p && p.cards ? h("span", { class: "d-static" }, `Hand: ${p.cards.map(cardWords).join(", ")}`) : null);
+      p && p.cards ? h("span", { class: "d-cards" }, `Hand: ${p.cards.map(cardWords).join(", ")}`) : null);
     return li;
   });
   $("d-seats").replaceChildren(...seats);

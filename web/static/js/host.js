@@ -601,10 +601,10 @@ function consolePage(root) {
 
   let topPicker = null;
 
-  /** Where the discard pile lies face up: its top card, and the host's entry of a card turned up. */
+  /** Where the discard pile lies face up: the host's entry of a card turned up (the top card is
+   * the game's fact, in the hand panel). */
   function renderDiscardPile(hand) {
     if (!$("discard-panel")) return;
-    $("discard-top").textContent = hand && hand.discard_top ? cardWords(hand.discard_top) : "none entered yet";
     $("discard-top-send").disabled = !hand; // at any stage of a running hand: after the last round's shift too
     if (!topPicker && deck) topPicker = new CardPicker($("discard-top-picker"), { deck, max: 1, label: "The card turned up" });
   }
@@ -725,10 +725,10 @@ function consolePage(root) {
     const got = await call("GET", `${base}/seats/${encodeURIComponent(sid)}/legal`, undefined, token);
     if (asked !== legalAsked || !got.ok) return; // a newer update asked again meanwhile
     const seat = state.seats.find((s) => s.seat === sid);
-    const statics = got.data.legal.filter((l) => l.type === "static_add" || l.type === "static_remove").map((l) => l.type);
+    const keptMoves = got.data.legal.filter((l) => l.type === "static_add" || l.type === "static_remove");
     const legal = got.data.legal.filter((l) =>
       !["sit_out", "sit_in", "leave", "cash_out", "buy_in", "static_add", "static_remove"].includes(l.type));
-    renderSeatStatic(sid, seat, statics);
+    renderSeatKept(sid, seat, keptMoves);
     const key = JSON.stringify([sid, legal, Boolean(deck)]);
     if (key === seatPlayKey) return;
     seatPlayKey = key;
@@ -793,40 +793,44 @@ function consolePage(root) {
   }
 
   // The cards the seat lays face up, as its phone would offer them (a seat without a phone too).
-  let staticPicker = null;
-  let staticFor = null;
-  function renderSeatStatic(sid, seat, statics) {
+  let keptPicker = null;
+  let keptFor = null;
+  function renderSeatKept(sid, seat, keptMoves) {
+    const removing = keptMoves.find((l) => l.type === "static_remove");
     const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
     const player = hand ? hand.players.find((p) => p.seat === sid) : null;
-    const show = Boolean(state.rules.static_field && state.rules.static_field !== "none" && player && player.static
-      && deck && (statics.length || player.static.length));
-    $("seat-static-wrap").hidden = !show;
+    // Where the seat has cards to keep face up, or moves to keep one or take one back (a game
+    // without such cards has neither).
+    const show = Boolean(player && player.static && deck && (keptMoves.length || player.static.length));
+    $("seat-kept-wrap").hidden = !show;
     if (!show) return;
-    $("seat-static-name").textContent = seat ? seat.name : sid;
-    $("seat-static-list").replaceChildren(...(player.static.length ? player.static.map((c) => {
+    $("seat-kept-name").textContent = seat ? seat.name : sid;
+    $("seat-kept-list").replaceChildren(...(player.static.length ? player.static.map((c) => {
       const li = el("li", { class: "card-chip" }, el("span", { text: cardWordsOf(c) }));
-      if (statics.includes("static_remove")) {
-        const b = el("button", { type: "button", class: "button small", text: "Take out", "aria-label": `Take ${cardWordsOf(c)} out of the static field` });
-        b.addEventListener("click", () => send({ type: "static_remove", card: c, seat: sid }, $("seat-static-wrap")));
+      if (removing) {
+        const b = el("button", { type: "button", class: "button small", text: removing.words, "aria-label": `${removing.words}: ${cardWordsOf(c)}` });
+        b.addEventListener("click", () => send({ type: "static_remove", card: c, seat: sid }, $("seat-kept-wrap")));
         li.append(b);
       }
       return li;
     }) : [el("li", { class: "muted", text: "Empty." })]));
-    const canAdd = statics.includes("static_add");
-    $("seat-static-add").hidden = !canAdd;
-    $("seat-static-picker").hidden = !canAdd;
-    if (canAdd && staticFor !== sid) {
-      if (staticPicker) staticPicker.destroy();
-      staticPicker = new CardPicker($("seat-static-picker"), { deck, max: 1, label: `Card to put in ${seat ? seat.name : sid}'s static field` });
-      staticFor = sid;
+    const adding = keptMoves.find((l) => l.type === "static_add");
+    const canAdd = Boolean(adding);
+    if (adding) $("seat-kept-add").textContent = adding.words; // as the seat's phone says it
+    $("seat-kept-add").hidden = !canAdd;
+    $("seat-kept-picker").hidden = !canAdd;
+    if (canAdd && keptFor !== sid) {
+      if (keptPicker) keptPicker.destroy();
+      keptPicker = new CardPicker($("seat-kept-picker"), { deck, max: 1, label: `${seat ? seat.name : sid}: ${adding.inputs[0].words}` });
+      keptFor = sid;
     }
   }
   const cardWordsOf = (c) => (deck ? codeNamer(deck)(c) : c);
-  $("seat-static-add").addEventListener("click", async () => {
-    const card = staticPicker && staticPicker.cards[0];
-    const slot = $("seat-static-wrap").querySelector(".field-error");
+  $("seat-kept-add").addEventListener("click", async () => {
+    const card = keptPicker && keptPicker.cards[0];
+    const slot = $("seat-kept-wrap").querySelector(".field-error");
     if (!card) { slot.textContent = "Pick the card first."; return; }
-    if (await send({ type: "static_add", card, seat: $("play-seat").value }, $("seat-static-wrap"))) staticPicker.clear();
+    if (await send({ type: "static_add", card, seat: $("play-seat").value }, $("seat-kept-wrap"))) keptPicker.clear();
   });
 
   /** A discarding move played for a seat, with the card picked for it (or null: pick one). */

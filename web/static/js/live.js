@@ -382,16 +382,6 @@ export function amountField({ id, label, lo, hi, verb, kept = null, onSend, guar
   return form;
 }
 
-/** The discard pile's line for a hand still being played (`hand`; null otherwise): its top
- * card ("Discard pile: +5"), or, where the rules keep the pile face up and nobody has entered
- * the card on top yet (before the first is turned up, or after a fold laid a whole hand on it),
- * that it is to be entered; "" where the game has no public pile. */
-export function discardPileWords(state, hand, cardWords) {
-  if (!hand) return "";
-  if (hand.discard_top) return `Discard pile: ${cardWords(hand.discard_top)}`;
-  return state.rules.discard_pile_public ? "Discard pile: the top card is not entered yet" : "";
-}
-
 /** Whose move it is and what they do: the server's words for this viewer (`hand.words`). */
 export function turnWords(state, names, mySeat = null) {
   // The turn line is only ever the server's words (the engine words it for this viewer, from

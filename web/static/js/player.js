@@ -7,7 +7,7 @@
 import {
   LiveTable, TapGuard, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  gameWords, discardPileWords, capital, hasSabaccPot, handSizeWords,
+  gameWords, capital, hasSabaccPot, handSizeWords,
 } from "./live.js";
 import { offerBlocks } from "./moves.js";
 import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
@@ -112,7 +112,7 @@ let deck = null;
 let armed = null; // {key, until}: a fold/all-in waiting for its second tap
 let busy = false;
 const log = [];
-const pickers = { reveal: null, tie: null, static: null };
+const pickers = { reveal: null, tie: null, kept: null };
 let pickerHand = null; // the hand the reveal and tie pickers were made for
 let tieDraw = 1; // the draw the tie picker was made for (tied again: the next)
 let clash = null; // the words of a reveal clash this seat must enter again for
@@ -132,8 +132,8 @@ function seatPage() {
     $("actions-title").focus(); // back to the moves, for a screen reader too
   });
   $("reveal-send").addEventListener("click", (e) => sendCards(e.currentTarget.dataset.type || "reveal", pickers.reveal, e.currentTarget));
-  $("demise-send").addEventListener("click", (e) => sendTieCard(e.currentTarget));
-  $("static-add").addEventListener("click", (e) => addStatic(e.currentTarget));
+  $("tie-card-send").addEventListener("click", (e) => sendTieCard(e.currentTarget));
+  $("kept-add").addEventListener("click", (e) => addKept(e.currentTarget));
   keepScreenOn();
   // A game without cards to pick has no deck: its cards are said in its own words.
   if (pageDeckName()) loadDeck().then((d) => {
@@ -200,9 +200,6 @@ function render(state, events) {
   const ending = state.rules.ending;
   const rounds = ending && ending.rounds;
   const lead = hand && hand.stage === "play" ? `Hand ${hand.no}${ending ? `, round ${hand.round}${rounds ? ` of ${rounds}` : ""}` : ""}. ` : "";
-  const pile = discardPileWords(state, hand && hand.stage !== "settled" ? hand : null, cardWords);
-  $("discard-top").hidden = !pile;
-  $("discard-top").textContent = pile;
   $("turn").textContent = lead + turn;
   renderFacts($("table-facts"), tableFacts(state));
   renderFacts($("my-facts"), ownFacts(state));
@@ -224,7 +221,7 @@ function render(state, events) {
   renderBuyIn(state);
   renderWhyOut(state, me, mine);
   renderDeal(state, names);
-  renderStatic(state, mine);
+  renderKept(state, mine);
   renderReveal(state, mine);
   renderResult(state, names);
   renderFinal(state);
@@ -493,43 +490,44 @@ function cardItem(code, removable) {
   if (removable) {
     const b = h("button", { type: "button", class: "button small", dataset: { action: "static_remove" } },
       removable.words);
-    b.setAttribute("aria-label", `Take ${cardWords(code)} back from my static field`);
+    b.setAttribute("aria-label", `${removable.words}: ${cardWords(code)}`);
     b.addEventListener("click", () => send({ type: "static_remove", card: code }, b));
     li.append(b);
   }
   return li;
 }
 
-function renderStatic(state, mine) {
-  // Only a game whose rules have one (and say it is played) shows it.
-  const rulesAllow = Boolean(state.rules.static_field) && state.rules.static_field !== "none";
-  $("static-panel").hidden = !rulesAllow;
-  if (!rulesAllow) return;
+function renderKept(state, mine) {
+  // Shown where the player keeps cards face up, or may put one there or take one back now (the
+  // server's offers): a game without such cards has neither.
   const cards = mine ? mine.static : [];
   const canRemove = legalOf(state, "static_remove")[0] || null;
-  $("my-static").replaceChildren(...(cards.length
+  const shown = Boolean(cards.length || canRemove || legalOf(state, "static_add").length);
+  $("kept-panel").hidden = !shown;
+  if (!shown) return;
+  $("my-kept").replaceChildren(...(cards.length
     ? cards.map((c) => cardItem(c, canRemove))
     : [h("li", { class: "muted" }, "Empty.")]));
   const adding = legalOf(state, "static_add")[0];
   const canAdd = adding && deck;
-  $("static-add-wrap").hidden = !canAdd;
-  if (adding) $("static-add").textContent = adding.words;
-  if (canAdd && !pickers.static) {
-    pickers.static = new CardPicker($("static-picker"), { deck, max: 1, label: adding.inputs[0].words });
+  $("kept-add-wrap").hidden = !canAdd;
+  if (adding) $("kept-add").textContent = adding.words;
+  if (canAdd && !pickers.kept) {
+    pickers.kept = new CardPicker($("kept-picker"), { deck, max: 1, label: adding.inputs[0].words });
   }
-  if (pickers.static && state.hand) {
-    pickers.static.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static || []));
+  if (pickers.kept && state.hand) {
+    pickers.kept.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static || []));
   }
 }
 
-async function addStatic(button) {
-  const card = pickers.static && pickers.static.cards[0];
+async function addKept(button) {
+  const card = pickers.kept && pickers.kept.cards[0];
   if (!card) {
-    $("static-panel").querySelector(".field-error").textContent = "Pick the card first.";
+    $("kept-panel").querySelector(".field-error").textContent = "Pick the card first.";
     return;
   }
   const result = await send({ type: "static_add", card }, button);
-  if (result.ok) pickers.static.clear();
+  if (result.ok) pickers.kept.clear();
 }
 
 function renderReveal(state, mine) {
@@ -575,25 +573,25 @@ function renderReveal(state, mine) {
     $("reveal-send").dataset.type = reveal.type;
     countCards(reveal.hand_size);
   }
-  $("demise-panel").hidden = !tie || !deck;
+  $("tie-card-panel").hidden = !tie || !deck;
   const blind = state.rules.tie === "blind_draw";
-  $("demise-title").textContent = capital(gameWords().tie);
+  $("tie-card-title").textContent = capital(gameWords().tie);
   // A tie drawn again asks for the next draw: a new, empty entry for its card.
   const draw = tie && tie.draw ? tie.draw : 1;
   if (tie && pickers.tie && draw !== tieDraw) { pickers.tie.destroy(); pickers.tie = null; }
   tieDraw = draw;
   if (tie && !clash) {
-    $("demise-hint").textContent = !blind ? "The dealer deals you one more card. Enter it:"
+    $("tie-card-hint").textContent = !blind ? "The dealer deals you one more card. Enter it:"
       : draw > 1 ? `Tied again (you drew ${tie.drawn.map(cardWords).join(", then ")}): draw another card from the draw pile. Enter it:`
       : "Draw a card from the draw pile. Enter it:";
   }
-  if (tie && clash) $("demise-hint").textContent = clash;
-  if (tie) $("demise-send").textContent = tie.words;
+  if (tie && clash) $("tie-card-hint").textContent = clash;
+  if (tie) $("tie-card-send").textContent = tie.words;
   if (tie && deck && !pickers.tie) {
-    pickers.tie = new CardPicker($("demise-picker"), { deck, max: 1, label: tie.inputs[0].words });
+    pickers.tie = new CardPicker($("tie-card-picker"), { deck, max: 1, label: tie.inputs[0].words });
   }
   if (hand && hand.stage === "demise" && !tie && (hand.demise_players || []).includes(live.seat)) {
-    $("demise-panel").hidden = true;
+    $("tie-card-panel").hidden = true;
   }
 }
 
@@ -611,7 +609,7 @@ async function sendCards(type, picker, button) {
 async function sendTieCard(button) {
   const card = pickers.tie && pickers.tie.cards[0];
   if (!card) {
-    $("demise-panel").querySelector(".field-error").textContent = "Pick the card the dealer gave you first.";
+    $("tie-card-panel").querySelector(".field-error").textContent = "Pick the card the dealer gave you first.";
     return;
   }
   await send({ type: "demise_card", card }, button);
@@ -713,9 +711,6 @@ function renderSeats(state, names) {
       tags.map((t) => h("span", { class: "tag" }, t)),
       h("span", { class: "seat-facts" }, facts.filter(Boolean).join(" · ")),
       seatFactsLine(seatFacts(state, s.seat)));
-    if (p && p.static && p.static.length) {
-      li.append(h("span", { class: "seat-static" }, `Static field: ${p.static.map(cardWords).join(", ")}`));
-    }
     return li;
   });
   $("seats").replaceChildren(...items);
