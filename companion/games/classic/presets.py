@@ -257,7 +257,7 @@ def rules_from(spec: Any, field: str = "rules") -> RuleSet:
 #: How many dice each trigger throws, in words, for the host's trigger picker.
 TRIGGER_CHOICES = {
     Trigger.TWO_D6_DOUBLES: "two d6: any double shifts (1 in 6)",
-    Trigger.TWO_D6_SPIKE: "two d6: only the double of the chosen face shifts (1 in 36)",
+    Trigger.TWO_D6_ONE_FACE: "two d6: only the double of the chosen face shifts (1 in 36)",
     Trigger.D6_HIGH: "one d6: 4 to 6 shifts (1 in 2)",
     Trigger.D6_LOW: "one d6: 1 to 3 shifts (1 in 2)",
     Trigger.D10: "one d10: the chosen face shifts (1 in 10)",

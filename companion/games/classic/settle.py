@@ -85,7 +85,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from companion.rules.cards import UnknownCard
 from companion.rules.game import CONCEDED, FOLDED, InvalidHand
-from companion.rules.rulesets import HAND_POT, RuleSet, Side
+from companion.games.classic.hands import Side
+from companion.rules.rulesets import HAND_POT, RuleSet
 from companion.rules.settle import InvalidReveal, Pot, PotResult, award, best, build_pots
 
 #: Limits that keep one settlement small (the API refuses larger requests with a 422).
