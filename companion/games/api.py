@@ -167,6 +167,10 @@ Parser = Callable[[Any], Any]
 #: `InvalidRequest(message, field)` for the first bad field (the server answers 422).
 Calculator = Callable[[Any], dict[str, Any]]
 
+#: How the audit log says one of a game's own events: (the event, its seat's player's name,
+#: the rules of the hand it belongs to) -> the line (`Game.log_words`).
+LogWords = Callable[[Mapping[str, Any], str, Any], str]
+
 
 @dataclass(frozen=True)
 class CalculatorSchema:
@@ -341,6 +345,8 @@ class Game:
       order, for a game whose rules are no `RuleSet` (empty: no reference card of its own).
     - `dice`: every dice the game's scrambler throws (`DiceSpec`); its engine's `roll_due`
       names the one a roll throws now.
+    - `log_words`: event type -> how the audit log says that event of this game's own
+      (`LogWords`); an event without any says its own `words`, else its type.
     """
 
     name: str
@@ -361,6 +367,7 @@ class Game:
     printables: tuple[Printables, ...] = ()
     reference: tuple[str, ...] = ()
     dice: tuple[DiceSpec, ...] = ()
+    log_words: Mapping[str, LogWords] = field(default_factory=dict, compare=False)
 
     def preset_order(self) -> list[str]:
         """The preset names in the game's order (the start page lists them so)."""
