@@ -187,6 +187,27 @@ def test_audit_words_never_show_an_entered_card():
     assert event_words({"type": "cards_entered", "seat": "s1"}, names) == "Han has entered their hand"
 
 
+def test_the_audit_log_says_a_games_own_events_in_that_games_words():
+    # Each game declares how the log says its own events (Game.log_words); the hand's game's
+    # words stand where two games log the same event (the tie card both enter).
+    names = {"s1": "Han", "s2": "Lando"}
+    classic, spike = ruleset_from("classic"), ruleset_from("spike")
+    assert event_words({"type": "static_added", "seat": "s1", "card": "sa5"}, names, classic) == \
+        "Han puts sa5 in the static field"
+    assert event_words({"type": "static_removed", "seat": "s2", "card": "c3"}, names, classic) == \
+        "Lando takes c3 out of the static field"
+    assert event_words({"type": "sudden_demise"}, names, classic) == "sudden demise"
+    assert event_words({"type": "blind_draw"}, names, spike) == "blind draw"
+    entered = {"type": "demise_card_entered", "seat": "s1", "card": "sa5"}
+    assert event_words(entered, names, classic) == "Han has entered a sudden-demise card"
+    assert event_words(entered, names, spike) == "Han has entered a blind-draw card"
+    # A settled hand of drawn tie cards lists them, named as the game names its tie.
+    settled = {"type": "settled", "stacks": {"s1": 12, "s2": 8}, "sabacc_pot": 0,
+               "settlement": {"hands": [{"name": "s1", "blind_draw": ["+5", "+1"]}, {"name": "s2"}]}}
+    assert event_words(settled, names, spike).endswith("; blind draw: Han +5 +1")
+    assert "blind draw" not in event_words({**settled, "settlement": {"hands": []}}, names, spike)
+
+
 def test_the_audit_log_says_each_turn_action_in_the_games_own_words(client):
     """Spike's turn actions are logged by id ("gain_keep"): the audit log says what each did
     as the phones' last actions do, never the id made into a verb ("gain_keeps a card")."""
