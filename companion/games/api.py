@@ -347,6 +347,10 @@ class Game:
       names the one a roll throws now.
     - `log_words`: event type -> how the audit log says that event of this game's own
       (`LogWords`); an event without any says its own `words`, else its type.
+    - `tie_column(hand, card_name, kind_words)`: what a hand's history says in its tie column
+      for one player's line of a settlement (`hand`), with the deck's card names and the
+      ranking's kinds in words; "" where the player had no tie card of this game's own. None:
+      the cards the player drew in a tie (the settlement's `blind_draw`), if any.
     """
 
     name: str
@@ -368,6 +372,8 @@ class Game:
     reference: tuple[str, ...] = ()
     dice: tuple[DiceSpec, ...] = ()
     log_words: Mapping[str, LogWords] = field(default_factory=dict, compare=False)
+    tie_column: Callable[[Mapping[str, Any], Callable[[str], str], Callable[[str], str]], str] | None = field(
+        default=None, compare=False)
 
     def preset_order(self) -> list[str]:
         """The preset names in the game's order (the start page lists them so)."""

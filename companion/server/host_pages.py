@@ -214,10 +214,15 @@ def _log_words(rules: Any) -> dict[str, Any]:
     games = registry.games()
     for game in games.values():
         out.update(game.log_words)
-    own = next((g for g in games.values() if getattr(rules, "name", None) in g.presets), None)
+    own = _game_of(rules)
     if own is not None:
         out.update(own.log_words)
     return out
+
+
+def _game_of(rules: Any) -> Any:
+    """The game whose preset `rules` is (None for rules no game of the registry holds)."""
+    return next((g for g in registry.games().values() if getattr(rules, "name", None) in g.presets), None)
 
 
 #: A penalty's reason when the player who called the hand did not win it (SETTLE-API.md).
@@ -652,6 +657,9 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
     display_name: Any = deck.display_name if deck is not None else str
     judge = getattr(rules, "hands", None)
     kind_words: Any = judge.words if judge is not None else (lambda kind: str(kind or ""))
+    # A game's own tie column (`Game.tie_column`); else the cards drawn in a tie, if any.
+    game = _game_of(rules)
+    tie_column = game.tie_column if game is not None else None
 
     s = entry["settlement"]
     def n(seat: str) -> str:
@@ -703,8 +711,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             pots.append(f"Sabacc pot: {' and '.join(n(w) for w in s['sabacc_pot_winners'])}.")
         for x in s.get("penalties") or []:
             # A penalty's reason is a kind of hand in the game's words, or the caller's loss.
-            why = ("called the hand and lost" if x["reason"] == CALLER_LOST
-                   else rules.hands.words(x["reason"]))
+            why = "called the hand and lost" if x["reason"] == CALLER_LOST else kind_words(x["reason"])
             pots.append(f"{n(x['name'])} {why}: pays {x['amount']}.")
     rows = []
     for x in hands:
@@ -717,9 +724,8 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             "kind": kind_words(x["kind"]) if x.get("kind") is not None else "—",
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
             "net": _net_words((s.get("net") or {}).get(x["name"])),
-            "demise": (f"{display_name(x['demise'])}: {x['demise_total']}, "
-                       f"{kind_words(x['demise_kind'])}") if x.get("demise") else
-                      ", then ".join(display_name(c) for c in x.get(DRAWN_TIE_CARDS) or ()),
+            "demise": (tie_column(x, display_name, kind_words) if tie_column else "")
+            or ", then ".join(display_name(c) for c in x.get(DRAWN_TIE_CARDS) or ()),
             "why": x.get("why", ""),
         })
     # `judged`: the columns of judged hands (total, kind, the tie's card) are shown.

@@ -4,7 +4,7 @@ another seat entered never appear: only that one was entered)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from companion.games.api import LogWords
 
@@ -27,6 +27,14 @@ def tie_started(ev: Mapping[str, Any], who: str, rules: Any) -> str:
 def tie_card_entered(ev: Mapping[str, Any], who: str, rules: Any) -> str:
     """A tied player's card entered (which card stays hidden), in the game's words."""
     return f"{who} has entered a {rules.words.tie_card}"
+
+
+def tie_column(hand: Mapping[str, Any], card_name: Callable[[str], str], kind_words: Callable[[str], str]) -> str:
+    """A settled hand's sudden demise, as the history's tie column says it: the card dealt,
+    the hand's new total and kind ("" for a player who was not in one)."""
+    if not hand.get("demise"):
+        return ""
+    return f"{card_name(hand['demise'])}: {hand['demise_total']}, {kind_words(hand['demise_kind'])}"
 
 
 #: Classic's events as the audit log says them.
