@@ -351,6 +351,9 @@ class Game:
       for one player's line of a settlement (`hand`), with the deck's card names and the
       ranking's kinds in words; "" where the player had no tie card of this game's own. None:
       the cards the player drew in a tie (the settlement's `blind_draw`), if any.
+    - `shift_announcements`: a shift kind's value -> what the table is told when a shift of
+      that kind, one of this game's own, fires (other kinds: "A core shift: the scrambler has
+      fired.").
     """
 
     name: str
@@ -372,6 +375,7 @@ class Game:
     reference: tuple[str, ...] = ()
     dice: tuple[DiceSpec, ...] = ()
     log_words: Mapping[str, LogWords] = field(default_factory=dict, compare=False)
+    shift_announcements: Mapping[str, str] = field(default_factory=dict, compare=False)
     tie_column: Callable[[Mapping[str, Any], Callable[[str], str], Callable[[str], str]], str] | None = field(
         default=None, compare=False)
 

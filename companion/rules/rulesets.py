@@ -166,9 +166,16 @@ class ShiftKind(StrEnum):
 
 def shift_announcement(kind: ShiftKind) -> str:
     """What the table is told when the scrambler fires: the one wording of it (the shift
-    event carries it; the phones show it)."""
-    if kind is ShiftKind.SABACC:
-        return "A Sabacc Shift: the spike dice match."  # the game's own name for it
+    event carries it; the phones show it). A game words its own kinds of shift
+    (`Game.shift_announcements`)::
+
+        >>> shift_announcement(ShiftKind.CORE)
+        'A core shift: the scrambler has fired.'
+    """
+    for game in registry.games().values():  # a shift of a game's own says it in its words
+        own = game.shift_announcements.get(kind.value)
+        if own:
+            return str(own)
     return f"A {kind.value} shift: the scrambler has fired."
 
 

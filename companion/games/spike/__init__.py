@@ -52,4 +52,5 @@ GAME = Game(
     calculator_schema=imported_when_called("companion.games.spike.schema:schema"),
     dice=(SPIKE_SHIFT_DICE,),
     log_words=LOG_WORDS,
+    shift_announcements={"sabacc": "A Sabacc Shift: the spike dice match."},
 )
