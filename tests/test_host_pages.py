@@ -18,7 +18,7 @@ from companion.games.classic.explain import explain, section
 from companion.games.classic.presets import PRESETS
 from companion.rules.rulesets import Trigger, ruleset_from
 from companion.scrambler.seed import commitment, derive_rolls
-from companion.server.host_pages import event_words
+from companion.server.host_pages import event_words, showdown_rows
 
 SEED = bytes(range(32))
 EVIL = "<script>x()</script>"  # the engine allows 24 characters
@@ -185,6 +185,56 @@ def test_audit_words_never_show_an_entered_card():
     names = {"s1": "Han"}
     assert "sa5" not in event_words({"type": "demise_card_entered", "seat": "s1", "card": "sa5"}, names)
     assert event_words({"type": "cards_entered", "seat": "s1"}, names) == "Han has entered their hand"
+
+
+def test_the_audit_log_says_a_games_own_events_in_that_games_words():
+    # Each game declares how the log says its own events (Game.log_words); the hand's game's
+    # words stand where two games log the same event (the tie card both enter).
+    names = {"s1": "Han", "s2": "Lando"}
+    classic, spike = ruleset_from("classic"), ruleset_from("spike")
+    assert event_words({"type": "static_added", "seat": "s1", "card": "sa5"}, names, classic) == \
+        "Han puts sa5 in the static field"
+    assert event_words({"type": "static_removed", "seat": "s2", "card": "c3"}, names, classic) == \
+        "Lando takes c3 out of the static field"
+    assert event_words({"type": "sudden_demise"}, names, classic) == "sudden demise"
+    assert event_words({"type": "blind_draw"}, names, spike) == "blind draw"
+    entered = {"type": "demise_card_entered", "seat": "s1", "card": "sa5"}
+    assert event_words(entered, names, classic) == "Han has entered a sudden-demise card"
+    assert event_words(entered, names, spike) == "Han has entered a blind-draw card"
+    # A settled hand of drawn tie cards lists them, named as the game names its tie.
+    settled = {"type": "settled", "stacks": {"s1": 12, "s2": 8}, "sabacc_pot": 0,
+               "settlement": {"hands": [{"name": "s1", "blind_draw": ["+5", "+1"]}, {"name": "s2"}]}}
+    assert event_words(settled, names, spike).endswith("; blind draw: Han +5 +1")
+    assert "blind draw" not in event_words({**settled, "settlement": {"hands": []}}, names, spike)
+
+
+def test_a_hands_history_says_each_games_tie_and_penalties_in_its_words():
+    # Classic's sudden demise (its Game.tie_column): the card dealt, the new total and kind; the
+    # penalty of a hand over the limit is said as the ranking's kind of hand.
+    names = {"s1": "Han", "s2": "Lando"}
+    classic = {"hand": 3, "cards": {"s1": ["sa5", "sa3"], "s2": ["st7", "st9"]},
+               "settlement": {"status": "settled", "payouts": {"s1": 6, "s2": -6},
+                              "pots": [{"amount": 6, "eligible": ["s1", "s2"], "winners": ["s1"]}],
+                              "penalties": [{"name": "s2", "reason": "bomb_out", "amount": 6}],
+                              "hands": [{"name": "s1", "total": 8, "kind": "ordinary", "demise": "sa2",
+                                         "demise_total": 10, "demise_kind": "ordinary"},
+                                        {"name": "s2", "total": 16, "kind": "ordinary", "demise": "st11",
+                                         "demise_total": 27, "demise_kind": "bomb_out"}]}}
+    rules = ruleset_from("classic")
+    rows = showdown_rows(classic, names, rules)
+    assert [r["demise"] for r in rows["rows"]] == [f"{rules.deck.display_name('sa2')}: 10, ordinary",
+                                                   f"{rules.deck.display_name('st11')}: 27, bombed out"]
+    assert rows["tie"] == "Sudden demise" and "Lando bombed out: pays 6." in rows["pots"]
+    # Spike has no tie column of its own: the cards each tied player drew, in the deck's names.
+    spike = {"hand": 1, "cards": {"s1": ["+5", "-5"], "s2": ["+4", "-4"]},
+             "settlement": {"status": "settled", "payouts": {"s1": 4, "s2": -4},
+                            "pots": [{"amount": 4, "eligible": ["s1", "s2"], "winners": ["s1"]}],
+                            "hands": [{"name": "s1", "total": 0, "kind": "sabacc", "blind_draw": ["+5", "+1"]},
+                                      {"name": "s2", "total": 0, "kind": "sabacc", "blind_draw": ["+5", "-1"]}]}}
+    rows = showdown_rows(spike, names, ruleset_from("spike"))
+    deck = ruleset_from("spike").deck
+    assert rows["rows"][0]["demise"] == f"{deck.display_name('+5')}, then {deck.display_name('+1')}"
+    assert rows["tie"] == "Blind draw"
 
 
 def test_the_audit_log_says_each_turn_action_in_the_games_own_words(client):

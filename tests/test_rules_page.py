@@ -242,7 +242,7 @@ RULINGS = [
      "a bet, call or raise of its value, made in the player's own turn to bet"),
     ("the bet limit and the order of betting apply to a stake", lambda rs: True,
      "apply to it exactly as to credits; a stake that would break them is refused"),
-    ("2d6-spike shifts only on a double 1", lambda rs: rs.scrambler_trigger is Trigger.TWO_D6_SPIKE,
+    ("2d6-spike shifts only on a double 1", lambda rs: rs.scrambler_trigger is Trigger.TWO_D6_ONE_FACE,
      "only a double 1 shifts"),
     ("d10/d12/d20 shift on the highest face",
      lambda rs: rs.scrambler_trigger in (Trigger.D10, Trigger.D12, Trigger.D20) and not rs.trigger_face,

@@ -20,7 +20,7 @@ ROLLS = 100_000
 # The shift rates RULES.md states for each trigger (with the default face where one is chosen).
 RULES_RATES = {
     Trigger.TWO_D6_DOUBLES: Fraction(1, 6),
-    Trigger.TWO_D6_SPIKE: Fraction(1, 36),
+    Trigger.TWO_D6_ONE_FACE: Fraction(1, 36),
     Trigger.D6_HIGH: Fraction(1, 2),
     Trigger.D6_LOW: Fraction(1, 2),
     Trigger.D10: Fraction(1, 10),
@@ -66,7 +66,7 @@ def test_each_trigger_shifts_at_the_rate_the_rules_give(trigger):
 
 
 @pytest.mark.parametrize("trigger,face", [(Trigger.D10, 3), (Trigger.D12, 1), (Trigger.D20, 7),
-                                          (Trigger.TWO_D6_SPIKE, 6)])
+                                          (Trigger.TWO_D6_ONE_FACE, 6)])
 def test_a_chosen_face_shifts_as_often_as_the_default(trigger, face):
     assert expected_rate(trigger, face) == RULES_RATES[trigger]
     assert judge(trigger, (face,) * DICE[trigger][0], ShiftKind.CORE, face).shift
@@ -78,8 +78,8 @@ def test_two_d6_doubles_shift_on_any_double_only():
 
 
 def test_spike_shifts_only_on_the_double_spike_face():
-    assert judge(Trigger.TWO_D6_SPIKE, (1, 1), ShiftKind.CORE).shift
-    assert not judge(Trigger.TWO_D6_SPIKE, (4, 4), ShiftKind.CORE).shift
+    assert judge(Trigger.TWO_D6_ONE_FACE, (1, 1), ShiftKind.CORE).shift
+    assert not judge(Trigger.TWO_D6_ONE_FACE, (4, 4), ShiftKind.CORE).shift
 
 
 def test_d6_high_shifts_on_4_to_6_and_d6_low_on_1_to_3():

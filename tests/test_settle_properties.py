@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from companion.games.classic.cards import CARDS, DECK
 from companion.games.classic.presets import PRESETS
-from companion.rules.rulesets import Side, ruleset_from
+from companion.games.classic.hands import Side
+from companion.rules.rulesets import ruleset_from
 from companion.games.classic.settle import PlayerReveal, settle
 from companion.rules.settle import InvalidReveal
 

@@ -28,6 +28,13 @@ from typing import Any, Callable, Iterator
 from companion.games import registry
 from companion.rules.decks import Deck
 
+#: The dealt-hand table's names this player reads and sends (the table's own: `Play` and its
+#: views): the cards a player keeps face up, the stage of a tie's exchange with its players and
+#: the move entering a tie card, and the move calling the hand.
+KEPT_UP = "static"  # the player's static field, in the view
+TIE_STAGE, TIED, TIE_CARD = "demise", "demise_players", "demise_card"
+CALL_THE_HAND = "call_hand"
+
 #: Below this stack a seat buys in again between hands, so long sessions never run dry.
 REBUY_BELOW = 20
 REBUY = 100
@@ -51,28 +58,28 @@ def reveal_cards(hand: dict, seat: str, deck: Deck) -> list[str]:
     never a code more often than the deck holds it.
 
     >>> deck = next(iter(registry.decks().values()))
-    >>> hand = {"players": [{"seat": s, "static": [], "hand_size": 2} for s in ("s1", "s2")]}
+    >>> hand = {"players": [{"seat": s, KEPT_UP: [], "hand_size": 2} for s in ("s1", "s2")]}
     >>> codes = list(deck.cards)
     >>> reveal_cards(hand, "s1", deck) == codes[0:3:2], reveal_cards(hand, "s2", deck) == codes[1:4:2]
     (True, True)
     """
     me = _player(hand, seat)
     left = Counter({c: card.copies for c, card in deck.cards.items()})
-    left.subtract(sum((p["static"] for p in hand["players"]), []))
+    left.subtract(sum((p[KEPT_UP] for p in hand["players"]), []))
     top = max(left.values(), default=0)
     free = [c for n in range(top) for c in deck.cards if left[c] > n]
     seats = [p["seat"] for p in hand["players"]]
-    size = me["hand_size"] - len(me["static"])
-    return list(me["static"]) + free[seats.index(seat)::len(seats)][:size]
+    size = me["hand_size"] - len(me[KEPT_UP])
+    return list(me[KEPT_UP]) + free[seats.index(seat)::len(seats)][:size]
 
 
 def tie_cards(hand: dict, deck: Deck) -> list[str]:
     """One card for each tied player drawing one more (the game's `tie_card`), in the view's
     order of them: distinct codes from the end of `deck`, each with a copy left beside the face-up
     cards, so the exchange is decided at once (distinct codes never tie)."""
-    up = Counter(c for p in hand["players"] for c in (p["cards"] or p["static"]))
+    up = Counter(c for p in hand["players"] for c in (p["cards"] or p[KEPT_UP]))
     free = [c for c in reversed(list(deck.cards)) if up[c] < deck.cards[c].copies]
-    return free[:len(hand["demise_players"] or [])]
+    return free[:len(hand[TIED] or [])]
 
 
 def buy_in_entry(state: dict, amount: int) -> dict[str, Any]:
@@ -98,16 +105,18 @@ def moves(state: dict) -> list[tuple[str, dict[str, Any]]]:
     if stage == "reveal":
         return [(p["seat"], {"type": "reveal", "cards": reveal_cards(hand, p["seat"], deck)})
                 for p in hand["players"] if not p["folded"] and not p["entered"]]
-    if stage == "demise":
-        return [(s, {"type": "demise_card", "card": c})
-                for s, c in zip(hand["demise_players"] or [], tie_cards(hand, deck))]
+    if stage == TIE_STAGE:
+        return [(s, {"type": TIE_CARD, "card": c})
+                for s, c in zip(hand[TIED] or [], tie_cards(hand, deck))]
     out = []
-    may_call = hand["round"] > state["rules"].get("pot_building_rounds", 1) and not hand["called_by"]
+    # The rounds played before anyone may call: the rule set's calling rule.
+    calling = state["rules"].get("calling") or {}
+    may_call = hand["round"] > calling.get("rounds_before_call", 1) and not hand["called_by"]
     if hand["to_act"]:
         seat = hand["to_act"]
         me = _player(hand, seat)
         if may_call:
-            out += [(seat, {"type": "call_hand"})]
+            out += [(seat, {"type": CALL_THE_HAND})]
         if hand["current_bet"] > me["bet"]:
             out += [(seat, {"type": "call"}), (seat, {"type": "all_in"})]
         out += [(seat, {"type": "check"})]
@@ -117,14 +126,14 @@ def moves(state: dict) -> list[tuple[str, dict[str, Any]]]:
     if do in ("call", "draw") and may_call:
         # Some rule sets let anyone but the turn player call in the call step, others only
         # the player whose move it is (before their draw): try both.
-        out += [(s, {"type": "call_hand"}) for s in live if s != turn]
-        out += [(turn, {"type": "call_hand"})]
+        out += [(s, {"type": CALL_THE_HAND}) for s in live if s != turn]
+        out += [(turn, {"type": CALL_THE_HAND})]
     if do == "call":
         out += [(turn, {"type": "no_call"})]
     if do == "draw":
         out += [(turn, {"type": "draw", "action": "stand"})]
     if turn:
-        out += [(turn, {"type": "check"}), (turn, {"type": "call_hand"})]
+        out += [(turn, {"type": "check"}), (turn, {"type": CALL_THE_HAND})]
     return out
 
 
@@ -142,16 +151,16 @@ def play_hand(act: Callable[[str, dict], tuple[bool, dict]], state: dict, limit:
         hand = state["hand"]
         if started and hand is not None and hand["stage"] == "settled":
             return
-        if hand is None or hand["stage"] != "demise":
+        if hand is None or hand["stage"] != TIE_STAGE:
             tied_in.clear()
         for actor, entry in moves(state):
-            if entry["type"] == "demise_card" and actor in tied_in:
+            if entry["type"] == TIE_CARD and actor in tied_in:
                 continue
             ok, new_state = act(actor, entry)
             if ok:
                 if entry["type"] == "start_hand":
                     started = True
-                if entry["type"] == "demise_card":
+                if entry["type"] == TIE_CARD:
                     tied_in.add(actor)
                 state = new_state
                 yield state

@@ -167,6 +167,10 @@ Parser = Callable[[Any], Any]
 #: `InvalidRequest(message, field)` for the first bad field (the server answers 422).
 Calculator = Callable[[Any], dict[str, Any]]
 
+#: How the audit log says one of a game's own events: (the event, its seat's player's name,
+#: the rules of the hand it belongs to) -> the line (`Game.log_words`).
+LogWords = Callable[[Mapping[str, Any], str, Any], str]
+
 
 @dataclass(frozen=True)
 class CalculatorSchema:
@@ -341,6 +345,15 @@ class Game:
       order, for a game whose rules are no `RuleSet` (empty: no reference card of its own).
     - `dice`: every dice the game's scrambler throws (`DiceSpec`); its engine's `roll_due`
       names the one a roll throws now.
+    - `log_words`: event type -> how the audit log says that event of this game's own
+      (`LogWords`); an event without any says its own `words`, else its type.
+    - `tie_column(hand, card_name, kind_words)`: what a hand's history says in its tie column
+      for one player's line of a settlement (`hand`), with the deck's card names and the
+      ranking's kinds in words; "" where the player had no tie card of this game's own. None:
+      the cards the player drew in a tie (the settlement's `blind_draw`), if any.
+    - `shift_announcements`: a shift kind's value -> what the table is told when a shift of
+      that kind, one of this game's own, fires (other kinds: "A core shift: the scrambler has
+      fired.").
     """
 
     name: str
@@ -361,6 +374,10 @@ class Game:
     printables: tuple[Printables, ...] = ()
     reference: tuple[str, ...] = ()
     dice: tuple[DiceSpec, ...] = ()
+    log_words: Mapping[str, LogWords] = field(default_factory=dict, compare=False)
+    shift_announcements: Mapping[str, str] = field(default_factory=dict, compare=False)
+    tie_column: Callable[[Mapping[str, Any], Callable[[str], str], Callable[[str], str]], str] | None = field(
+        default=None, compare=False)
 
     def preset_order(self) -> list[str]:
         """The preset names in the game's order (the start page lists them so)."""

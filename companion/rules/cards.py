@@ -1,7 +1,7 @@
 """Cards as values: a card's code, value, copies and names, and the errors a card code raises.
 
 Each game's deck is built of `Card`s (`companion.rules.decks.Deck`); the cards themselves are
-the game's (the classic deck: `companion.games.classic.cards`)::
+the game's (each in its package, `companion/games/<game>/cards.py`)::
 
     >>> c = Card("x1", 1, 2, "One", "One")
     >>> c.copies, c.is_face
@@ -44,10 +44,11 @@ class Card:
     name: str
     tarot: str
     suit: Suit | None = None  # None for the face cards (and for every card of a deck without suits)
-    short: str = ""  # the card picker's face: "7", "Cmdr", "Idiot", "+7", "Sylop"
+    short: str = ""  # the card picker's face: "7", "Cmdr", "+7", "0"
     tarot_short: str = ""  # the same face in tarot words ("Knight"); empty: as `short`
 
     @property
     def is_face(self) -> bool:
-        """True for the sixteen face cards (Idiot, Queen of Air and Darkness, ...)."""
+        """True for a card outside every suit (a deck's face cards, or any card of a deck without
+        suits)."""
         return self.suit is None

@@ -9,11 +9,11 @@ and the card picker read it, and none of them knows a game's cards. Each game bu
     >>> d.size(), d.card("ONE").value
     (2, 1)
 
-What a table may set aside is named by the rule-set option that sets it aside (the classic
-deck's Corellia Run sets aside every face card but the Idiot: `SetAside`).
+What a table may set aside is named by the rule-set option that sets it aside (a variant
+that plays without some of the deck's cards: `SetAside`).
 
-How a card is entered (`entry`): ``"suit"`` — a suit tab, then a rank (classic); ``"value"``
-— the value, large and signed, never a suit or stave (Corellian Spike).
+How a card is entered (`entry`): ``"suit"`` — a suit tab, then a rank; ``"value"`` — the
+value, large and signed, never a suit or mark (for a deck whose suits never matter).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ __all__ = ["Deck", "Group", "SetAside", "UnknownCard", "TooManyCopies"]
 
 @dataclass(frozen=True)
 class Group:
-    """A group of cards the card picker shows under one tab ("Sabers", "Faces", "Positive")."""
+    """A group of cards the card picker shows under one tab ("Faces", "Positive", a suit)."""
 
     key: str  # the tab's key, stable (a suit's prefix, "face", "plus")
     name: str  # the tab's name
@@ -46,9 +46,9 @@ class Group:
 class SetAside:
     """Cards a table sets aside before the deal when a rule-set option is on."""
 
-    option: str  # the boolean rule-set option that sets them aside ("corellia_run")
+    option: str  # the boolean rule-set option that sets them aside (the variant's option)
     codes: frozenset[str]
-    words: str  # the variant's name, for refusals ("Corellia Run")
+    words: str  # the variant's name, for refusals
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,7 +58,7 @@ class Deck:
     Two decks are the same deck only when they are the same value (decks are built once).
     """
 
-    name: str  # how views and the API name it: "sabacc", "spike"
+    name: str  # how views and the API name it ("sabacc")
     title: str  # in words: "the 76-card Sabacc deck"
     cards: Mapping[str, Card]  # every distinct card by code, in deck order
     groups: tuple[Group, ...]  # the card picker's tabs
@@ -66,10 +66,10 @@ class Deck:
     set_asides: tuple[SetAside, ...] = ()
     hand_min: int = 2  # the fewest cards a revealed hand holds
     hand_max: int | None = None  # the most (None: no limit of the game's own)
-    # Marks printed on the copies of a card that never matter to the game (Spike's staves:
-    # circle, triangle, square, one copy of each numbered card in each); for printed decks.
+    # Marks printed on the copies of a card that never matter to the game (circle, triangle,
+    # square: one copy of each numbered card in each); for printed decks.
     staves: tuple[str, ...] = ()
-    # Codes that are also ordinary words ("demise", "star"): a sentence holding one is not
+    # Codes that are also ordinary words ("star"): a sentence holding one is not
     # naming that card, so the pages leave them alone when they put names for codes.
     plain_words: frozenset[str] = frozenset()
     # The cards the decks page shows of it, as a taste of its art (none: no preview).

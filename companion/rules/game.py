@@ -3,8 +3,8 @@
 PokerKit's `State` holds its deck and hand types as values; a rule set here holds:
 
 - `HandRanking`: the kinds of hand with their words, the function that judges a hand, which
-  kinds take the sabacc pot, and how a tie is resolved (classic: a sudden demise, one more
-  card into the hand; Corellian Spike: a blind draw, cards compared on their own);
+  kinds take the sabacc pot, and how a tie is resolved (one more card into each tied hand,
+  or drawn cards compared on their own);
 - `TurnAction`: each action a player may take when it is their turn to draw: its card count
   change, the cards dealt and discarded, its fee, its words;
 - `Ending`: how a hand ends (by a call, or after a fixed number of rounds);
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 class InvalidHand(ValueError):
-    """A hand a game's judge cannot judge (classic: a set-aside card; a Force Sabacc hand with no
-    side): `message` in words, `code` the card at fault if one is."""
+    """A hand a game's judge cannot judge (a card the rule set set aside, a hand missing what
+    its kind needs): `message` in words, `code` the card at fault if one is."""
 
     def __init__(self, message: str, code: str | None = None):
         super().__init__(message)
@@ -39,10 +39,6 @@ class InvalidHand(ValueError):
 FOLDED = "folded"  # dropped out of the hand
 CONCEDED = "conceded"  # the last player left, everyone else dropped out
 
-#: How a tie is resolved.
-SUDDEN_DEMISE = "sudden_demise"  # each tied player is dealt one more card into the hand
-BLIND_DRAW = "blind_draw"  # each tied player draws a card; the cards alone compare
-
 
 @dataclass(frozen=True, eq=False)
 class HandRanking:
@@ -50,24 +46,28 @@ class HandRanking:
 
     `evaluator` names the judging function as ``"module:function"``: called as
     ``f(rules, cards, side=..., community=...)`` it returns a hand with `kind`, `total`,
-    `rank` (a larger rank wins; equal ranks tie) and `cards`. `draw_key` (blind draw only)
-    names the function giving a drawn card's key (a larger key wins).
+    `rank` (a larger rank wins; equal ranks tie) and `cards`. `draw_key` names the function
+    giving a drawn card's key (a larger key wins) where a tie is settled by drawn cards compared
+    on their own; empty where each tied player's hand grows by a card and is judged again.
+
+    `tie` is the game's own name for how its ties are settled; the pages and the API carry it
+    as it is (each game's package declares its value).
     """
 
-    name: str  # how the rule set's JSON names it: "sabacc", "spike"
+    name: str  # how the rule set's JSON names the ranking
     kinds: tuple[tuple[str, str], ...]  # (kind, words) best first, then folded, conceded
     evaluator: str
     sabacc_pot_kinds: frozenset[str]  # a winning hand of these kinds takes the sabacc pot
-    tie: str  # SUDDEN_DEMISE or BLIND_DRAW
+    tie: str  # how a tie is settled, in the game's own word (see above)
     # The last player left after everyone else dropped out may show a hand to take the sabacc
-    # pot too (Spike); otherwise they show nothing (classic).
-    survivor_shows: bool = False
+    # pot too; otherwise they show nothing.
+    last_player_shows: bool = False
     # The option names this game reads beyond those every game has (a rule set of another
     # game refuses them).
     options: frozenset[str] = frozenset()
     draw_key: str = ""
-    # Option names this game gives an attribute every rule set has (Spike's "ante_game" is the
-    # rule set's `ante`, its "junk_penalty" the `fold_fee`): (option, attribute).
+    # Option names this game gives an attribute every rule set has (a game may call the rule
+    # set's `ante` or `fold_fee` by a name of its own): (option, attribute).
     renames: tuple[tuple[str, str], ...] = ()
     _loaded: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
 
@@ -84,11 +84,11 @@ class HandRanking:
         return self._load(self.evaluator)(rules, cards, **kwargs)
 
     def draw_rank(self, code: str) -> Any:
-        """A blind-draw card's key (a larger key wins)."""
+        """A drawn tie card's key (a larger key wins)."""
         return self._load(self.draw_key)(code)
 
     def words(self, kind: str) -> str:
-        """A kind in the game's words ("Idiot's Array", "Yee-Haa")."""
+        """A kind in the game's words ("Pure Sabacc", "ordinary")."""
         return dict(self.kinds).get(str(kind), str(kind).replace("_", " "))
 
     def to_json(self) -> dict[str, Any]:
@@ -106,7 +106,7 @@ class TurnAction:
     """One action a player may take in their turn to draw, as data the table engine reads.
 
     The hand grows by `cards`; the dealer deals `dealt` cards from the draw pile and the player
-    discards `discards` cards (never a static-field card). `fee` names the rule-set option
+    discards `discards` cards (never a card the game keeps from trading). `fee` names the rule-set option
     holding the credits it costs, into the pot (empty: free).
     """
 
@@ -124,13 +124,13 @@ class TurnAction:
 
     @property
     def offered(self) -> str:
-        """How the turn line offers the action: "gain a card", "trade one", "swap"."""
+        """How the turn line offers the action: "gain a card", "trade one"."""
         return self.offer or self.button.lower()
 
 
 @dataclass(frozen=True)
 class Ending:
-    """How a hand ends: by a player's call (classic), or after a fixed number of rounds."""
+    """How a hand ends: by a player's call, or after a fixed number of rounds."""
 
     by_call: bool
     rounds: int | None = None  # the rounds a hand lasts when it is not ended by a call
@@ -145,12 +145,12 @@ class Dice:
     ('4 and 4', 'Moon and Sun')
     """
 
-    name: str  # "the scrambler", "the spike dice"
+    name: str  # "the scrambler", "the dice"
     faces: tuple[str, ...] = ()  # face n's symbol is faces[n - 1]
     shift_words: str = ""  # "matching symbols" (the rules page and the phones say it)
 
     def show(self, dice: list[int] | tuple[int, ...]) -> str:
-        """A roll in the table's words: "4 and 2", "Spike and Spike"."""
+        """A roll in the table's words: "4 and 2", "Moon and Sun"."""
         faces = [self.faces[d - 1] if 0 < d <= len(self.faces) else str(d) for d in dice]
         return " and ".join(faces)
 
@@ -158,13 +158,13 @@ class Dice:
 @dataclass(frozen=True)
 class GameWords:
     """The words a screen says that are the game's own, in one place: every page (phones,
-    console, display, history, audit, summary) says these, never a word of its own (a Spike
-    table junks and plays for the game pot; a classic one folds and plays for the hand pot).
+    console, display, history, audit, summary) says these, never a word of its own (one game's
+    players fold and play for the hand pot, another's drop out by a word of its own).
     Lower case, mid-sentence; a page capitalises where a sentence starts. An empty string: the
-    game has no such thing (Spike has no bomb-out penalty), and the pages leave it out.
+    game has no such thing (a game without a penalty for going over), and the pages leave it out.
 
     >>> GameWords().pot, GameWords().fold, GameWords().tie
-    ('hand pot', 'fold', 'sudden demise')
+    ('hand pot', 'fold', 'tie')
     """
 
     pot: str = "hand pot"  # the pot a hand is played for
@@ -172,8 +172,8 @@ class GameWords:
     folds: str = "folds"  # ... what a player does ("Han folds")
     folded: str = "folded"  # ... what a player has done ("You folded this hand")
     fold_fee: str = "fold fee"  # what dropping out costs (the option fold_fee)
-    tie: str = "sudden demise"  # how a tie is settled (the hand's stage, the result's column)
-    tie_card: str = "sudden-demise card"  # the card a tied player enters
+    tie: str = "tie"  # how a tie is settled (the hand's stage, the result's column)
+    tie_card: str = "tie card"  # the card a tied player enters
     tie_started: str = "one more card each for the tied players"  # the log, when one starts
     draw_step: str = "draw"  # the step of a turn in which a player takes a turn action
-    bomb_out: str = "bomb-out penalty"  # what a bombed-out hand pays; "": none
+    bomb_out: str = ""  # what a hand over the limit pays ("": no such penalty)

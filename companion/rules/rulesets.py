@@ -53,7 +53,7 @@ class AnteRule(StrEnum):
 
     BOTH_POTS = "both_pots"  # the ante into the hand pot and the same into the sabacc pot
     SABACC_POT_WHEN_EMPTY = "sabacc_pot_when_empty"  # hand pot; sabacc pot only while it is empty
-    # Corellian Spike: `ante` into the game pot and `ante_sabacc` into the sabacc pot, once a game.
+    # `ante` into the pot a hand is played for and a second ante into the sabacc pot, once a game.
     GAME_AND_SABACC = "game_and_sabacc"
 
 
@@ -76,15 +76,15 @@ class Phase(StrEnum):
     TRADE = "trade"
     DICE = "dice"
     PLAY = "play"
-    TURN = "turn"  # Corellian Spike: one action each (stand, gain, swap, junk)
-    SPIKE = "spike"  # Corellian Spike: the dealer rolls the spike dice
+    TURN = "turn"  # one turn action each (the game's `actions`)
+    DEALER_DICE = "spike"  # the dealer rolls the game's own dice
 
 
 class Who(StrEnum):
     """Who carries out a phase."""
 
     EACH_PLAYER = "each_player"  # every player still in the hand, one after the other
-    DEALER = "dealer"  # the dealer alone (holodex's dice phase)
+    DEALER = "dealer"  # the dealer alone (a dice phase)
     TABLE = "table"  # one betting round the whole table takes part in
 
 
@@ -134,7 +134,7 @@ class Trigger(StrEnum):
     """When a roll of the scrambler causes a shift (names used in settings, API and CLI)."""
 
     TWO_D6_DOUBLES = "2d6-doubles"  # two d6, any double: 1/6
-    TWO_D6_SPIKE = "2d6-spike"  # two d6, only the double "spike" face: 1/36
+    TWO_D6_ONE_FACE = "2d6-spike"  # two d6, only the double of one chosen face: 1/36
     D6_HIGH = "d6-high"  # one d6, 4-6: 1/2
     D6_LOW = "d6-low"  # one d6, 1-3: 1/2
     D10 = "d10"  # one die, one chosen face: 1/N
@@ -143,10 +143,10 @@ class Trigger(StrEnum):
     TIMER = "timer"  # the random timer ("randomiser"): fires at random intervals
 
 
-#: The face that shifts when a rule set chooses none: the spike symbol is on face 1 (seed 000),
+#: The face that shifts when a rule set chooses none: the one-face double's symbol is face 1 (seed 000),
 #: and "a single number such as 1 or 20" for a d10/d12/d20 — we take the highest.
 DEFAULT_FACE: dict[Trigger, int] = {
-    Trigger.TWO_D6_SPIKE: 1,
+    Trigger.TWO_D6_ONE_FACE: 1,
     Trigger.D10: 10,
     Trigger.D12: 12,
     Trigger.D20: 20,
@@ -160,36 +160,35 @@ class ShiftKind(StrEnum):
     RIM = "rim"
     WILD = "wild"
     BY_SYMBOL = "by-symbol"  # the doubled die face picks: 1-2 core, 3-4 rim, 5-6 wild
-    # Corellian Spike's Sabacc Shift: every player still in discards all their cards and is
-    # dealt the same number again.
+    # Every player still in discards all their cards and is dealt the same number again.
     SABACC = "sabacc"
 
 
 def shift_announcement(kind: ShiftKind) -> str:
     """What the table is told when the scrambler fires: the one wording of it (the shift
-    event carries it; the phones show it)."""
-    if kind is ShiftKind.SABACC:
-        return "A Sabacc Shift: the spike dice match."  # the game's own name for it
+    event carries it; the phones show it). A game words its own kinds of shift
+    (`Game.shift_announcements`)::
+
+        >>> shift_announcement(ShiftKind.CORE)
+        'A core shift: the scrambler has fired.'
+    """
+    for game in registry.games().values():  # a shift of a game's own says it in its words
+        own = game.shift_announcements.get(kind.value)
+        if own:
+            return str(own)
     return f"A {kind.value} shift: the scrambler has fired."
 
 
 class StaticField(StrEnum):
-    """How a player may change their static field."""
+    """How a player may change the cards they keep from a shift."""
 
-    NONE = "none"  # no static field in this rule set
+    NONE = "none"  # no card is kept from a shift in this rule set
     FREE = "free"  # add and remove cards at any time in the player's own turn
     ONE_CHANGE_PER_TURN = "one_change_per_turn"  # one card added or removed a turn
     ONE_IN_ONE_OUT_PLAY_ROUND = "one_in_one_out_play_round"  # one in and one out, play round only
 
 
-class Side(StrEnum):
-    """Force Sabacc: the side a player declared at the start of the game."""
-
-    LIGHT = "light"
-    DARK = "dark"
-
-
-#: Whole-number bomb-out penalties are a fixed amount; this value means "the hand pot".
+#: A whole-number penalty is a fixed amount; this value means "the hand pot".
 HAND_POT = "hand_pot"
 
 
@@ -209,7 +208,7 @@ class CallingRule:
     phase: Phase  # the phase of a turn or round in which a call is made
     # Full rounds (every player, dealer included, has had a turn) before a call is allowed.
     rounds_before_call: int
-    # weg/classic: the caller is a player other than the one whose turn it is.
+    # The caller is a player other than the one whose turn it is.
     not_by_turn_player: bool
     after_call: tuple[AfterCall, ...]
 
@@ -247,21 +246,21 @@ class RuleSet:
     force_sabacc: bool = False
     corellia_run: bool = False
     house_dealer: bool = False
-    trigger_face: int | None = None  # d10/d12/d20: the face that shifts; 2d6-spike: the spike face
+    trigger_face: int | None = None  # d10/d12/d20: the face that shifts; two d6: the doubled face
     timer_mean_s: float = 120.0
     timer_min_s: float = 20.0
     timer_max_s: float = 600.0
     overrides: tuple[str, ...] = field(default=(), compare=False)  # options changed from preset
     # The live table (appended for the hand engine; read, never branched on by preset name).
     deal_size: int = 2  # cards each player is dealt at the start of a hand (every seed: two)
-    # weg/classic: only the player whose turn it is may open the betting; others call or raise.
+    # Only the player whose turn it is may open the betting; others call or raise.
     only_turn_player_opens: bool = False
-    # Phases at whose end the dealer rolls the scrambler (pagat: the betting round, seed 002).
+    # Phases at whose end the dealer rolls the scrambler (seed 002: the betting round).
     dealer_rolls_after: tuple[Phase, ...] = ()
-    # holodex (seed 001, "The starting player rotates clockwise each round"): round n starts
+    # Seed 001 ("The starting player rotates clockwise each round"): round n starts
     # n-1 seats further left; otherwise every round starts at the dealer's left.
     starter_rotates_each_round: bool = False
-    # weg/classic (seed 003, "the player whose turn it is must ask each player if they wish to
+    # Seed 003 ("the player whose turn it is must ask each player if they wish to
     # fold"): folding stays open after the betting of a turn ends, until that turn's roll.
     fold_until_roll: bool = False
     # What makes the game a game, as values (PokerKit's State holds its deck the same way).
@@ -271,24 +270,23 @@ class RuleSet:
     actions: tuple[TurnAction, ...] = field(kw_only=True)  # what a player may do in a turn to draw
     dice: Dice = field(kw_only=True)  # how a roll is shown; what makes a shift, in words
     # Whether the live table plays this rule set's game in full (else only the payout
-    # calculator settles it). Corellian Spike: not yet (see the Spike presets).
+    # calculator settles it).
     live_table: bool = True
-    # The discarded cards lie face up and the pile's top card is public (Spike): every discard
+    # The discarded cards lie face up and the pile's top card is public: every discard
     # is entered, and the companion shows the top card on every screen.
     discard_pile_public: bool = False
-    # The fold fee goes into the hand's pot (Spike's junk penalty, into the game pot) instead
-    # of the sabacc pot.
+    # The fold fee goes into the pot the hand is played for instead of the sabacc pot.
     fold_fee_into_pot: bool = False
-    # Every word the screens say that is the game's own ("game pot", "junk", "blind draw").
+    # Every word the screens say that is the game's own (its pot, its fold, its tie).
     words: GameWords = field(kw_only=True)
-    # Corellian Spike's table options (RULES-SPIKE.md "Presets"); `ante` is its game ante.
+    # One game's table options (its `hands.options`; `ante` is its first ante).
     ante_sabacc: int = 0  # each game's ante into the sabacc pot
     fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
-    fee_swap: int = 0  # the fee to swap with the discard pile's top card
-    prime_sabacc: bool = False  # sylop, +10, -10 is Prime Sabacc (else a Yee-Haa of tens)
+    fee_swap: int = 0  # the fee to take the discard pile's top card for a card of the hand
+    prime_sabacc: bool = False  # a special hand of the game's own (its rules page says which)
     phase_order: str = "turn-bet-spike"  # or "turn-spike-bet"
     dealer_rotates: str = "game"  # or "round"
-    # The dealer's part passes left after each round, not each hand (Spike's dealer_rotates).
+    # The dealer's part passes left after each round, not each hand (the option dealer_rotates).
     dealer_rotates_each_round: bool = False
 
     def phase_name(self, phase: Phase) -> str:
@@ -301,12 +299,12 @@ class RuleSet:
 
     @property
     def pot_words(self) -> str:
-        """What the pot a hand is played for is called ("hand pot", "game pot"): `words.pot`."""
+        """What the pot a hand is played for is called ("hand pot"): `words.pot`."""
         return self.words.pot
 
     @property
     def fold_words(self) -> str:
-        """What dropping out of a hand is called ("fold", "junk"): `words.fold`."""
+        """What dropping out of a hand is called ("fold"): `words.fold`."""
         return self.words.fold
 
     @property
@@ -321,7 +319,7 @@ class RuleSet:
         out = dataclasses.asdict(dataclasses.replace(self, **unnamed))
         out.update({n: getattr(self, n).name for n in GAME_VALUES})
         out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
-        out["tie"] = self.hands.tie  # the pages name the tie's exchange (a sudden demise, a blind draw)
+        out["tie"] = self.hands.tie  # the pages name the tie's exchange (the game's name for it)
         out["pot_building_rounds"] = self.pot_building_rounds
         out["pot_words"], out["fold_words"] = self.pot_words, self.fold_words  # = words.pot, words.fold
         out["overrides"] = list(self.overrides)
@@ -492,7 +490,7 @@ def _value_words(v: Any) -> str:
 
 def _check_consistent(rs: RuleSet, field: str) -> None:
     """Refuse combinations that cannot be played."""
-    faces = {Trigger.D10: 10, Trigger.D12: 12, Trigger.D20: 20, Trigger.TWO_D6_SPIKE: 6}
+    faces = {Trigger.D10: 10, Trigger.D12: 12, Trigger.D20: 20, Trigger.TWO_D6_ONE_FACE: 6}
     sides = faces.get(rs.scrambler_trigger)
     if rs.trigger_face is not None and (sides is None or rs.trigger_face > sides):
         raise InvalidRules(

@@ -31,7 +31,7 @@ CSV_COLUMNS = ("hand", "game", "dealer", "seat", "name", "committed", "payout", 
 
 def hand_rows(session: dict[str, Any], folded: str = "folded") -> list[dict[str, Any]]:
     """One row per player per settled hand (the CSV's rows; the summary groups them); a player
-    who dropped out is `folded` in the words of the table's game ("junked")."""
+    who dropped out is `folded` in the words of the table's game (its `words.folded`)."""
     names = seat_names(session)
     after = {row["hand"]: row for row in session["stack_history"]}
     out = []

@@ -21,6 +21,7 @@ reaches these pages; the console's private parts arrive through the API with the
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import threading
 import time
@@ -107,8 +108,8 @@ def _signed(n: int) -> str:
 
 
 def action_words(rules: Any = None) -> dict[str, str]:
-    """What each turn action did, by the id a `drew` event logs ("gain_keep" -> "gains a card
-    and keeps it"): the game's own words (`TurnAction.done`, which the phones' last actions
+    """What each turn action did, by the id a `drew` event logs ("gain" -> "gains a card"):
+    the game's own words (`TurnAction.done`, which the phones' last actions
     read too). The table's rules come first; any rule set's next, for a hand played before
     the table changed its rules."""
     words = {a.action: a.done for rs in registry.presets().values() for a in getattr(rs, "actions", ())}
@@ -122,8 +123,9 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: Any = None,
     """One event of the log in plain words (None for bookkeeping events nobody reads), in the
     words of the game its hand played (`rules`; the first game's default preset when not given).
 
-    Cards another seat has entered never appear: `cards_entered` and `demise_card_entered`
-    only say that they were entered. `faces`: a roll's dice in its game's words ("Crown and
+    Cards another seat has entered never appear: `cards_entered` (and a game's own events of
+    entered cards, `Game.log_words`) only say that they were entered. A game's own events are
+    said in its words (`Game.log_words`: the hand's game's, else any game's). `faces`: a roll's dice in its game's words ("Crown and
     Eye", `roll_faces`); without it, their numbers."""
     t = str(ev.get("type"))
     n = _who(ev.get("seat"), names)
@@ -167,22 +169,17 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: Any = None,
         "no_call": lambda: f"{n} does not call",
         "hand_called": lambda: f"{n} calls the hand",
         "drew": lambda: f"{n} {done.get(str(f('action'))) or 'draws (' + str(f('action')) + ')'} (hand size {f('hand_size')})",
-        "static_added": lambda: f"{n} puts {f('card')} in the static field",
-        "static_removed": lambda: f"{n} takes {f('card')} out of the static field",
         "reveal_started": lambda: "the reveal: everyone enters their hand",
         "cards_entered": lambda: f"{n} has entered their hand",
         "revealed": lambda: "hands shown: " + "; ".join(
             f"{_who(s, names)}: {' '.join(c)}" for s, c in (f("hands") or {}).items()),
-        "sudden_demise": lambda: str(f("message") or w.tie),
-        "demise_card_entered": lambda: f"{n} has entered a {w.tie_card}",
         "conceded": lambda: f"{n} wins {f('amount')} uncontested",
-        "blind_draw": lambda: str(f("message") or w.tie),
         "shown": lambda: f"{n} shows {' '.join(f('cards') or [])} (total {f('total')})" + (
             f" and takes the sabacc pot, {f('sabacc_pot')}" if f("sabacc_pot") else ": the sabacc pot carries over"),
         # A game that words its own result says it; otherwise the stacks after it.
         "settled": lambda: str(f("words")) if f("words") else "settled: " + ", ".join(
             f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}"
-        + _blind_draw_words(f("settlement") or {}, names),
+        + _drawn_tie_cards(f("settlement") or {}, names, w.tie),
         "hand_ended": lambda: f"hand {f('hand')} ends",
         "seed_revealed": lambda: f"the seed of hand {f('hand')} is revealed: {f('seed')}",
         "session_ended": lambda: "the session ends" + (
@@ -192,8 +189,10 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: Any = None,
         "undone": lambda: f"counter-entry: {f('words') or f('entry_type')} (entry {f('seq')}) is undone",
         "rules_changed": lambda: f"from the next hand the table plays {f('game')}",
         "discard_top": lambda: f"the discard pile's top card is {f('card')}" if f("card")
-        else "a junked hand lies on the discard pile: its top card is to be entered",
+        else f"a {w.folded} hand lies on the discard pile: its top card is to be entered",
     }
+    for typ, say in _log_words(rules).items():  # a game's own events, in its words
+        words[typ] = functools.partial(say, ev, n, rules)
     if t in ("step", "betting_done"):
         return None
     # A game's own event says itself in its `words`, and so does a result a game words itself
@@ -208,12 +207,39 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: Any = None,
     return str(ev["words"]) if ev.get("words") else t
 
 
-def _blind_draw_words(settlement: dict[str, Any], names: dict[str, str]) -> str:
-    """A settlement's blind-draw cards, as the audit log says them ("; blind draw: Han +5 +1,
-    Lando +5 sylop"), or "" when nobody drew (the cards are face up once all are in)."""
-    drawn = [f"{_who(x.get('name'), names)} {' '.join(x['blind_draw'])}"
-             for x in settlement.get("hands") or [] if x.get("blind_draw")]
-    return f"; blind draw: {', '.join(drawn)}" if drawn else ""
+def _log_words(rules: Any) -> dict[str, Any]:
+    """Every game's own events as the audit log says them (`Game.log_words`), the hand's own
+    game's last, so that its words stand where two games log the same event."""
+    out: dict[str, Any] = {}
+    games = registry.games()
+    for game in games.values():
+        out.update(game.log_words)
+    own = _game_of(rules)
+    if own is not None:
+        out.update(own.log_words)
+    return out
+
+
+def _game_of(rules: Any) -> Any:
+    """The game whose preset `rules` is (None for rules no game of the registry holds)."""
+    return next((g for g in registry.games().values() if getattr(rules, "name", None) in g.presets), None)
+
+
+#: A penalty's reason when the player who called the hand did not win it (SETTLE-API.md).
+CALLER_LOST = "caller_lost"
+
+
+#: A settled hand's field holding the cards each tied player drew, where a tie is settled by
+#: drawn cards compared alone (SETTLE-API.md).
+DRAWN_TIE_CARDS = "blind_draw"
+
+
+def _drawn_tie_cards(settlement: dict[str, Any], names: dict[str, str], tie: str) -> str:
+    """A settlement's drawn tie cards, as the audit log says them ("; <the tie>: Han +5 +1,
+    Lando +5 0"), or "" when nobody drew (the cards are face up once all are in)."""
+    drawn = [f"{_who(x.get('name'), names)} {' '.join(x[DRAWN_TIE_CARDS])}"
+             for x in settlement.get("hands") or [] if x.get(DRAWN_TIE_CARDS)]
+    return f"; {tie}: {', '.join(drawn)}" if drawn else ""
 
 
 def _dice_name(rules: Any) -> str:
@@ -238,8 +264,8 @@ def _roll_words(ev: dict[str, Any], names: dict[str, str], dice_name: str = "the
 
 def entry_words(entry: dict[str, Any], names: dict[str, str], rules: Any = None) -> str:
     """What was asked for, in words: the command and its fields (hidden cards stay hidden); a
-    turn action by its button in the words of the table's game (`rules`: "stand", "gain and
-    keep"), a fold as the game says it ("junk")."""
+    turn action by its button in the words of the table's game (`rules`: "stand", "gain a
+    card"), a fold as the game says it (`words.fold`)."""
     body = {k: v for k, v in entry["body"].items() if k != "type"}
     rules = rules or _default_rules()
     kind = entry["type"].replace("_", " ")
@@ -279,8 +305,6 @@ def clock(ts: float) -> str:
 def _preset_defaults(rs) -> dict[str, Any]:
     """The option values of a preset, as the start page's form fills them in."""
     out = {name: getattr(rs, name) for name in registry.options() if hasattr(rs, name)}
-    if hasattr(rs, "pot_building_rounds"):
-        out["pot_building_rounds"] = rs.pot_building_rounds
     out["chip_set"] = [{"name": c.name, "value": c.value, "per_buy_in": c.per_buy_in}
                        for c in getattr(rs, "chip_set", ())]
     return {k: (v.value if hasattr(v, "value") and not isinstance(v, (int, str)) else v) for k, v in out.items()}
@@ -548,8 +572,8 @@ def history(code: str):
 def games_played(owner: TableOwner) -> list[tuple[int, int, RuleSet]]:
     """Each hand's (entry that started it, hand number, rule set it was played with), in order,
     from the ledger: the table's own rules at its start, then each dealer's choice that stands
-    (issue 28: a table that went from classic to Spike holds hands of two decks and two kinds
-    of dice, and each is read with its own)."""
+    (issue 28: a table that went from one game to another holds hands of two decks and two
+    kinds of dice, and each is read with its own)."""
     row = owner.ledger.table(owner.code)
     if row is None:
         return []
@@ -583,7 +607,7 @@ def hand_rules(owner: TableOwner) -> dict[int, RuleSet]:
 def entry_games(owner: TableOwner, entries: list[dict[str, Any]]) -> dict[int, RuleSet]:
     """Per entry of `entries`, the rule set of the game its hand played (`games_played`; the
     table's own before its first hand): the audit log says each entry in that game's words,
-    so a classic hand before a dealer's choice still reads as classic."""
+    so a hand before a dealer's choice still reads in the words of the game it played."""
     games = games_played(owner)
     starts = [seq for seq, _, _ in games]
     out: dict[int, RuleSet] = {}
@@ -595,7 +619,7 @@ def entry_games(owner: TableOwner, entries: list[dict[str, Any]]) -> dict[int, R
 
 def roll_faces(owner: TableOwner, entries: list[dict[str, Any]]) -> dict[int, str]:
     """Per entry of `entries` that rolls, its dice in the words of the game its hand played
-    ("Crown and Eye" at a Spike table, "4 and 2" with the classic scrambler)."""
+    ("Crown and Eye" where the dice show symbols, "4 and 2" where they show numbers)."""
     rolls = [(e, ev["roll"]["dice"]) for e in entries for ev in e["events"]
              if ev.get("type") == "rolled" and (ev.get("roll") or {}).get("dice")]
     if not rolls:
@@ -633,6 +657,9 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
     display_name: Any = deck.display_name if deck is not None else str
     judge = getattr(rules, "hands", None)
     kind_words: Any = judge.words if judge is not None else (lambda kind: str(kind or ""))
+    # A game's own tie column (`Game.tie_column`); else the cards drawn in a tie, if any.
+    game = _game_of(rules)
+    tie_column = game.tie_column if game is not None else None
 
     s = entry["settlement"]
     def n(seat: str) -> str:
@@ -641,7 +668,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
 
     cards = dict(entry.get("cards") or {})
     payouts = s.get("payouts") or {}
-    shown_words = ""  # the survivor's shown hand, for the history's line of the hand
+    shown_words = ""  # the last player's shown hand, for the history's line of the hand
     judged = bool(s.get("hands")) or s.get("words") is None  # hands with totals and kinds
     if not judged:
         # A game that words its own result: each player, the cards shown, who won or folded.
@@ -652,7 +679,8 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
                   rules.words.folded if not cards.get(seat) else ""} for seat in played]
         pots = [str(s["words"])]
     elif s.get("status") == "conceded":
-        # The survivor's shown hand (Spike) is a hand like any revealed one: cards, total, kind.
+        # The last player's shown hand (where the game lets them show one) is a hand like any
+        # revealed one: cards, total, kind.
         shown = s.get("shown")
         hands = [{"name": seat, "total": None, "kind": "folded"} if seat != s["winner"] else
                  {"name": seat, "total": shown["total"], "kind": shown["kind"]} if shown else
@@ -682,7 +710,8 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
         if s.get("sabacc_pot_winners"):
             pots.append(f"Sabacc pot: {' and '.join(n(w) for w in s['sabacc_pot_winners'])}.")
         for x in s.get("penalties") or []:
-            why = "bombed out" if x["reason"] == "bomb_out" else "called the hand and lost"
+            # A penalty's reason is a kind of hand in the game's words, or the caller's loss.
+            why = "called the hand and lost" if x["reason"] == CALLER_LOST else kind_words(x["reason"])
             pots.append(f"{n(x['name'])} {why}: pays {x['amount']}.")
     rows = []
     for x in hands:
@@ -695,9 +724,8 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             "kind": kind_words(x["kind"]) if x.get("kind") is not None else "—",
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
             "net": _net_words((s.get("net") or {}).get(x["name"])),
-            "demise": (f"{display_name(x['demise'])}: {x['demise_total']}, "
-                       f"{kind_words(x['demise_kind'])}") if x.get("demise") else
-                      ", then ".join(display_name(c) for c in x.get("blind_draw") or ()),
+            "demise": (tie_column(x, display_name, kind_words) if tie_column else "")
+            or ", then ".join(display_name(c) for c in x.get(DRAWN_TIE_CARDS) or ()),
             "why": x.get("why", ""),
         })
     # `judged`: the columns of judged hands (total, kind, the tie's card) are shown.

@@ -4,7 +4,7 @@
   (localStorage, per table code), so a reload or a dropped Wi-Fi comes back to the same seat.
 - `GET /join/<code>`    the address in the API's QR code: sends the phone on to the join page.
 - `GET /t/<code>/seat`  the player page: my stack, the pots, whose turn, my legal actions only.
-- `GET /t/<code>/display` the table display (a TV or tablet): pots, seats, static fields, the
+- `GET /t/<code>/display` the table display (a TV or tablet): pots, seats, the cards each keeps, the
   last actions, the join QR (inline SVG made here, no script) and the shift announcement.
 
 The pages are shells: `web/static/js/player.js` and `display.js` fill them from the table's

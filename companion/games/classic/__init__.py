@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from companion.games.api import Game, imported_when_called
 from companion.games.classic.cards import SABACC
+from companion.games.classic.log import LOG_WORDS, tie_column
 from companion.games.classic import explain as rules_page
 from companion.games.classic.presets import FIELDS, OPTIONS, PRESETS, rules_from
 from companion.scrambler.dice import SHIFT_DICE
@@ -47,4 +48,6 @@ GAME = Game(
     calculator_schema=imported_when_called("companion.games.classic.schema:schema"),
     # The scrambler's dice of every trigger a table may choose (the timer's: none).
     dice=tuple(spec for spec in SHIFT_DICE.values() if spec.count),
+    log_words=LOG_WORDS,
+    tie_column=tie_column,
 )

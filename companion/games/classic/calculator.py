@@ -45,7 +45,8 @@ from companion.games.classic.settle import (MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, 
                                             check_reveal, settle)
 from companion.rules.decks import Deck
 from companion.rules.request import MAX_CARDS, MAX_CREDITS, card_codes, flag, request_object, type_name, whole_number
-from companion.rules.rulesets import InvalidRules, RuleSet, Side, ruleset_from
+from companion.games.classic.hands import Side
+from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.rules.settle import InvalidReveal
 
 TOP_FIELDS = ("rules", "players", "sabacc_pot")

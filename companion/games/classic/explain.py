@@ -46,7 +46,7 @@ def _join(words: list[str]) -> str:
 # option lives, so tests and the host's preset picker can reuse it.
 TRIGGER_WORDS = {
     Trigger.TWO_D6_DOUBLES: "two six-sided dice; any double causes a shift (1 roll in 6)",
-    Trigger.TWO_D6_SPIKE: "two six-sided dice; only the double of the spike face causes a shift "
+    Trigger.TWO_D6_ONE_FACE: "two six-sided dice; only the double of the spike face causes a shift "
     "(1 roll in 36)",  # which face: _trigger_face
     Trigger.D6_HIGH: "one six-sided die; a 4, 5 or 6 causes a shift (half of all rolls)",
     Trigger.D6_LOW: "one six-sided die; a 1, 2 or 3 causes a shift (half of all rolls)",
@@ -322,7 +322,7 @@ def _order(rs: RuleSet) -> Section:
 def _shift(rs: RuleSet) -> Section:
     trigger = TRIGGER_WORDS[rs.scrambler_trigger]
     face = rs.trigger_face or DEFAULT_FACE.get(rs.scrambler_trigger)
-    if rs.scrambler_trigger is Trigger.TWO_D6_SPIKE:
+    if rs.scrambler_trigger is Trigger.TWO_D6_ONE_FACE:
         trigger += (f"; the spike is the face {face}, so only a double {face} shifts"
                     + ("" if rs.trigger_face else " (the face marked as the spike)"))
     elif face is not None:

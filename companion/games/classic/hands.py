@@ -52,7 +52,14 @@ from typing import Iterable, Sequence
 
 from companion.games.classic.cards import card
 from companion.rules.game import InvalidHand
-from companion.rules.rulesets import Ranking, RuleSet, Side
+from companion.rules.rulesets import Ranking, RuleSet
+
+class Side(StrEnum):
+    """Force Sabacc: the side a player declared at the start of the game."""
+
+    LIGHT = "light"
+    DARK = "dark"
+
 
 #: The magnitude of Pure Sabacc; totals beyond it bomb out.
 SABACC = 23

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from companion.games.api import InvalidRules, OptionField
 from companion.games.classic.cards import SABACC
 from companion.rules import option_fields as fields
-from companion.rules.game import DROPPED_OUT, SUDDEN_DEMISE, Dice, Ending, GameWords, HandRanking, TurnAction
+from companion.rules.game import DROPPED_OUT, Dice, Ending, GameWords, HandRanking, TurnAction
 from companion.rules.rulesets import (
     BET,
     BETTING,
@@ -50,6 +50,10 @@ from companion.rules.rulesets import (
     enum_option,
     penalty_option,
 )
+
+#: How a classic tie is settled (RULES.md): each tied player is dealt one more card into the
+#: hand, and the hands are judged again. The pages and the API carry this name.
+SUDDEN_DEMISE = "sudden_demise"
 
 #: Classic Sabacc (RULES.md "Hands"): judged by `companion.games.classic.hands.evaluate`.
 CLASSIC_HANDS = HandRanking(
@@ -82,7 +86,7 @@ SCRAMBLER_DICE = Dice("the scrambler")
 
 
 #: Classic Sabacc's words (RULES.md).
-CLASSIC_WORDS = GameWords()
+CLASSIC_WORDS = GameWords(tie="sudden demise", tie_card="sudden-demise card", bomb_out="bomb-out penalty")
 
 
 _TURNS = (BET, ROLL, CALL, DRAW)
@@ -250,6 +254,35 @@ def rules_from(spec: Any, field: str = "rules") -> RuleSet:
     return rs
 
 
+#: How many dice each trigger throws, in words, for the host's trigger picker.
+TRIGGER_CHOICES = {
+    Trigger.TWO_D6_DOUBLES: "two d6: any double shifts (1 in 6)",
+    Trigger.TWO_D6_ONE_FACE: "two d6: only the double of the chosen face shifts (1 in 36)",
+    Trigger.D6_HIGH: "one d6: 4 to 6 shifts (1 in 2)",
+    Trigger.D6_LOW: "one d6: 1 to 3 shifts (1 in 2)",
+    Trigger.D10: "one d10: the chosen face shifts (1 in 10)",
+    Trigger.D12: "one d12: the chosen face shifts (1 in 12)",
+    Trigger.D20: "one d20: the chosen face shifts (1 in 20)",
+    Trigger.TIMER: "the random timer: shifts at random moments",
+}
+#: What each shift kind does, in a few words, for the host's picker (the rules page says it in full).
+SHIFT_CHOICES = {
+    ShiftKind.CORE: "core: every card outside the static field is replaced",
+    ShiftKind.RIM: "rim: one card each, picked at random by the player on the right, is replaced",
+    ShiftKind.WILD: "wild: as core, with the junk pile shuffled back in",
+    ShiftKind.BY_SYMBOL: "by symbol: the doubled face picks core (1-2), rim (3-4) or wild (5-6)",
+    ShiftKind.SABACC: "Sabacc Shift: every player still in discards all and is dealt as many again",
+}
+
+#: The scrambler's fields: when it shifts, on which face, and what a shift does.
+SCRAMBLER_TRIGGER = OptionField("scrambler_trigger", "When the scrambler shifts", "scrambler", kind=fields.CHOICE,
+                                choices=tuple((t.value, f"{t.value} — {w}") for t, w in TRIGGER_CHOICES.items()))
+TRIGGER_FACE = OptionField("trigger_face", "The face that shifts (d10, d12, d20, 2d6-spike)", "scrambler", minimum=1,
+                           maximum=20, empty="Empty: the rule set's own face.")
+SHIFT_KIND = OptionField("shift_kind", "What a shift does", "scrambler", kind=fields.CHOICE,
+                         choices=tuple((k.value, w) for k, w in SHIFT_CHOICES.items()))
+
+
 #: Classic's options as the host's form fields, in the order the pages show them.
 FIELDS: tuple[OptionField, ...] = (
     fields.ANTE,
@@ -259,9 +292,9 @@ FIELDS: tuple[OptionField, ...] = (
     OptionField("pot_building_rounds", "Pot-building rounds before a call", "money"),
     OptionField("bomb_out_penalty", "Bomb-out penalty", "money", kind=fields.PENALTY, amount="Fixed penalty, credits",
                 choices=((HAND_POT, "The size of the hand pot"), ("fixed", "A fixed amount"))),
-    fields.SCRAMBLER_TRIGGER,
-    fields.TRIGGER_FACE,
-    fields.SHIFT_KIND,
+    SCRAMBLER_TRIGGER,
+    TRIGGER_FACE,
+    SHIFT_KIND,
     OptionField("ranking", "Which total wins", "variants", kind=fields.CHOICE,
                 choices=tuple((r.value, w) for r, w in RANKING_WORDS.items())),
     OptionField("negative_pure", "−23 is also a Pure Sabacc", "variants", kind=fields.SWITCH),

@@ -93,7 +93,7 @@ def schema() -> CalculatorSchema:
                     + "). No card may appear more often across the table than the deck has it. The "
                     "last player left after everyone else folded (junked) shows nothing, or, where "
                     "the rules let the survivor show a hand ("
-                    + ", ".join(n for n, rs in rule_sets.items() if rs.hands.survivor_shows)
+                    + ", ".join(n for n, rs in rule_sets.items() if rs.hands.last_player_shows)
                     + "), may show one: a hand that takes the sabacc pot takes it too.",
                 },
                 "committed": {**whole, "description": "Credits put into the hand pot this hand."},

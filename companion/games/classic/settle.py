@@ -84,8 +84,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from companion.rules.cards import UnknownCard
-from companion.rules.game import BLIND_DRAW, CONCEDED, FOLDED, InvalidHand, SUDDEN_DEMISE as DEMISE_TIE
-from companion.rules.rulesets import HAND_POT, RuleSet, Side
+from companion.rules.game import CONCEDED, FOLDED, InvalidHand
+from companion.games.classic.hands import Side
+from companion.rules.rulesets import HAND_POT, RuleSet
 from companion.rules.settle import InvalidReveal, Pot, PotResult, award, best, build_pots
 
 #: Limits that keep one settlement small (the API refuses larger requests with a 422).
@@ -225,7 +226,7 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
         # The last player standing shows nothing (RULES.md step 2), so any count is fine.
         # Where the survivor may show a hand (Spike), a shown hand is checked as any other.
         conceded = sum(not q.folded for q in players) == 1
-        shown = not p.folded and (not conceded or (rules.hands.survivor_shows and bool(p.cards)))
+        shown = not p.folded and (not conceded or (rules.hands.last_player_shows and bool(p.cards)))
         least = max(MIN_HAND, rules.deck.hand_min)
         if shown and len(p.cards) < least:
             raise InvalidReveal(f"a revealed hand has at least {least} cards", f"{at}.cards")
@@ -234,10 +235,12 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
                                 f"{len(p.cards)}", f"{at}.cards")
         if len(p.demise) > 1:
             raise InvalidReveal("a sudden demise deals one card", f"{at}.demise")
-        if p.demise and rules.hands.tie != DEMISE_TIE:
+        # A ranking with a drawn card's key settles a tie by drawn cards alone (a blind draw).
+        drawn = bool(rules.hands.draw_key)
+        if p.demise and drawn:
             raise InvalidReveal(f"a tie in {rules.title} is a blind draw, not a sudden demise: "
                                 "send blind_draw", f"{at}.demise")
-        if p.blind_draw and rules.hands.tie != BLIND_DRAW:
+        if p.blind_draw and not drawn:
             raise InvalidReveal(f"a tie in {rules.title} is a sudden demise, not a blind draw: "
                                 "send demise", f"{at}.blind_draw")
         if p.blind_draw and p.folded:
@@ -342,7 +345,7 @@ def judge_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
                 raise InvalidReveal("nobody is in a blind draw when everyone else junked",
                                     f"players[{i}].blind_draw")
         shown = rules.hands.evaluate(rules, players[last].cards) \
-            if rules.hands.survivor_shows and players[last].cards else None
+            if rules.hands.last_player_shows and players[last].cards else None
         conceded = tuple(
             HandResult(p.name, None, FOLDED) if i != last else
             HandResult(p.name, None, CONCEDED) if shown is None else
@@ -397,7 +400,7 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int, fin
     if isinstance(judged, Settlement):
         return judged
     if finish is None:
-        if rules.hands.tie != DEMISE_TIE:
+        if rules.hands.draw_key:
             raise InvalidReveal(f"{rules.title} breaks its ties in a way classic's settlement does not", "rules")
         finish = by_sudden_demise
     return finish(judged)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules.rulesets import Side
+from companion.games.classic.hands import Side
 from companion.table.commands import FOR_SEAT, HOST, obj
 from companion.table.offers import offer
 from companion.table.play import Refusal, sure

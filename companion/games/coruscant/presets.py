@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 from companion.games.api import InvalidRules, OptionField
 from companion.games.coruscant.cards import CORUSCANT_DECK, SELECTION_MAX, TARGET_DICE, TargetDice
 from companion.rules.decks import Deck
-from companion.rules.game import BLIND_DRAW, DROPPED_OUT, GameWords, HandRanking
+from companion.rules.game import DROPPED_OUT, GameWords, HandRanking
 from companion.rules.rulesets import Chip, choice_option, whole_option
 
 #: A game has 2 to 8 players (the rules file's presets).
@@ -47,7 +47,7 @@ CORUSCANT_HANDS = HandRanking(
     kinds=(("selection", "selection"), *DROPPED_OUT),
     evaluator="companion.games.coruscant.judge:evaluate",
     sabacc_pot_kinds=frozenset(),
-    tie=BLIND_DRAW,
+    tie="blind_draw",  # the pages' name for a tie of drawn cards compared alone
     options=OWN_OPTIONS,
     draw_key="companion.games.coruscant.judge:draw_key",
 )

@@ -11,6 +11,7 @@ the one value the registry finds (`GAME`)::
 from __future__ import annotations
 
 from companion.games.api import Game, imported_when_called
+from companion.games.classic.log import tie_card_entered, tie_started
 from companion.games.spike import explain as rules_page
 from companion.games.spike.hands import SPIKE_DECK
 from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, SPIKE_SHIFT_DICE, rules_from
@@ -22,6 +23,11 @@ def _engine() -> type:
     from companion.games.spike.table import SpikeHand
 
     return SpikeHand
+
+
+#: Spike's own events as the audit log says them: its blind draw starting, and a drawn card
+#: entered (by the tie-card move it shares with classic).
+LOG_WORDS = {"blind_draw": tie_started, "demise_card_entered": tie_card_entered}
 
 
 #: Corellian Spike as the registry finds it.
@@ -45,4 +51,6 @@ GAME = Game(
     calculator=imported_when_called("companion.games.spike.calculator:answer"),
     calculator_schema=imported_when_called("companion.games.spike.schema:schema"),
     dice=(SPIKE_SHIFT_DICE,),
+    log_words=LOG_WORDS,
+    shift_announcements={"sabacc": "A Sabacc Shift: the spike dice match."},
 )

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from companion.rules.cards import Card
 from companion.rules.decks import Deck, Group
-from companion.rules.game import BLIND_DRAW, Dice, Ending, GameWords, HandRanking, TurnAction
+from companion.rules.game import Dice, Ending, GameWords, HandRanking, TurnAction
 
 #: The printed marks telling the three copies of a value apart (they never matter).
 STAVES = ("circle", "triangle", "square")
@@ -214,6 +214,10 @@ SPIKE_WORDS = GameWords(
     tie_started="each tied player draws one card from the draw pile", draw_step="turn", bomb_out="",
 )
 
+#: How a Spike tie is settled (RULES-SPIKE.md "Ties"): each tied player draws a card and the
+#: drawn cards alone compare. The pages and the API carry this name.
+BLIND_DRAW = "blind_draw"
+
 #: Corellian Spike's hand ranking as a value: a tie is a blind draw; the sabacc pot goes only
 #: to a winning hand totalling 0; the sole survivor may show a hand to take it.
 SPIKE_HANDS = HandRanking(
@@ -223,7 +227,7 @@ SPIKE_HANDS = HandRanking(
     evaluator="companion.games.spike.hands:evaluate",
     sabacc_pot_kinds=frozenset(k.kind for k in KINDS if k.sabacc),
     tie=BLIND_DRAW,
-    survivor_shows=True,
+    last_player_shows=True,
     options=OPTIONS,
     draw_key="companion.games.spike.hands:blind_draw_key",
     renames=(("ante_game", "ante"), ("junk_penalty", "fold_fee")),

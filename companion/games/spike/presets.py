@@ -46,7 +46,7 @@ SPIKE_SHIFT_DICE = DiceSpec(Trigger.TWO_D6_DOUBLES.value, SPIKE_DICE.name, (Die(
 #: Spike's own phases (RULES-SPIKE.md "A game"): each player's turn, and the dealer's roll of
 #: the spike dice.
 TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
-SPIKE_ROLL = PhaseRule(Phase.SPIKE, ("roll",), Who.DEALER, "spike dice")
+SPIKE_ROLL = PhaseRule(Phase.DEALER_DICE, ("roll",), Who.DEALER, "spike dice")
 
 
 _SPIKE = RuleSet(

@@ -27,10 +27,10 @@ class SurvivorShows(Play):
     """The survivor's choice to show a hand for the sabacc pot (a section of `SpikeHand`)."""
 
     def after_concede(self, winner: str) -> bool:
-        """Where the ranking lets the survivor show (`HandRanking.survivor_shows`) and the
+        """Where the ranking lets the survivor show (`HandRanking.last_player_shows`) and the
         sabacc pot holds credits, the hand waits in the "show" stage for their choice."""
         h = self.hand
-        if not (self.rules.hands.survivor_shows and self.s["sabacc_pot"] > 0):
+        if not (self.rules.hands.last_player_shows and self.s["sabacc_pot"] > 0):
             return False
         h["stage"] = "show"
         self.emit("step", round=h["round"], phase="show", seat=winner, do="show")
