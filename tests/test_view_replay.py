@@ -109,9 +109,9 @@ def _entry_for(rng: random.Random, legal: dict[str, Any], state: dict[str, Any],
         taken = set(sum((p["static"] for p in hand["players"]), []))
         return {"type": typ, "card": rng.choice([c for c in CARD_CODES if c not in taken])}
     if typ == "reveal":
-        from companion.bench.play import reveal_cards
+        from companion.bench.play import reveal_cards, table_deck
 
-        return {"type": "reveal", "cards": reveal_cards(hand, seat)}
+        return {"type": "reveal", "cards": reveal_cards(hand, seat, table_deck(state))}
     if typ == "demise_card":
         return {"type": "demise_card", "card": rng.choice(CARD_CODES)}
     if typ == "draw":

@@ -321,6 +321,9 @@ class Table:
             "ante_due": self._reader().ante_due(),
             "hand_no": s["hand_no"],
             "ended": s["ended"],
+            # A game played to a winner, once won: its places and its end in words (every
+            # screen's turn line says it instead of "between hands").
+            "game_over": self._reader().game_over(),
             "standings": s["standings"],
             "carried_sabacc_pot": s["carried_sabacc_pot"],
             "stack_history": s["stack_history"][-history:] if history else

@@ -265,11 +265,17 @@ class CoruscantRound(Evening, Seats, Betting):
         words = "The target is " + target_words(target["number"], target["suit"]) + "."
         roll = {"trigger": TWO_DICE.key, "dice": [gold_face, silver_face], "shift": False, "kind": None,
                 **target}
-        record = {"seat": actor if actor in self.s["seats"] else None, "round": h["round"], **roll}
+        # Who rolled: the dealer, from their phone or from the console (the host rolls for the
+        # dealer, C3); a roll of the scrambler's is the dice's own.
+        seat = actor if actor in self.s["seats"] else h["dealer"] if actor == HOST else None
+        faces = " and ".join(TWO_DICE.read([gold_face, silver_face]))
+        said = (f"{self.name(seat)} rolls" if seat else TWO_DICE.name[0].upper() + TWO_DICE.name[1:] + " roll") \
+            + f" {faces}: the target is {target_words(target['number'], target['suit'])}."
+        record = {"seat": seat, "round": h["round"], **roll, "words": said}
         h["rolls"] = [*h["rolls"], record]
         h["last_roll"] = record
         self.set_rnd(step="select", target={**target, "words": words})
-        self.emit("rolled", seat=record["seat"], roll=roll, words=words)
+        self.emit("rolled", seat=seat, roll=roll, words=said)
         self.emit("step", round=h["round"], phase="select", seat=None, do="select",
                   words="Everyone: put 1 to 5 cards face down as your selection.")
 

@@ -53,7 +53,9 @@ function render(state, events) {
   $("d-deal").hidden = !jobs.length;
   $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
-  $("d-roll").textContent = roll ? `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}` : "";
+  // A roll its game words (what the dice mean: a target, not faces) is shown in those words.
+  $("d-roll").textContent = !roll ? "" : roll.words ? roll.words
+    : `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}`;
   const pile = discardPileWords(state, live, cardWords);
   $("d-discard").hidden = !pile;
   $("d-discard").textContent = pile;
@@ -81,7 +83,7 @@ function render(state, events) {
     $("d-final-words").textContent = state.carried_sabacc_pot
       ? `The session is over. The sabacc pot (${state.carried_sabacc_pot}) is carried to the next session.`
       : "The session is over. Hand back these chips to the bank.";
-    $("d-final-table").replaceChildren(finalStandings(state.standings, "Final standings"));
+    $("d-final-table").replaceChildren(finalStandings(state.standings, "Final standings", hasSabaccPot(state)));
   }
   // The result stays up between hands: every revealed hand, its total and kind, the pots.
   const settled = hand && hand.stage === "settled" && hand.settlement && !state.ended;

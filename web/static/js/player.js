@@ -13,7 +13,7 @@ import { offerBlocks } from "./moves.js";
 import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
-import { showdown, finalStandings } from "./showdown.js";
+import { showdown, finalStandings, standingPlaces } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
 
 const root = document.getElementById("play-root");
@@ -653,11 +653,15 @@ function renderFinal(state) {
   const i = rows.findIndex((r) => r.seat === live.seat);
   const r = rows[i];
   const signed = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`;
+  // The game's own place where it gave one (shared by players out together), else the row's.
+  const mine = i < 0 ? null : standingPlaces(rows)[i];
+  const finish = !mine ? "" : mine.place === null ? "You joined after the game began"
+    : `You ${mine.shared ? "share place" : "finish"} ${mine.place} of ${rows.length}`;
   $("final-mine").textContent = r
-    ? `You finish ${i + 1} of ${rows.length}: ${signed(r.net)} for the evening. Hand back ${r.stack} credits: ${r.chips.words}.`
+    ? `${finish}: ${signed(r.net)} for the evening. Hand back ${r.stack} credits: ${r.chips.words}.`
       + (r.sabacc_share ? ` (${r.sabacc_share} of them are your share of the sabacc pot.)` : "")
     : "";
-  $("final-table").replaceChildren(finalStandings(rows));
+  $("final-table").replaceChildren(finalStandings(rows, "Final standings", hasSabaccPot(state)));
 }
 
 /** Why this seat is not in the running hand (joined late, cannot pay the ante, sitting out). */
