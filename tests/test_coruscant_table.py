@@ -388,6 +388,10 @@ def test_c12_an_eight_player_shift_runs_past_the_deck_and_no_card_in_a_selection
     assert t.act("Cas", {"type": "tie_draw", "card": ["ci-10", "ci-9"]}, 422)["field"] == "card"
     t.act("Cas", {"type": "tie_draw", "card": ["ci-10"]})
     assert t.view()["hand"]["settlement"]["words"] == "The pot of 40 goes to Cas."
+    # The result table's reason says the tie draw decided (C19), for the winner and the tied.
+    why = {t.name[x["name"]]: x.get("why") for x in t.view()["hand"]["settlement"]["hands"]}
+    assert (why["Cas"], why["Ben"], why["Ana"]) == ("wins the pot: the tie draw: Circle −10",
+                                                    "lost to Cas on the tie draw", "lost to Cas")
     assert "shuffles the discards into a new draw pile" in \
         client.get(f"/t/{t.code}/rules").get_data(as_text=True)
 

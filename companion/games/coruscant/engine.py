@@ -30,13 +30,14 @@ from companion.games.coruscant import facts as coruscant_facts
 from companion.games.api import DiceSpec
 from companion.games.coruscant.cards import (CORUSCANT_DECK, GOLD, SELECTION_MAX, SELECTION_MIN, SILVER, TARGET_ROLL,
                                               target_words)
-from companion.games.coruscant.judge import (TIE_DRAW, Entry, Target, game_over, next_ante, next_dealer, places,
+from companion.games.coruscant.judge import (TIE_DRAW, Entry, Target, decided_by, game_over, next_ante, next_dealer, places,
                                              reveal_refusal, settle_round)
 from companion.games.coruscant.presets import CoruscantRules
 from companion.refusal import Refused
 from companion.table.betting import Betting
 from companion.table.commands import COMMANDS, HOST, SCRAMBLER, SESSION_COMMANDS
 from companion.table.evening import Evening
+from companion.table.outcome import pot_labels
 from companion.table.play import Refusal, sure
 from companion.table.seats import Seats
 from companion.table.state import Hand, hand_pot, new_hand, pots_of, rotate
@@ -533,13 +534,20 @@ class CoruscantRound(Evening, Seats, Betting):
             who = " and ".join(self.name(x) for x in pot.winners)
             verb = "goes to" if len(pot.winners) == 1 else "is split between"
             words.append(f"{what} of {pot.amount} {verb} {who}.")
+        pots = [{"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners)} for p in result.pots]
+        # Why each won or lost (the result table's reason): what decided between selections
+        # equally close to the target, the target suit or the tie draw.
+        why = decided_by(result, self.entries(), Target(t["number"], t["suit"]),
+                         {sid: self.name(sid) for sid in h["players"]},
+                         [f"the {label}" for label in pot_labels(pots, self.rules.words.pot)])
         self.settled({"status": "settled", "winners": sorted({w for p in result.pots for w in p.winners},
                                                               key=h["players"].index),
                       "amount": hand_pot(h), "payouts": dict(result.payouts),
-                      "pots": [{"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners)}
-                               for p in result.pots],
-                      # The history page's shape (a list, by seat): total, kind, the tie-draw card.
-                      "hands": [self.hand_record(sid, result.hands.get(sid)) for sid in h["players"]],
+                      "pots": pots,
+                      # The history page's shape (a list, by seat): total, kind, the tie-draw card,
+                      # why it won or lost.
+                      "hands": [{**self.hand_record(sid, result.hands.get(sid)),
+                                 **({"why": why[sid]} if sid in why else {})} for sid in h["players"]],
                       "target": {k: t[k] for k in ("number", "suit")}},
                      " ".join(words))
 
@@ -679,7 +687,9 @@ class CoruscantRound(Evening, Seats, Betting):
                      "places": g.get("places")},
             # What the pages show, as facts (docs/games.md "Facts"): the target, the selections.
             "facts": {"table": coruscant_facts.table_facts(r, ante_next),
-                      "seats": coruscant_facts.seat_facts(r, h["players"])},
+                      "seats": coruscant_facts.seat_facts(r, h["players"], g.get("out") or {})},
+            # The seats out of the game (C24, C31): the seat lists mark them out.
+            "out": list(g.get("out") or {}),
         }
 
     def private(self, sid: str, legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:

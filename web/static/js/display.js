@@ -6,7 +6,7 @@
 
 import {
   LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords,
-  discardPileWords, hasSabaccPot, handSizeWords,
+  discardPileWords, hasSabaccPot, handSizeWords, outOfGame,
 } from "./live.js";
 import { loadDeck, cardName, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
@@ -101,7 +101,8 @@ function render(state, events) {
   fitResult();
 
   const seats = state.seats.map((s) => {
-    const p = live ? live.players.find((q) => q.seat === s.seat) : null;
+    const out = outOfGame(state, s.seat);
+    const p = live && !out ? live.players.find((q) => q.seat === s.seat) : null;
     const moving = live && (live.to_act === s.seat || (!live.to_act && (live.do === "roll" ? live.roller : live.turn) === s.seat));
     const tags = [];
     if (state.dealer === s.seat) tags.push("dealer");
@@ -109,7 +110,8 @@ function render(state, events) {
     if (p && p.folded) tags.push(gameWords().folded);
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
-    if (live && !p && !s.sitting_out) tags.push("not in this hand");
+    if (out) tags.push("out");
+    else if (live && !p && !s.sitting_out) tags.push("not in this hand");
     if (live && live.called_by === s.seat) tags.push("called");
     const job = jobs.find((j) => j.seat === s.seat);
     const li = h("li", { class: `d-seat${moving ? " is-moving" : ""}${p && p.folded ? " is-folded" : ""}`, dataset: { seat: s.seat } },

@@ -122,6 +122,12 @@ export function hasSabaccPot(state) {
     || (state.stack_history || []).some((x) => x.sabacc_pot)));
 }
 
+/** Whether `seat` is out of a game played to a winner (the hand view's `out`: eliminated, or
+ * gone): the seat lists mark it "out" and show nothing of a hand it no longer plays. */
+export function outOfGame(state, seat) {
+  return Boolean(state && state.hand && (state.hand.out || []).includes(seat));
+}
+
 /** How many cards a player holds, in words ("1 card", "3 cards"), or "" where the game's view
  * does not count them. */
 export function handSizeWords(p) {

@@ -7,7 +7,7 @@
 import {
   LiveTable, TapGuard, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  gameWords, discardPileWords, capital, hasSabaccPot, handSizeWords,
+  gameWords, discardPileWords, capital, hasSabaccPot, handSizeWords, outOfGame,
 } from "./live.js";
 import { offerBlocks } from "./moves.js";
 import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
@@ -701,7 +701,8 @@ function renderDeal(state, names) {
 function renderSeats(state, names) {
   const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
   const items = state.seats.map((s) => {
-    const p = hand ? hand.players.find((q) => q.seat === s.seat) : null;
+    const out = outOfGame(state, s.seat);
+    const p = hand && !out ? hand.players.find((q) => q.seat === s.seat) : null;
     const tags = [];
     if (s.seat === live.seat) tags.push("you");
     if (state.dealer === s.seat) tags.push("dealer");
@@ -710,6 +711,7 @@ function renderSeats(state, names) {
     if (p && p.folded) tags.push(gameWords().folded);
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
+    if (out) tags.push("out");
     const facts = [`stack ${s.stack}`];
     if (p) facts.push(`in the pot ${p.committed}`, handSizeWords(p));
     const li = h("li", { class: `seat${s.seat === live.seat ? " is-me" : ""}${moving ? " is-moving" : ""}`, dataset: { seat: s.seat } },
