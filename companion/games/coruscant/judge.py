@@ -250,7 +250,8 @@ def decided_by(result: RoundResult, entries: Sequence[Entry], target: Target,
                 why[n].append(f"lost to {first} on the tie draw")
             elif n in close:
                 count = judged[n].suit_count  # type: ignore[union-attr]
-                why[n].append(f"lost to {first} on the target suit ({count} {suit} cards to {most})")
+                why[n].append(f"lost to {first} on the target suit ({count} {suit} card{'' if count == 1 else 's'} "
+                              f"to {most})")
             else:
                 why[n].append(f"lost to {first}")
     return {n: "; ".join(dict.fromkeys(parts)) for n, parts in why.items() if parts}
