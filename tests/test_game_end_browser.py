@@ -2,7 +2,8 @@
 
 A Coruscant Shift table (the `coruscant` preset) brought close to its end through the table's
 owner: three players with 10 credits each (the host's adjustments). The console plays Cas,
-who deals and rolls from the console; the one round's all-in puts Ana and Ben out together.
+who deals and rolls from the console, and corrects the count recorded for his selection at the
+reveal (C30); the one round's all-in puts Ana and Ben out together.
 What the pages show is the server's words: the roll names who rolled and the target it sets,
 the turn line says the winner and the final places instead of "between hands", the seat lists
 mark the players out, and the final standings number the places as the game gave them (Ana
@@ -57,13 +58,20 @@ def test_a_coruscant_game_ends_on_every_screen_with_its_winner_places_and_player
     other = [x for x in SUITS.values() if x != suit]
     far = "-9" if n >= 0 else "+9"
     cards = {"s3": [suit + c for c in EXACT[n]], "s1": [other[0] + far], "s2": [other[1] + far]}
+    # Cas's count is recorded as 1 card (a slip): the console corrects it at the reveal (C30).
+    counts = {"s1": 1, "s2": 1, "s3": 1}
     for sid in ("s1", "s2", "s3"):
-        o.submit({"type": "select", "count": len(cards[sid])}, sid)
+        o.submit({"type": "select", "count": counts[sid]}, sid)
     while (to_act := o.view(None)[1]["hand"]["to_act"]) is not None:
         o.submit({"type": "all_in"}, to_act)
     for step in ("shift", "improve"):
         for sid in ("s1", "s2", "s3"):
-            o.submit({"type": step, "count": len(cards[sid])} if step == "improve" else {"type": step}, sid)
+            o.submit({"type": step, "count": counts[sid]} if step == "improve" else {"type": step}, sid)
+    s.synced()
+    moves = con.locator("#seat-moves")
+    moves.get_by_role("radiogroup", name="Cards in the selection").get_by_role("radio", name="2", exact=True).check()
+    s.act(lambda: moves.get_by_role("button", name="Correct the count recorded (1 card) for Cas", exact=True).click())
+    expect(moves.get_by_role("button", name="Correct the count recorded (2 cards) for Cas", exact=True)).to_be_visible()
     for sid in ("s1", "s2", "s3"):
         o.submit({"type": "reveal_selection", "cards": cards[sid]}, sid)
     s.synced()

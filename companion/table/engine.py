@@ -374,6 +374,13 @@ class Table:
         moves = game.legal(seat)
         return moves if game.LISTS_SESSION_MOVES else [*moves, *game.session_offers(seat)]
 
+    def host_offers(self, seat: str) -> list[dict[str, Any]]:
+        """The host's corrections for `seat` now, as offers (the engine's `host_offers`): the
+        console draws them with the seat's own moves."""
+        if seat not in self._s["seats"]:
+            raise Refused(404, f"there is no seat {seat!r} at this table", "seat")
+        return self._reader().host_offers(seat)
+
     def _seat_view(self, sid: str) -> dict[str, Any]:
         seat = self._s["seats"][sid]
         hand = self._s["hand"]

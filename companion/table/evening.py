@@ -175,6 +175,13 @@ class Evening(Play):
         places shared); None while it runs, or for a session of hands (its standings go by net)."""
         return None
 
+    def host_offers(self, sid: str) -> list[dict[str, Any]]:
+        """The host's own moves for seat `sid` now, as offers (docs/games.md "Offers"): the
+        corrections a game lets the host make for a player (Coruscant's count at the reveal,
+        C30). The console draws them after the moves of the seat it plays; a phone never sees
+        them. None by default."""
+        return []
+
     def game_over(self) -> dict[str, Any] | None:
         """What every screen says once a game played to a winner is over (`final_places`), until
         the session ends: `places` (seat -> place) and `words`, the winners and the final places

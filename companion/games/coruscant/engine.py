@@ -698,6 +698,17 @@ class CoruscantRound(Evening, Seats, Betting):
         return {"seat": sid, "cards": list(mine["cards"]) if mine and mine["cards"] else None,
                 "legal": self.legal(sid) if legal is None else legal}
 
+    def host_offers(self, sid: str) -> list[dict[str, Any]]:
+        """C30: at the reveal the host corrects the count recorded for a player still in, until
+        the settlement (the cards entered must then match it)."""
+        h = self.running()
+        if h is None or self.step() != "reveal" or sid not in self.live():
+            return []
+        now = self.recorded(sid)
+        return [_offer("improve", f"Correct the count recorded ({_cards(now)})", "quiet",
+                       [{"field": "count", "kind": "choice", "words": "Cards in the selection",
+                         "options": [[n, str(n)] for n in range(SELECTION_MIN, SELECTION_MAX + 1) if n != now]}])]
+
     def legal(self, sid: str) -> list[dict[str, Any]]:
         """Each move `sid` may make now, with its words and inputs (the pages draw them)."""
         out: list[dict[str, Any]] = []
