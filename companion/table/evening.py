@@ -177,9 +177,9 @@ class Evening(Play):
 
     def host_offers(self, sid: str) -> list[dict[str, Any]]:
         """The host's own moves for seat `sid` now, as offers (docs/games.md "Offers"): the
-        corrections a game lets the host make for a player (Coruscant's count at the reveal,
-        C30). The console draws them after the moves of the seat it plays; a phone never sees
-        them. None by default."""
+        corrections a game lets the host make for a player (a count recorded wrongly, set
+        right before the settlement). The console draws them after the moves of the seat it
+        plays; a phone never sees them. None by default."""
         return []
 
     def game_over(self) -> dict[str, Any] | None:
