@@ -182,7 +182,8 @@ def test_a_game_played_to_its_end_reads_in_its_own_words_on_the_history_audit_an
     assert bo in row and ">+15<" in row and ">+10<" in row, row
     # The audit log: the dice in the game's words, each move and the result in the game's own
     # words (its events' `words`), the names escaped.
-    assert "the gold and silver dice rolls +5 and Circle (coruscant-target)</" in audit  # a roll that shifts nothing
+    # The host's roll is the dealer's (Ana deals the first round): the roll names her.
+    assert "<li>Ana rolls +5 and Circle (coruscant-target)</" in audit  # a roll that shifts nothing
     assert f"{bo} selects 1 card." in audit
     assert f"The pot of 15 goes to {bo}." in audit and "Ana wins the game." in audit
     assert "selection_entered" not in audit and "sabacc pot None" not in audit

@@ -388,6 +388,10 @@ def test_c12_an_eight_player_shift_runs_past_the_deck_and_no_card_in_a_selection
     assert t.act("Cas", {"type": "tie_draw", "card": ["ci-10", "ci-9"]}, 422)["field"] == "card"
     t.act("Cas", {"type": "tie_draw", "card": ["ci-10"]})
     assert t.view()["hand"]["settlement"]["words"] == "The pot of 40 goes to Cas."
+    # The result table's reason says the tie draw decided (C19), for the winner and the tied.
+    why = {t.name[x["name"]]: x.get("why") for x in t.view()["hand"]["settlement"]["hands"]}
+    assert (why["Cas"], why["Ben"], why["Ana"]) == ("wins the pot: the tie draw: Circle −10",
+                                                    "lost to Cas on the tie draw", "lost to Cas")
     assert "shuffles the discards into a new draw pile" in \
         client.get(f"/t/{t.code}/rules").get_data(as_text=True)
 
@@ -476,6 +480,13 @@ def test_c30_a_count_mismatch_is_refused_the_host_corrects_the_count_or_the_card
         {"error": "the selection holds 2 cards but 1 was recorded", "field": "cards"}
     # The host corrects the recorded count (players may not), then Ben's two cards stand.
     assert t.act("Ben", {"type": "improve", "count": 2}, 409)["error"] == "not now: the round is at the reveal"
+    assert "improve" not in t.offers("Ben")
+    # The console playing Ben is offered the correction (the host's own move for the seat).
+    r = client.get(f"/api/v1/tables/{t.code}/seats/{t.seat['Ben']}/legal",
+                   headers={"Authorization": f"Bearer {t.host}"})
+    fix = next(o for o in r.get_json()["legal"] if o["type"] == "improve")
+    assert fix["words"] == "Correct the count recorded (1 card)"
+    assert [v for v, _ in fix["inputs"][0]["options"]] == [2, 3, 4, 5]
     t.act("host", {"type": "improve", "seat": t.seat["Ben"], "count": 2})
     assert [p["selection"] for p in t.view()["hand"]["players"]] == [2, 1, 1]  # Ben, Cas, Ana
     t.act("Ben", {"type": "reveal_selection", "cards": ["tr+6", "tr+4"]})

@@ -44,6 +44,7 @@ def test_a_kessel_game_ends_with_the_winner_first_then_the_last_player_eliminate
     g.act("host", {"type": "roll", "dice": [4, 1]})
     g.act(c, {"type": "choose_value", "value": 4})
     assert [g.by_seat()[s] for s in g.game()["out"]] == [b]
+    assert g.view()["game_over"] is None  # a player out, the game goes on
     # Round 2: an exact tie, nobody pays.
     g.act("host", {"type": "turn_up", "sand": "s1", "blood": "b1"})
     g.act(c, {"type": "draw_card", "pile": "sand_discard", "keep": False})
@@ -63,8 +64,14 @@ def test_a_kessel_game_ends_with_the_winner_first_then_the_last_player_eliminate
     g.act(c, {"type": "show_hand", "cards": ["s6", "b1"]})
     v = g.view()
     assert {s["name"]: s["stack"] for s in v["seats"]} == {a: 300, b: 0, c: 0}
+    # Every screen's turn line says the game's end from the view: the winner, the places, what
+    # comes next (no next hand).
+    assert {g.by_seat()[sid]: place for sid, place in v["game_over"]["places"].items()} == {a: 1, c: 2, b: 3}
+    assert v["game_over"]["words"] == (f"{a} wins the game. Final places: 1 {a}, 2 {c}, 3 {b}. "
+                                       "The host ends the session for the final standings.")
     # b and c both lost their buy-in (net −100 each): by net alone, seat order would decide.
     g.act("host", {"type": "end_session"})
+    assert g.view()["game_over"]["words"] == f"{a} wins the game. Final places: 1 {a}, 2 {c}, 3 {b}."
     in_state, in_json = standings(api, g.code)
     assert in_state == in_json == [(a, 1), (c, 2), (b, 3)]
     # The history page lists them by place too, with a Place column.
@@ -100,6 +107,9 @@ def test_a_coruscant_game_to_its_last_player_lists_the_player_out_last_second(cl
     t.act("Cas", {"type": "reveal_selection", "cards": ["ci+9"]})
     t.act("Ana", {"type": "reveal_selection", "cards": ["sylop"]})
     assert t.stacks() == {"Cas": 0, "Ana": 30, "Ben": 0}
+    # The end of the game, as every screen's turn line says it (not "between hands").
+    assert t.view("Ben")["game_over"]["words"] == ("Ana wins the game. Final places: 1 Ana, 2 Cas, 3 Ben. "
+                                                   "The host ends the session for the final standings.")
     t.act("host", {"type": "end_session"})
     api = Api(client)
     in_state, in_json = standings(api, t.code)
@@ -114,5 +124,6 @@ def test_a_session_of_hands_keeps_its_standings_by_net_without_places(api):
         joined = api.post(f"/api/v1/tables/{code}/join", {"name": name}, status=201)
         api.post(f"/api/v1/tables/{code}/commands", {"type": "buy_in", "amount": amount}, joined["token"])
     api.post(f"/api/v1/tables/{code}/commands", {"type": "end_session"}, host)
+    assert api.get(f"/api/v1/tables/{code}")["state"]["game_over"] is None  # no game to win
     in_state, in_json = standings(api, code)
     assert [n for n, _ in in_state] == ["Han", "Leia"] and all(p is None for _, p in in_state + in_json)

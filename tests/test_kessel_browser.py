@@ -184,7 +184,9 @@ def test_a_kessel_game_through_the_pages(screens):
     turn = ben.phone.locator("#turn")
     expect(turn).to_have_text(re.compile(r"^Hand 1\. You: take [1-6] or [1-6] for the Impostor\.$"))
     roll = [int(d) for d in re.findall(r"take ([1-6]) or ([1-6])", turn.inner_text())[0]]
-    expect(s.display.locator("#d-log")).to_contain_text(f"Ben rolls {roll[0]} and {roll[1]}")
+    # The roll said as the game words it, with nothing added ("Ben rolls 4 and 3: The dice ...").
+    expect(s.display.locator("#d-log li", has_text="The dice for")).to_have_text(
+        f"The dice for Sand Impostor: {roll[0]} and {roll[1]}; Ben chooses one.")
     ben.pick("Which die", str(roll[0]))
     ben.press("Take a value")
     said(f"Ben takes {roll[0]} for the Sand Impostor.")
@@ -233,5 +235,16 @@ def test_a_kessel_game_through_the_pages(screens):
     expect(hands.locator("tr", has_text="Cas")).to_contain_text("+300")
     expect(hands.locator("tr", has_text="Dee")).to_contain_text("Sand 6, Blood 1")
     expect(dee.phone.locator("#result-mine")).to_contain_text("Your stack is now 0")
+    # The game's end on every screen's turn line (no "between hands"), and who is out.
+    end = ("Cas wins the game. Final places: 1 Cas, 2 Dee, 3 Ana, 4 Ben. "
+           "The host ends the session for the final standings.")
+    expect(s.display.locator("#d-turn")).to_have_text(end)
+    for phone in s.phones.values():
+        expect(phone.locator("#turn")).to_have_text(end)
+    for sid in ("s1", "s2", "s4"):
+        row = s.display.locator(f'#d-seats li[data-seat="{sid}"]')
+        expect(row.locator(".tag", has_text=re.compile("^out$"))).to_have_count(1)
+        expect(row).not_to_contain_text("in the pot")
+    expect(s.display.locator('#d-seats li[data-seat="s3"] .tag', has_text=re.compile("^out$"))).to_have_count(0)
     screenshot(s.display, "kessel-display-game-over")
     assert s.errors == []

@@ -321,6 +321,9 @@ class Table:
             "ante_due": self._reader().ante_due(),
             "hand_no": s["hand_no"],
             "ended": s["ended"],
+            # A game played to a winner, once won: its places and its end in words (every
+            # screen's turn line says it instead of "between hands").
+            "game_over": self._reader().game_over(),
             "standings": s["standings"],
             "carried_sabacc_pot": s["carried_sabacc_pot"],
             "stack_history": s["stack_history"][-history:] if history else
@@ -370,6 +373,13 @@ class Table:
         game = self._reader()
         moves = game.legal(seat)
         return moves if game.LISTS_SESSION_MOVES else [*moves, *game.session_offers(seat)]
+
+    def host_offers(self, seat: str) -> list[dict[str, Any]]:
+        """The host's corrections for `seat` now, as offers (the engine's `host_offers`): the
+        console draws them with the seat's own moves."""
+        if seat not in self._s["seats"]:
+            raise Refused(404, f"there is no seat {seat!r} at this table", "seat")
+        return self._reader().host_offers(seat)
 
     def _seat_view(self, sid: str) -> dict[str, Any]:
         seat = self._s["seats"][sid]

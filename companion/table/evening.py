@@ -175,6 +175,38 @@ class Evening(Play):
         places shared); None while it runs, or for a session of hands (its standings go by net)."""
         return None
 
+    def host_offers(self, sid: str) -> list[dict[str, Any]]:
+        """The host's own moves for seat `sid` now, as offers (docs/games.md "Offers"): the
+        corrections a game lets the host make for a player (a count recorded wrongly, set
+        right before the settlement). The console draws them after the moves of the seat it
+        plays; a phone never sees them. None by default."""
+        return []
+
+    def game_over(self) -> dict[str, Any] | None:
+        """What every screen says once a game played to a winner is over (`final_places`), until
+        the session ends: `places` (seat -> place) and `words`, the winners and the final places
+        in names ("Cas wins the game. Final places: 1 Cas, 2 Dee, 3 Ana and Ben (shared). The host
+        ends the session for the final standings."); None while it runs or for a session of hands."""
+        places = self.final_places()
+        if not places:
+            return None
+        departed = self.s["departed"]
+
+        def named(sid: str) -> str:
+            return departed[sid]["name"] if sid not in self.s["seats"] and sid in departed else self.name(sid)
+
+        by_place: dict[int, list[str]] = {}
+        for sid, place in sorted(places.items(), key=lambda x: x[1]):
+            by_place.setdefault(place, []).append(named(sid))
+        first = by_place.get(1, [])
+        lines = [f"{place} {' and '.join(names)}" + (" (shared)" if len(names) > 1 else "")
+                 for place, names in by_place.items()]
+        words = (f"{' and '.join(first)} {'wins' if len(first) == 1 else 'win'} the game. "
+                 f"Final places: {', '.join(lines)}.")
+        if not self.s["ended"]:
+            words += " The host ends the session for the final standings."
+        return {"places": dict(places), "words": words}
+
     def cmd_change_rules(self, f: dict[str, Any], actor: str | None) -> None:
         need(self.not_ended() or self.between_hands())
         spec = rules_spec(f["rules"], {})

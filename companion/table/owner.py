@@ -352,10 +352,14 @@ class TableOwner:
             return self.version, self._current_views().text(seat, host)
 
     def legal(self, seat: str) -> tuple[int, list[dict[str, Any]]]:
-        """`(version, legal moves)` of one seat, for the host console playing it (the same
-        list the seat's own view carries, worked out once per version)."""
+        """`(version, legal moves)` of one seat, for the host console playing it: the list the
+        seat's own view carries (worked out once per version), then the host's corrections
+        for the seat (`Table.host_offers`, where the table class has them)."""
         with self._lock:
-            return self.version, self._current_views().legal(seat)
+            views = self._current_views()
+            moves = views.legal(seat)
+            extra = getattr(views.table, "host_offers", None)
+            return self.version, moves + (extra(seat) if extra is not None else [])
 
     def _current_views(self) -> VersionViews:
         """The views of the table as it is now (under the lock): made from a copy, so that a

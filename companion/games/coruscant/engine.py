@@ -30,13 +30,14 @@ from companion.games.coruscant import facts as coruscant_facts
 from companion.games.api import DiceSpec
 from companion.games.coruscant.cards import (CORUSCANT_DECK, GOLD, SELECTION_MAX, SELECTION_MIN, SILVER, TARGET_ROLL,
                                               target_words)
-from companion.games.coruscant.judge import (TIE_DRAW, Entry, Target, game_over, next_ante, next_dealer, places,
+from companion.games.coruscant.judge import (TIE_DRAW, Entry, Target, decided_by, game_over, next_ante, next_dealer, places,
                                              reveal_refusal, settle_round)
 from companion.games.coruscant.presets import CoruscantRules
 from companion.refusal import Refused
 from companion.table.betting import Betting
 from companion.table.commands import COMMANDS, HOST, SCRAMBLER, SESSION_COMMANDS
 from companion.table.evening import Evening
+from companion.table.outcome import pot_labels
 from companion.table.play import Refusal, sure
 from companion.table.seats import Seats
 from companion.table.state import Hand, hand_pot, new_hand, pots_of, rotate
@@ -265,11 +266,17 @@ class CoruscantRound(Evening, Seats, Betting):
         words = "The target is " + target_words(target["number"], target["suit"]) + "."
         roll = {"trigger": TWO_DICE.key, "dice": [gold_face, silver_face], "shift": False, "kind": None,
                 **target}
-        record = {"seat": actor if actor in self.s["seats"] else None, "round": h["round"], **roll}
+        # Who rolled: the dealer, from their phone or from the console (the host rolls for the
+        # dealer, C3); a roll of the scrambler's is the dice's own.
+        seat = actor if actor in self.s["seats"] else h["dealer"] if actor == HOST else None
+        faces = " and ".join(TWO_DICE.read([gold_face, silver_face]))
+        said = (f"{self.name(seat)} rolls" if seat else TWO_DICE.name[0].upper() + TWO_DICE.name[1:] + " roll") \
+            + f" {faces}: the target is {target_words(target['number'], target['suit'])}."
+        record = {"seat": seat, "round": h["round"], **roll, "words": said}
         h["rolls"] = [*h["rolls"], record]
         h["last_roll"] = record
         self.set_rnd(step="select", target={**target, "words": words})
-        self.emit("rolled", seat=record["seat"], roll=roll, words=words)
+        self.emit("rolled", seat=seat, roll=roll, words=said)
         self.emit("step", round=h["round"], phase="select", seat=None, do="select",
                   words="Everyone: put 1 to 5 cards face down as your selection.")
 
@@ -527,13 +534,20 @@ class CoruscantRound(Evening, Seats, Betting):
             who = " and ".join(self.name(x) for x in pot.winners)
             verb = "goes to" if len(pot.winners) == 1 else "is split between"
             words.append(f"{what} of {pot.amount} {verb} {who}.")
+        pots = [{"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners)} for p in result.pots]
+        # Why each won or lost (the result table's reason): what decided between selections
+        # equally close to the target, the target suit or the tie draw.
+        why = decided_by(result, self.entries(), Target(t["number"], t["suit"]),
+                         {sid: self.name(sid) for sid in h["players"]},
+                         [f"the {label}" for label in pot_labels(pots, self.rules.words.pot)])
         self.settled({"status": "settled", "winners": sorted({w for p in result.pots for w in p.winners},
                                                               key=h["players"].index),
                       "amount": hand_pot(h), "payouts": dict(result.payouts),
-                      "pots": [{"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners)}
-                               for p in result.pots],
-                      # The history page's shape (a list, by seat): total, kind, the tie-draw card.
-                      "hands": [self.hand_record(sid, result.hands.get(sid)) for sid in h["players"]],
+                      "pots": pots,
+                      # The history page's shape (a list, by seat): total, kind, the tie-draw card,
+                      # why it won or lost.
+                      "hands": [{**self.hand_record(sid, result.hands.get(sid)),
+                                 **({"why": why[sid]} if sid in why else {})} for sid in h["players"]],
                       "target": {k: t[k] for k in ("number", "suit")}},
                      " ".join(words))
 
@@ -673,7 +687,9 @@ class CoruscantRound(Evening, Seats, Betting):
                      "places": g.get("places")},
             # What the pages show, as facts (docs/games.md "Facts"): the target, the selections.
             "facts": {"table": coruscant_facts.table_facts(r, ante_next),
-                      "seats": coruscant_facts.seat_facts(r, h["players"])},
+                      "seats": coruscant_facts.seat_facts(r, h["players"], g.get("out") or {})},
+            # The seats out of the game (C24, C31): the seat lists mark them out.
+            "out": list(g.get("out") or {}),
         }
 
     def private(self, sid: str, legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -681,6 +697,17 @@ class CoruscantRound(Evening, Seats, Betting):
         mine = h["p"].get(sid) if h else None
         return {"seat": sid, "cards": list(mine["cards"]) if mine and mine["cards"] else None,
                 "legal": self.legal(sid) if legal is None else legal}
+
+    def host_offers(self, sid: str) -> list[dict[str, Any]]:
+        """C30: at the reveal the host corrects the count recorded for a player still in, until
+        the settlement (the cards entered must then match it)."""
+        h = self.running()
+        if h is None or self.step() != "reveal" or sid not in self.live():
+            return []
+        now = self.recorded(sid)
+        return [_offer("improve", f"Correct the count recorded ({_cards(now)})", "quiet",
+                       [{"field": "count", "kind": "choice", "words": "Cards in the selection",
+                         "options": [[n, str(n)] for n in range(SELECTION_MIN, SELECTION_MAX + 1) if n != now]}])]
 
     def legal(self, sid: str) -> list[dict[str, Any]]:
         """Each move `sid` may make now, with its words and inputs (the pages draw them)."""

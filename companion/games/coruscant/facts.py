@@ -32,11 +32,18 @@ def table_facts(r: dict[str, Any], ante_next: int) -> list[dict[str, Any]]:
     return out
 
 
-def seat_facts(r: dict[str, Any], seats: list[str]) -> dict[str, list[dict[str, Any]]]:
+def seat_facts(r: dict[str, Any], seats: list[str], went_out: dict[str, int] | None = None) \
+        -> dict[str, list[dict[str, Any]]]:
     """Each seat of the round's selection count, once recorded (after improving, the count
-    then)."""
+    then); and for a seat out of the game (`went_out`: seat -> round), the round it went out in.
+
+    >>> seat_facts({"improved": {}, "counts": {}}, ["s1"], {"s2": 1})["s2"][0]["words"]
+    'out in round'
+    """
     out: dict[str, list[dict[str, Any]]] = {}
     for sid in seats:
         n = r["improved"].get(sid, r["counts"].get(sid))
         out[sid] = [] if n is None else [fact("selection", "selection", "1 card" if n == 1 else f"{n} cards")]
+    for sid, round_no in (went_out or {}).items():
+        out.setdefault(sid, []).append(fact("out", "out in round", round_no))
     return out

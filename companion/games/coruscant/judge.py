@@ -203,6 +203,60 @@ def settle_round(entries: Sequence[Entry], target: Target) -> RoundResult:
     return RoundResult(SETTLED, hands, tuple(won), payouts)
 
 
+def decided_by(result: RoundResult, entries: Sequence[Entry], target: Target,
+               name: Mapping[str, str], pot_words: Sequence[str]) -> dict[str, str]:
+    """Why each player won or lost a settled round, in words for the result table: the pots
+    won (`pot_words`: each pot's name, as `result.pots`), and what decided where selections
+    equally close to the target met: the target-suit count (C18) or the tie draw (C19–C20).
+    `name`: seat -> name. A folded player has no words here.
+
+    >>> e = [Entry("A", ("ci+3", "ci+2"), 5, False), Entry("B", ("tr+5",), 5, False)]
+    >>> t = Target(5, "circle")
+    >>> decided_by(settle_round(e, t), e, t, {"A": "Ana", "B": "Ben"}, ["the pot"])
+    {'A': 'wins the pot: as close to the target, more Circle cards (2 to 0)', 'B': 'lost to Ana on the target suit (0 Circle cards to 2)'}
+    """
+    why: dict[str, list[str]] = {e.name: [] for e in entries}
+    by_name = {e.name: e for e in entries}
+    suit = target.suit.capitalize()
+    for label, pot in zip(pot_words, result.pots):
+        live = [n for n in pot.eligible if result.hands.get(n) is not None]
+        if not live:
+            continue
+        judged = {n: result.hands[n] for n in live}
+        near = min(j.distance for j in judged.values() if j is not None)
+        close = [n for n in live if judged[n].distance == near]  # type: ignore[union-attr]
+        most = max(judged[n].suit_count for n in close)  # type: ignore[union-attr]
+        suited = [n for n in close if judged[n].suit_count == most]  # type: ignore[union-attr]
+        first = name.get(pot.winners[0], pot.winners[0])
+        for n in pot.winners:
+            if len(live) == 1:
+                reason = ""  # nobody else was left in it
+            elif len(suited) > 1:
+                card = by_name[n].tie_draw
+                reason = "the tie draw" + (f": {CORUSCANT_DECK.cards[card].name}" if card else "")
+                if len(pot.winners) > 1:
+                    reason += ", drawn as high as another's"
+            elif len(close) > 1:
+                others = max(judged[x].suit_count for x in close if x != n)  # type: ignore[union-attr]
+                count = judged[n].suit_count  # type: ignore[union-attr]
+                reason = f"as close to the target, more {suit} cards ({count} to {others})"
+            else:
+                reason = "the closest to the target"
+            why[n].append(f"wins {label}" + (f": {reason}" if reason else ""))
+        for n in live:
+            if n in pot.winners:
+                continue
+            if n in suited and len(suited) > 1:
+                why[n].append(f"lost to {first} on the tie draw")
+            elif n in close:
+                count = judged[n].suit_count  # type: ignore[union-attr]
+                why[n].append(f"lost to {first} on the target suit ({count} {suit} card{'' if count == 1 else 's'} "
+                              f"to {most})")
+            else:
+                why[n].append(f"lost to {first}")
+    return {n: "; ".join(dict.fromkeys(parts)) for n, parts in why.items() if parts}
+
+
 # -- the ante, elimination and the end of the game (C7, C8, C24–C26) -------------------------
 
 #: C8: the ante's rise before a round, by the number of players left (5 or more: +1).

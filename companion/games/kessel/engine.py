@@ -796,6 +796,8 @@ class KesselTable(Evening, Seats):
             "hand_pot": 0 if h["stage"] == "settled" else hand_pot(h), "pots": [],
             "seed_commitment": h["seed_commitment"], "seed": h["seed"], "settlement": h["settlement"],
             "game": self.public_game(g),
+            # The seats out of the game (K25, K39): the seat lists mark them out.
+            "out": list(g["out"]),
             # What the pages show, as facts (docs/games.md "Facts"): never a seat's tokens.
             "facts": {"table": kessel_facts.table_facts(g, self.name),
                       "seats": kessel_facts.seat_facts(g, self.kr.plays_tokens)},

@@ -6,7 +6,7 @@
 
 import {
   LiveTable, h, eventWords, namedSettlement, seatNames, turnWords, keepScreenOn, beep, soundReady, diceWords, gameWords,
-  hasSabaccPot, handSizeWords,
+  hasSabaccPot, handSizeWords, outOfGame,
 } from "./live.js";
 import { loadDeck, cardName, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
@@ -53,7 +53,9 @@ function render(state, events) {
   $("d-deal").hidden = !jobs.length;
   $("d-deal").textContent = jobs.length ? `${names.get(live.dealer) ? `${names.get(live.dealer)}, deal: ` : ""}${jobs.map((j) => j.words).join(" · ")}` : "";
   const roll = hand && hand.last_roll;
-  $("d-roll").textContent = roll ? `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}` : "";
+  // A roll its game words (what the dice mean: a target, not faces) is shown in those words.
+  $("d-roll").textContent = !roll ? "" : roll.words ? roll.words
+    : `Last roll: ${diceWords(roll.dice)}${roll.shift ? " — a shift" : ""}`;
   renderFacts($("d-table-facts"), tableFacts(state));
   const shift = live && live.shift;
   $("d-last-shift").hidden = !shift;
@@ -78,7 +80,7 @@ function render(state, events) {
     $("d-final-words").textContent = state.carried_sabacc_pot
       ? `The session is over. The sabacc pot (${state.carried_sabacc_pot}) is carried to the next session.`
       : "The session is over. Hand back these chips to the bank.";
-    $("d-final-table").replaceChildren(finalStandings(state.standings, "Final standings"));
+    $("d-final-table").replaceChildren(finalStandings(state.standings, "Final standings", hasSabaccPot(state)));
   }
   // The result stays up between hands: every revealed hand, its total and kind, the pots.
   const settled = hand && hand.stage === "settled" && hand.settlement && !state.ended;
@@ -96,7 +98,8 @@ function render(state, events) {
   fitResult();
 
   const seats = state.seats.map((s) => {
-    const p = live ? live.players.find((q) => q.seat === s.seat) : null;
+    const out = outOfGame(state, s.seat);
+    const p = live && !out ? live.players.find((q) => q.seat === s.seat) : null;
     const moving = live && (live.to_act === s.seat || (!live.to_act && (live.do === "roll" ? live.roller : live.turn) === s.seat));
     const tags = [];
     if (state.dealer === s.seat) tags.push("dealer");
@@ -104,7 +107,8 @@ function render(state, events) {
     if (p && p.folded) tags.push(gameWords().folded);
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
-    if (live && !p && !s.sitting_out) tags.push("not in this hand");
+    if (out) tags.push("out");
+    else if (live && !p && !s.sitting_out) tags.push("not in this hand");
     if (live && live.called_by === s.seat) tags.push("called");
     const job = jobs.find((j) => j.seat === s.seat);
     const li = h("li", { class: `d-seat${moving ? " is-moving" : ""}${p && p.folded ? " is-folded" : ""}`, dataset: { seat: s.seat } },

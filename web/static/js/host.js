@@ -7,7 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement } from "./live.js";
+import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement, outOfGame } from "./live.js";
 import { offerBlocks } from "./moves.js";
 import { tableFacts, seatFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
@@ -439,7 +439,9 @@ function consolePage(root) {
       if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
       const badges = [];
       if (state.dealer === seat.seat) badges.push("dealer");
-      if (seat.playing) badges.push("in the hand");
+      // A player out of a game played to a winner plays none of it any more.
+      if (outOfGame(state, seat.seat)) badges.push("out");
+      else if (seat.playing) badges.push("in the hand");
       if (seat.sitting_out) badges.push("sitting out");
       li.querySelector(".seat-name").textContent = seat.name;
       li.querySelector(".seat-stack").textContent = `${seat.stack} credits`;

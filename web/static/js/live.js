@@ -122,6 +122,12 @@ export function hasSabaccPot(state) {
     || (state.stack_history || []).some((x) => x.sabacc_pot)));
 }
 
+/** Whether `seat` is out of a game played to a winner (the hand view's `out`: eliminated, or
+ * gone): the seat lists mark it "out" and show nothing of a hand it no longer plays. */
+export function outOfGame(state, seat) {
+  return Boolean(state && state.hand && (state.hand.out || []).includes(seat));
+}
+
 /** How many cards a player holds, in words ("1 card", "3 cards"), or "" where the game's view
  * does not count them. */
 export function handSizeWords(p) {
@@ -199,10 +205,12 @@ export function eventWords(ev, names) {
     // The fee's pot: named by the event where it is not the sabacc pot (a game's own fee pot).
     case "folded": return `${who(ev.seat)} ${w.folds}${ev.fee ? ` (pays ${ev.fee} to the ${ev.pot || "sabacc pot"})` : ""}`;
     case "rolled": {
+      // A game that words its own roll (its event's words: who rolled, what it means) is read
+      // as it says it, with nothing added.
+      if (typeof ev.words === "string" && ev.words) return nameCards(ev.words);
       const r = ev.roll || {};
       const dice = diceWords(r.dice);
-      // A game that says what its roll means (its event's words) is read in those words.
-      const means = typeof ev.words === "string" && ev.words ? `: ${nameCards(ev.words)}` : r.shift ? ": a shift!" : ": no shift";
+      const means = r.shift ? ": a shift!" : ": no shift";
       const verb = ev.seat || !diceName.endsWith("dice") ? "rolls" : "roll";
       return `${ev.seat ? who(ev.seat) : capital(diceName)} ${verb} ${dice}${means}`;
     }
@@ -390,6 +398,8 @@ export function turnWords(state, names, mySeat = null) {
   const hand = state && state.hand;
   if (!state) return "";
   if (state.ended) return "The session is over.";
+  // A game played to a winner, once won: its end, in the server's words (no next hand).
+  if (state.game_over && state.game_over.words) return state.game_over.words;
   if (!hand || hand.stage === "settled") return "Between hands: the host starts the next one.";
   return hand.words || "";
 }

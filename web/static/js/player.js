@@ -7,13 +7,13 @@
 import {
   LiveTable, TapGuard, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  gameWords, capital, hasSabaccPot, handSizeWords,
+  gameWords, capital, hasSabaccPot, handSizeWords, outOfGame,
 } from "./live.js";
 import { offerBlocks } from "./moves.js";
 import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
-import { showdown, finalStandings } from "./showdown.js";
+import { showdown, finalStandings, standingPlaces } from "./showdown.js";
 import { showFieldError, clearFieldErrors } from "./api.js";
 
 const root = document.getElementById("play-root");
@@ -651,11 +651,15 @@ function renderFinal(state) {
   const i = rows.findIndex((r) => r.seat === live.seat);
   const r = rows[i];
   const signed = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`;
+  // The game's own place where it gave one (shared by players out together), else the row's.
+  const mine = i < 0 ? null : standingPlaces(rows)[i];
+  const finish = !mine ? "" : mine.place === null ? "You joined after the game began"
+    : `You ${mine.shared ? "share place" : "finish"} ${mine.place} of ${rows.length}`;
   $("final-mine").textContent = r
-    ? `You finish ${i + 1} of ${rows.length}: ${signed(r.net)} for the evening. Hand back ${r.stack} credits: ${r.chips.words}.`
+    ? `${finish}: ${signed(r.net)} for the evening. Hand back ${r.stack} credits: ${r.chips.words}.`
       + (r.sabacc_share ? ` (${r.sabacc_share} of them are your share of the sabacc pot.)` : "")
     : "";
-  $("final-table").replaceChildren(finalStandings(rows));
+  $("final-table").replaceChildren(finalStandings(rows, "Final standings", hasSabaccPot(state)));
 }
 
 /** Why this seat is not in the running hand (joined late, cannot pay the ante, sitting out). */
@@ -695,7 +699,8 @@ function renderDeal(state, names) {
 function renderSeats(state, names) {
   const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
   const items = state.seats.map((s) => {
-    const p = hand ? hand.players.find((q) => q.seat === s.seat) : null;
+    const out = outOfGame(state, s.seat);
+    const p = hand && !out ? hand.players.find((q) => q.seat === s.seat) : null;
     const tags = [];
     if (s.seat === live.seat) tags.push("you");
     if (state.dealer === s.seat) tags.push("dealer");
@@ -704,6 +709,7 @@ function renderSeats(state, names) {
     if (p && p.folded) tags.push(gameWords().folded);
     else if (p && p.all_in) tags.push("all-in");
     if (s.sitting_out) tags.push("sitting out");
+    if (out) tags.push("out");
     const facts = [`stack ${s.stack}`];
     if (p) facts.push(`in the pot ${p.committed}`, handSizeWords(p));
     const li = h("li", { class: `seat${s.seat === live.seat ? " is-me" : ""}${moving ? " is-moving" : ""}`, dataset: { seat: s.seat } },

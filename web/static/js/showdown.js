@@ -122,23 +122,43 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
 }
 
 /**
+ * Each row's place in the final standings (`rows`, as state.standings lists them): the game's
+ * own `place` where it gave one (a game played to a winner: players out at the same reveal
+ * share theirs; a player seated after the game began has none, null), else the row's position.
+ * `shared`: another row has the same place.
+ */
+export function standingPlaces(rows) {
+  const placed = rows.some((r) => r.place !== undefined);
+  const places = rows.map((r, i) => (placed ? (r.place ?? null) : i + 1));
+  return places.map((place) => ({
+    place, shared: place !== null && places.filter((p) => p === place).length > 1,
+  }));
+}
+
+/**
  * The final standings of an ended session (state.standings): place, name, net for the
  * evening, the stack and the chips to hand back (with how the table settles credits no chip
- * covers), and the share of the sabacc pot. The phones' own line and the display read it.
+ * covers), and, where the table had a sabacc pot (`sabaccPot`, or a share of it paid), the
+ * share of it. The phones' own line and the display read it.
  */
-export function finalStandings(rows, caption = "Final standings") {
+export function finalStandings(rows, caption = "Final standings", sabaccPot = false) {
   const signed = (v) => `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`;
+  const places = standingPlaces(rows);
+  // A game that never has a sabacc pot shows no column of dashes for it.
+  const pot = sabaccPot || rows.some((r) => r.sabacc_share);
   const body = rows.map((r, i) => h("tr", { dataset: { seat: r.seat } },
-    h("td", { class: "num", "data-label": "Place" }, String(i + 1)),
+    h("td", { class: "num", "data-label": "Place", title: places[i].shared ? "shared" : null },
+      places[i].place === null ? "—" : `${places[i].shared ? "=" : ""}${places[i].place}`),
     h("th", { scope: "row" }, r.name),
     h("td", { class: `num ${r.net > 0 ? "plus" : r.net < 0 ? "minus" : ""}`.trim(), "data-label": "Net" }, signed(r.net)),
     h("td", { class: "num", "data-label": "Stack" }, String(r.stack)),
     h("td", { class: "chips-words", "data-label": "Chips to hand back" }, r.chips ? r.chips.words : "—"),
-    h("td", { class: "num", "data-label": "Sabacc pot share" }, r.sabacc_share ? String(r.sabacc_share) : "—")));
+    pot ? h("td", { class: "num", "data-label": "Sabacc pot share" }, r.sabacc_share ? String(r.sabacc_share) : "—") : null));
+  const heads = ["Place", "Player", "Net", "Stack", "Chips to hand back", ...(pot ? ["Sabacc pot share"] : [])];
   return h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption },
     h("table", { class: "final-standings" },
       h("caption", { class: "visually-hidden" }, caption),
-      h("thead", {}, h("tr", {}, ["Place", "Player", "Net", "Stack", "Chips to hand back", "Sabacc pot share"].map((t) =>
+      h("thead", {}, h("tr", {}, heads.map((t) =>
         h("th", { scope: "col", class: ["Place", "Net", "Stack", "Sabacc pot share"].includes(t) ? "num" : "" }, t)))),
       h("tbody", {}, body)));
 }
