@@ -142,6 +142,17 @@ def phone(chromium):
     context.close()
 
 
+@pytest.fixture
+def screens(chromium, live_server):
+    """The screens of one table in Chromium (`Screens` in test_plugin_game_browser.py: the
+    console, the display, the phones), closed after the test."""
+    from test_plugin_game_browser import Screens
+
+    s = Screens(chromium, live_server)
+    yield s
+    s.close()
+
+
 def screenshot(page, name: str) -> Path:
     """Save a screenshot of `page` under test-artifacts/screenshots/ and return its path."""
     out = ARTIFACTS / "screenshots" / f"{name}.png"

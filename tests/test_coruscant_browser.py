@@ -33,7 +33,6 @@ from companion.rules.rulesets import Trigger
 from companion.scrambler.seed import SeededRoller, derive_dice
 from companion.server.app import create_app
 from conftest import PHONE, screenshot
-from test_plugin_game_browser import Screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -79,13 +78,6 @@ def app(tmp_path, monkeypatch):
     spare = [seed_for(0, "circle")] * 3  # the seed drawn after the last round's reveal
     monkeypatch.setattr(owner, "secrets", ScriptedSecrets([seed_for(*t) for t in TARGETS] + spare))
     return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "ROLLER_FACTORY": SeededRoller})
-
-
-@pytest.fixture
-def screens(chromium, live_server):
-    s = Screens(chromium, live_server)
-    yield s
-    s.close()
 
 
 class Seat:

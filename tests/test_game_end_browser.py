@@ -18,7 +18,6 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.table.commands import HOST
-from test_plugin_game_browser import Screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -26,13 +25,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 #: make it exactly (Cas), and one card of another suit far from it (Ana, Ben).
 EXACT = {10: ("+6", "+4"), 5: ("+3", "+2"), 0: ("+3", "-3"), -5: ("-3", "-2"), -10: ("-6", "-4")}
 SUITS = {"circle": "ci", "triangle": "tr", "square": "sq"}
-
-
-@pytest.fixture
-def screens(chromium, live_server):
-    s = Screens(chromium, live_server)
-    yield s
-    s.close()
 
 
 def test_a_coruscant_game_ends_on_every_screen_with_its_winner_places_and_players_out(screens):

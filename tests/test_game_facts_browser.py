@@ -19,16 +19,9 @@ from playwright.sync_api import expect
 
 from companion.games.coruscant.cards import target_words
 from conftest import screenshot
-from test_plugin_game_browser import Screens, tap
+from test_plugin_game_browser import tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture
-def screens(chromium, live_server):
-    s = Screens(chromium, live_server)
-    yield s
-    s.close()
 
 
 def table_fact(page, key):

@@ -21,16 +21,8 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import PHONE, screenshot
-from test_plugin_game_browser import Screens
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture
-def screens(chromium, live_server):
-    s = Screens(chromium, live_server)
-    yield s
-    s.close()
 
 
 class Seat:

@@ -122,10 +122,9 @@ class Screens:
 
 
 @pytest.fixture
-def screens(chromium, live_server, highcard):  # noqa: F811 - the imported fixture
-    s = Screens(chromium, live_server)
-    yield s
-    s.close()
+def screens(screens, highcard):  # noqa: F811 - the imported fixture
+    """conftest's screens, with High card registered."""
+    return screens
 
 
 def tap(page, name: str, *, within="#actions", confirm=False):

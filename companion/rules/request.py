@@ -54,6 +54,20 @@ def flag(value: Any, where: str, *, error: type[ValueError] = InvalidRequest) ->
     return value
 
 
+#: The longest player name a payout calculator request may give (a seat's name is no longer).
+MAX_NAME = 24
+
+
+def player_name(value: Any, where: str, *, error: type[ValueError] = InvalidRequest) -> str:
+    """`value` read as a player's name in a request: a string of 1 to `MAX_NAME` characters,
+    not only spaces; else `error` in words, at `where` (the name's own field)."""
+    if not isinstance(value, str):
+        raise error(f"a name is a string, not {type_name(value)}", where)
+    if not 1 <= len(value) <= MAX_NAME or not value.strip():
+        raise error(f"a name must be 1 to {MAX_NAME} characters (not only spaces)", where)
+    return value
+
+
 def card_codes(deck: Deck, value: Any, where: str, most: int = MAX_CARDS, *, error: type[ValueError] = InvalidRequest,
                unknown: str = "") -> list[str]:
     """`value` read as a list of at most `most` card codes of `deck`, each as the deck writes

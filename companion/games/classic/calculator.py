@@ -41,10 +41,11 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from companion.games import api
-from companion.games.classic.settle import (MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, PlayerReveal, Settlement,
+from companion.games.classic.settle import (MAX_PLAYERS, MIN_PLAYERS, PlayerReveal, Settlement,
                                             check_reveal, settle)
 from companion.rules.decks import Deck
-from companion.rules.request import MAX_CARDS, MAX_CREDITS, card_codes, flag, request_object, type_name, whole_number
+from companion.rules.request import (MAX_CARDS, MAX_CREDITS, card_codes, flag, player_name, request_object, type_name,
+                                     whole_number)
 from companion.games.classic.hands import Side
 from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.rules.settle import InvalidReveal
@@ -72,11 +73,7 @@ def _cards(deck: Deck, value: Any, where: str, most: int = MAX_CARDS) -> tuple[s
 
 def _player(deck: Deck, value: Any, at: str) -> PlayerReveal:
     raw = request_object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"), InvalidRequest)
-    name = raw["name"]
-    if not isinstance(name, str):
-        raise InvalidRequest(f"a name is a string, not {type_name(name)}", f"{at}.name")
-    if not 1 <= len(name) <= MAX_NAME or not name.strip():
-        raise InvalidRequest(f"a name must be 1 to {MAX_NAME} characters (not only spaces)", f"{at}.name")
+    name = player_name(raw["name"], f"{at}.name")
     stack = raw.get("stack")
     side = raw.get("side")
     if side is not None:

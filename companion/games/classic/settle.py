@@ -86,13 +86,13 @@ from typing import Any, Callable, Mapping, Sequence
 from companion.rules.cards import UnknownCard
 from companion.rules.game import CONCEDED, FOLDED, InvalidHand
 from companion.games.classic.hands import Side
+from companion.rules.request import MAX_NAME
 from companion.rules.rulesets import HAND_POT, RuleSet
 from companion.rules.settle import InvalidReveal, Pot, PotResult, award, best, build_pots
 
 #: Limits that keep one settlement small (the API refuses larger requests with a 422).
 MAX_PLAYERS = 12
 MIN_PLAYERS = 2
-MAX_NAME = 24
 #: Revealed hands need at least this many cards.
 MIN_HAND = 2
 

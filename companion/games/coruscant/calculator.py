@@ -31,12 +31,11 @@ from companion.games.coruscant.cards import (CORUSCANT_DECK, GOLD, SELECTION_MAX
 from companion.games.coruscant.judge import (CONCEDED_KIND, FOLDED, SELECTION, TIE_DRAW, Entry, RoundResult, Target,
                                              settle_round)
 from companion.games.coruscant.presets import CoruscantRules
-from companion.rules.request import card_codes, request_object, type_name, whole_number
+from companion.rules.request import card_codes, player_name, request_object, type_name, whole_number
 
 #: The largest number of credits any field may hold (as the other games' calculators).
 MAX_CREDITS = 1_000_000_000
 #: The longest name (as the other games').
-MAX_NAME = 24
 TOP_FIELDS = ("rules", "target", "players")
 TARGET_FIELDS = ("number", "suit")
 PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "tie_draw")
@@ -90,11 +89,7 @@ def parse(body: Any) -> tuple[CoruscantRules, Target, list[Entry]]:
     for i, value in enumerate(players_raw):
         at = f"players[{i}]"
         p = request_object(value, at, PLAYER_FIELDS, ("name", "cards", "committed"), InvalidRequest)
-        name = p["name"]
-        if not isinstance(name, str):
-            raise InvalidRequest(f"a name is a string, not {type_name(name)}", f"{at}.name")
-        if not 1 <= len(name) <= MAX_NAME or not name.strip():
-            raise InvalidRequest(f"a name must be 1 to {MAX_NAME} characters (not only spaces)", f"{at}.name")
+        name = player_name(p["name"], f"{at}.name")
         if name in seen:
             raise InvalidRequest(f"two players are called {name!r}", f"{at}.name")
         seen.add(name)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.api import CalculatorSchema
-from companion.games.coruscant.calculator import MAX_CREDITS, MAX_NAME
+from companion.games.coruscant.calculator import MAX_CREDITS
+from companion.rules.request import MAX_NAME
 from companion.games.coruscant.cards import CORUSCANT_DECK, SELECTION_MAX, SELECTION_MIN, SUITS, TARGET_NUMBERS, signed
 from companion.games.coruscant.judge import CONCEDED_KIND, FOLDED, SELECTION, TIE_DRAW
 from companion.games.coruscant.presets import ANTE_RISES, ENDS, PRESETS

@@ -22,7 +22,7 @@ from companion.games.kessel.cards import KESSEL_DECK, name as card_name
 from companion.games.kessel.hands import Effects, InvalidHand, judge
 from companion.games.kessel.presets import MAX_BUY_IN, MAX_PLAYERS, MIN_PLAYERS, KesselRules
 from companion.games.kessel.settle import Seat, settle
-from companion.rules.request import card_codes, request_object, type_name, whole_number
+from companion.rules.request import card_codes, player_name, request_object, type_name, whole_number
 
 #: The fields of a request, of a player and of the effects (anything else is refused).
 TOP_FIELDS = ("rules", "players", "effects", "credits_pot", "discards")
@@ -31,7 +31,6 @@ EFFECT_FIELDS = ("major_fraud", "markdown", "cook_the_books", "prime_sabacc")
 #: What an unknown card's refusal adds: the codes to use.
 CODES = "; the cards are s1 to s6, si, ss, b1 to b6, bi and bs"
 #: The longest name, and the most chips or credits a field may hold.
-MAX_NAME = 24
 MAX_AMOUNT = MAX_BUY_IN
 
 
@@ -103,9 +102,7 @@ def parse(body: Any) -> tuple[KesselRules, list[tuple[str, list[str], list[int],
     for i, p in enumerate(players_raw):
         at = f"players[{i}]"
         p = request_object(p, at, PLAYER_FIELDS, ("name", "cards", "invested", "stock"), InvalidRequest)
-        nm = p["name"]
-        if not isinstance(nm, str) or not 1 <= len(nm) <= MAX_NAME or not nm.strip():
-            raise InvalidRequest(f"a name is 1 to {MAX_NAME} characters (not only spaces)", f"{at}.name")
+        nm = player_name(p["name"], f"{at}.name")
         if nm in names:
             raise InvalidRequest(f"two players are named {nm!r}: names are unique at the table", f"{at}.name")
         names.add(nm)

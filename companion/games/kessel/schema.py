@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.api import CalculatorSchema
-from companion.games.kessel.calculator import EFFECT_FIELDS, MAX_AMOUNT, MAX_NAME
+from companion.games.kessel.calculator import EFFECT_FIELDS, MAX_AMOUNT
+from companion.rules.request import MAX_NAME
 from companion.games.kessel.cards import KESSEL_DECK
 from companion.games.kessel.chips import TARIFF_INVESTED, TARIFF_OUT
 from companion.games.kessel.hands import KINDS
