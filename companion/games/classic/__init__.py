@@ -13,7 +13,6 @@ from __future__ import annotations
 from companion.games.api import Game, imported_when_called
 from companion.games.classic.cards import SABACC
 from companion.games.classic.log import LOG_WORDS, tie_column
-from companion.games.classic import explain as rules_page
 from companion.games.classic.presets import FIELDS, OPTIONS, PRESETS, rules_from
 from companion.scrambler.dice import SHIFT_DICE
 
@@ -37,7 +36,7 @@ GAME = Game(
     rules_from=rules_from,
     engine=_engine,
     decks={SABACC.name: SABACC},
-    explain=rules_page.explain,
+    explain=imported_when_called("companion.games.classic.explain:explain"),
     by_hand=True,
     own_words=frozenset({"static field", "sudden demise", "demise card", "bomb out", "bombed out", "idiot's array",
                          "pure sabacc", "fairy empress", "force sabacc", "hold 'em", "holdem", "corellia run",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from companion.games.api import Game, imported_when_called
 from companion.games.classic.log import tie_card_entered, tie_started
-from companion.games.spike import explain as rules_page
 from companion.games.spike.hands import SPIKE_DECK
 from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, SPIKE_SHIFT_DICE, rules_from
 
@@ -41,7 +40,7 @@ GAME = Game(
     rules_from=rules_from,
     engine=_engine,
     decks={SPIKE_DECK.name: SPIKE_DECK},
-    explain=rules_page.explain,
+    explain=imported_when_called("companion.games.spike.explain:explain"),
     by_hand=True,
     own_words=frozenset({"spike dice", "junk", "junked", "junk penalty", "sylop", "blind draw", "game pot",
                          "discard_top", "gain_keep", "gain_discard", "prime sabacc", "stave", "yee-haa",
