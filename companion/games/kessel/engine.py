@@ -445,12 +445,17 @@ class KesselTable(Evening, Seats):
             return list(p["cards"])
         return None
 
+    def holds_face_down(self, g: dict[str, Any], sid: str) -> bool:
+        """Whether `sid` holds a face-down hand that leaving must enter (K39): in the game, the
+        discard piles turned up, and their cards not shown."""
+        return sid in g["in_game"] and g["stage"] in ("turns", "reveal") and self.held(g, sid) is None
+
     def leave_mid_hand(self, sid: str, f: dict[str, Any]) -> Refusal | None:
         """K39: a player may leave mid-game; one holding a face-down hand enters its two cards
         (they go on the discard piles), checked as a reveal's are (K3, K15)."""
         g = self.game()
         assert g is not None
-        dealt = sid in g["in_game"] and g["stage"] in ("turns", "reveal") and self.held(g, sid) is None
+        dealt = self.holds_face_down(g, sid)
         if not dealt:
             return None if f.get("cards") is None else Refusal(
                 422, "no cards to enter: " + ("yours are known to the table" if sid in g["in_game"] and
@@ -474,7 +479,7 @@ class KesselTable(Evening, Seats):
         is asked for its two cards as they go (`leave_mid_hand` checks them)."""
         g = self.game()
         assert g is not None
-        if sid in g["in_game"] and g["stage"] in ("turns", "reveal") and self.held(g, sid) is None:
+        if self.holds_face_down(g, sid):
             return {"type": "leave", "words": "Leave the game (your two cards go on the discard piles)",
                     "style": "danger", "confirm": True,
                     "inputs": [{"field": "cards", "kind": "cards", "words": "Your two cards", "count": 2}]}
