@@ -63,6 +63,9 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
        tests/test_game_facts.py says what they hold.
     5. The view GAINS `game_over`: null at these tables, whose games are played in hands (a
        game played to a winner says its end there, issues 30 and 31).
+    6. The view GAINS `blocks`: the names its game gives the runtime's building blocks' state,
+       moves and events (`Evening.BLOCKS`; the pages draw a block by them), which are the names
+       the recorded views already use.
 
     Raises AssertionError where the new value breaks these (a lost `name`, an added key, a
     legal list of another length), so the failure says what.
@@ -95,6 +98,8 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
                 continue  # a hand's facts, new with the pages drawing them from data (4.)
             if key == "game_over" and key not in recorded and new[key] is None and "ended" in new:
                 continue  # 5: a view's new key, null for a game of hands
+            if key == "blocks" and key not in recorded and "ended" in new and isinstance(new[key], dict):
+                continue  # 6: the names of the game's building blocks, for the pages
             if key not in recorded:
                 new_out[key] = new[key]  # added: left to fail the comparison
         return old_out, new_out

@@ -311,6 +311,8 @@ class Table:
             "version": s["version"],
             "rules": self._rules_view(),
             "game": game_words(self._rules),
+            # The names the game gives the building blocks the pages draw (Evening.BLOCKS).
+            "blocks": self._reader().BLOCKS,
             "settings": {"chip_set": s["settings"]["chip_set"], "max_seats": s["settings"]["max_seats"]},
             "seats": [self._seat_view(sid) for sid in s["order"]],
             "departed": [{"seat": sid, **d} for sid, d in s["departed"].items()],

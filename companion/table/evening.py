@@ -22,7 +22,7 @@ Two commands of the engine (a section of `Game`, like seats or betting):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games import registry
 from companion.refusal import Refused
@@ -169,6 +169,12 @@ def places_by_elimination(first: list[str], went_out: dict[str, int]) -> dict[st
 
 class Evening(Play):
     """Dealer's choice and the end of the session (a section of the engine's Game)."""
+
+    #: The names a game gives the runtime's building blocks' state, moves and events (the
+    #: names its ledgers and views have always used), for the pages, which draw a block
+    #: without knowing the game: block -> its part -> the game's name, e.g. ``{"kept": {"field":
+    #: ..., "add": ..., "remove": ...}}`` (docs/games.md "Blocks"). Empty: the game uses none.
+    BLOCKS: Mapping[str, Mapping[str, str]] = {}
 
     def final_places(self) -> dict[str, int] | None:
         """Each player's place once a game played to a winner is over (seat -> place; equal
