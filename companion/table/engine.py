@@ -220,8 +220,12 @@ class Table:
 
     @classmethod
     def from_json(cls, data: dict) -> "Table":
-        """The table a `to_json` snapshot describes (an older snapshot is migrated)."""
-        return cls(migrate(copy_json(data)))
+        """The table a `to_json` snapshot describes (an older snapshot is migrated: the
+        runtime's fields added since, then the game's own, `Play.OWN_STATE`)."""
+        table = cls(migrate(copy_json(data)))
+        if table._s["hand"] is not None:
+            table._engine.OWN_STATE.complete(table._s["hand"])
+        return table
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Table) and self._s == other._s

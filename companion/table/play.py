@@ -20,7 +20,7 @@ from companion.table.commands import (
     HOST_ONLY,
     SCRAMBLER,
 )
-from companion.table.state import Hand, Player, Step, TableState
+from companion.table.state import Hand, OwnState, Player, Step, TableState
 
 T = TypeVar("T")
 
@@ -72,6 +72,11 @@ class Play:
     #: The moves that leave the drawer's window after a draw open (`Hand.drew_last`): a
     #: game's engine names those of its moves a player may still make on the card just drawn.
     KEEP_DRAW_WINDOW: frozenset[str] = frozenset()
+
+    #: The game's own fields of a hand and of each player's part of it, with their first values
+    #: (`state.OwnState`, the plan's StateSchema): a new hand gets them, and so does an older
+    #: snapshot's hand (`Table.from_json`).
+    OWN_STATE = OwnState()
 
     def __init__(self, s: TableState, rules: RuleSet, chips: tuple[Any, ...]):
         self.s, self.rules, self.chips = s, rules, chips

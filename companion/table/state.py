@@ -13,7 +13,8 @@ state and change nothing.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Literal, TypedDict, TypeVar, cast
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, Mapping, TypedDict, TypeVar, cast
 
 from companion.rules.rulesets import RuleSet
 from companion.rules.settle import build_pots
@@ -188,10 +189,12 @@ def new_player(hand_size: int) -> Player:
 
 
 def new_hand(no: int, dealer: str | None, token: str | None, players: list[str], deal_size: int,
-             seed_commitment: str | None, sabacc_pot: int, stacks: dict[str, int]) -> Hand:
+             seed_commitment: str | None, sabacc_pot: int, stacks: dict[str, int],
+             own: "OwnState | None" = None) -> Hand:
     """A hand just dealt: `players` in playing order, `deal_size` cards each, before its antes
-    and its first round's steps; `stacks`: each player's stack before the ante."""
-    return {
+    and its first round's steps; `stacks`: each player's stack before the ante; `own`: the
+    game's own fields of the hand and of each player, with their first values."""
+    h: Hand = {
         "no": no, "stage": "play", "dealer": dealer, "token": token, "players": players,
         "p": {sid: new_player(deal_size) for sid in players},
         "round": 1, "steps": [], "step": -1, "turn_no": 0, "turn_of": None,
@@ -202,6 +205,38 @@ def new_hand(no: int, dealer: str | None, token: str | None, players: list[str],
         "call_open": False, "passed": [], "drew_last": None, "deal": [],
         "demise_public": [], "reentry": [], "stacks_start": stacks, "discard_top": None,
     }
+    if own is not None:
+        own.complete(h)
+    return h
+
+
+@dataclass(frozen=True)
+class OwnState:
+    """A game's own state (the plan's `StateSchema`): the fields it keeps in a hand and in each
+    player's part of it, plain JSON, with the value each starts at. A new hand gets them
+    (`new_hand`), and so does an older snapshot's hand that lacks them (`Table.from_json`): a
+    field a game adds later needs no migration of its own.
+
+    >>> own = OwnState(hand={"tokens_played": 0}, player={"stock": []})
+    >>> h = {"p": {"s1": {"stock": ["x"]}, "s2": {}}}
+    >>> own.complete(h)
+    >>> h["tokens_played"], h["p"]["s1"]["stock"], h["p"]["s2"]["stock"]
+    (0, ['x'], [])
+    """
+
+    hand: Mapping[str, Any] = field(default_factory=dict)  # field -> first value
+    player: Mapping[str, Any] = field(default_factory=dict)  # field -> first value
+
+    def complete(self, h: Any) -> None:
+        """Give hand `h` (in place) each of these fields it lacks, with its first value (a
+        copy: no two hands or players share a list)."""
+        for k, v in self.hand.items():
+            if k not in h:
+                h[k] = copy_json(v)
+        for p in h["p"].values():
+            for k, v in self.player.items():
+                if k not in p:
+                    p[k] = copy_json(v)
 
 
 #: The encoder of the state's JSON text (snapshots, views, updates): `json.dumps(value,

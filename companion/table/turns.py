@@ -101,7 +101,7 @@ class Turns(Play):
         s["hand_no"] += 1
         h = new_hand(s["hand_no"], dealer, token, players, rules.deal_size,
                      f.get("seed_commitment"), s["sabacc_pot"],
-                     {sid: s["seats"][sid]["stack"] for sid in players})
+                     {sid: s["seats"][sid]["stack"] for sid in players}, self.OWN_STATE)
         s["hand"] = h
         self.deal_job({sid: rules.deal_size for sid in players})
         self.emit("hand_started", hand=h["no"], dealer=dealer, token=token, first=players[0],
