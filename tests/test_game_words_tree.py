@@ -77,7 +77,7 @@ GAME_WORDS: dict[str, dict[str, str]] = {
         "gain and keep": r"gain_?keep",
         "gain and discard": r"gain_?discard",
         "swap": r"swap(?!s )",  # not the print pipeline's "flipping ... swaps left and right"
-        "Prime Sabacc": r"prime",
+        "Prime Sabacc": r"prime(?!s\b)",  # not SHA-256's "the first 64 primes"
         "the survivor shows": r"survivor",
         "ante to the sabacc pot": r"ante_sabacc",
         "Nulrhek": r"nulrhek",

@@ -16,7 +16,7 @@ Every rule is read from the table's `RuleSet` (order of play, who opens the bett
 rule, limits on cards set aside, the scrambler trigger and shift kind); nothing tests a preset's
 name. The commands and events are listed in docs/table-commands.md::
 
-    >>> t = Table.create("KMXTR", {"rules": "weg"})
+    >>> t = Table.create("KMXTR", {"rules": registry.default_preset()})
     >>> [t.apply({"type": "join", "name": n}, None)[0]["seat"] for n in ("Lando", "Han")]
     ['s1', 's2']
     >>> for s in ("s1", "s2"):
