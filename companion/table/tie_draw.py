@@ -193,21 +193,24 @@ class TieDraw(Reveal):
         return [offer({"type": n["move"], **asks}, "Enter my card", "primary", False,
                       [cards_input("card", self.rules, 1, f"Your {self.rules.words.tie_card}")])]
 
+    # The views read the block's fields with a default: after a dealer's choice, the settled
+    # hand still shown may be another game's, dealt without them.
+
     def tie_player_view(self, sid: str) -> dict[str, Any]:
         """What a hand's view shows of `sid`'s tie card: face up once the hand is settled."""
         n, h = self.tie_names(), self.any_hand()
-        return {n["card"]: h["p"][sid][n["card"]] if h["stage"] == "settled" else None}
+        return {n["card"]: h["p"][sid].get(n["card"]) if h["stage"] == "settled" else None}
 
     def tie_hand_view(self) -> dict[str, Any]:
         """What a hand's view shows of the tie: the tied players."""
         n = self.tie_names()
-        return {n["players"]: self.any_hand()[n["players"]]}
+        return {n["players"]: self.any_hand().get(n["players"], [])}
 
     def tie_private(self, sid: str) -> dict[str, Any]:
         """What `sid`'s own view shows of the tie: the card it entered."""
         n, h = self.tie_names(), self.s["hand"]
         mine: Any = h["p"].get(sid) if h else None
-        return {n["card"]: mine[n["card"]] if mine else None}
+        return {n["card"]: mine.get(n["card"]) if mine else None}
 
     def stage_words(self, viewer: str | None, who: Any) -> str | None:
         """The turn line while the tied players enter their cards; None at any other stage."""

@@ -84,10 +84,10 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
         """The judge reads each player's side (Force Sabacc), in Hold 'Em which of a hand's
         cards lie in its static field (every other player's are community cards), and the
         card a sudden demise dealt."""
-        p = self.any_hand()["p"][sid]
+        p, card = self.any_hand()["p"][sid], self.tie_names()["card"]
         return {"static": tuple(p["static"]) if self.rules.holdem and not p["folded"] else (),
                 "side": self.side_of(sid),
-                "demise": (p["demise"],) if p["demise"] else ()}
+                "demise": (p[card],) if p[card] else ()}
 
     def settlement(self, reveals: list[dict[str, Any]], sabacc_pot: int) -> Settlement:
         """Classic's settlement of the reveal (`settle.settle`, RULES.md)."""
@@ -96,7 +96,7 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
     def tie_begins(self, players: list[str]) -> None:
         """Sudden demise: the dealer deals one more card each to the tied players, and each
         enters it (once a hand: the judge breaks any tie after it)."""
-        if self.hand["stage"] == "demise":
+        if self.hand["stage"] == self.tie_names()["stage"]:
             raise Refused(409, "the settlement asked for a second sudden demise", None)
         self.open_tie(players)
         self.deal_job({x: 1 for x in players})
@@ -109,7 +109,7 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
         """What the words of a settlement read of a hand: its demise card, its static field
         (Hold 'Em's community cards) and its side (Force Sabacc)."""
         p = self.any_hand()["p"][sid]
-        return {"demise": p["demise"], "static": p["static"], "side": self.side_of(sid)}
+        return {"demise": p[self.tie_names()["card"]], "static": p["static"], "side": self.side_of(sid)}
 
     def why_of(self, x: dict[str, Any], told: Told) -> str:
         """Why a hand won or lost, with its demise card and a bomb-out (outcome.why)."""
