@@ -106,14 +106,14 @@ def test_sudden_demise_card_decides_the_tie_and_the_losing_caller_pays(phone, li
     enter_player(page, 2, "Han", ["st10", "fl8"], committed=30, called=True)
     enter_player(page, 3, "Leia", ["sa7", "sa1"], committed=30)
     page.get_by_role("button", name="Settle", exact=True).tap()
-    demise = page.locator("#demise")
+    demise = page.locator("#tie")
     demise.wait_for()
-    assert "Lando and Han tie" in page.locator("#demise-text").inner_text()
+    assert "Lando and Han tie" in page.locator("#tie-text").inner_text()
     assert page.locator("#result").is_hidden()
-    pickers = demise.locator(".demise-player")
+    pickers = demise.locator(".tie-player")
     # The prompt is brought to the top of the phone's screen: the heading, the words and the
     # first player's whole card picker are in view without scrolling (640 px high).
-    heading, first = page.locator("#demise-h").bounding_box(), pickers.nth(0).bounding_box()
+    heading, first = page.locator("#tie-h").bounding_box(), pickers.nth(0).bounding_box()
     assert 0 <= heading["y"] < 100, heading
     assert first["y"] + first["height"] <= 640, first
     assert pickers.count() == 2
@@ -131,7 +131,7 @@ def test_sudden_demise_card_decides_the_tie_and_the_losing_caller_pays(phone, li
     assert sentence.inner_text() == "Lando wins the hand pot, 90; Han called, won nothing, and pays 90."
     assert payouts(page) == {"Lando": ("+90", "—"), "Han": ("-90", "—"), "Leia": ("0", "—")}
     assert page.locator("#sabacc-after").inner_text() == "130"
-    assert page.locator("#demise").is_hidden()
+    assert page.locator("#tie").is_hidden()
 
 
 def test_a_script_as_a_player_name_is_shown_as_text(phone, live_server):
@@ -469,11 +469,11 @@ def test_coruscant_in_the_calculator_a_tie_draw_then_the_pot(phone, live_server)
         player.get_by_label("Committed").fill("8")
         player.get_by_label("Stack behind (optional)").fill("50")
     page.get_by_role("button", name="Settle", exact=True).tap()
-    page.locator("#demise").wait_for()
-    assert page.locator("#demise-h").inner_text() == "Tie draw"
-    assert "Ana and Ben tie" in page.locator("#demise-text").inner_text()
+    page.locator("#tie").wait_for()
+    assert page.locator("#tie-h").inner_text() == "Tie draw"
+    assert "Ana and Ben tie" in page.locator("#tie-text").inner_text()
     for k, code in enumerate(["tr-7", "sq+7"]):
-        picker = page.locator(f"#demise-picker-{k}")
+        picker = page.locator(f"#tie-picker-{k}")
         picker.locator(f'.suit-tab[data-tab="{suit(code)}"]').tap()
         picker.locator(f'.card-btn[data-code="{code}"]').tap()
     page.get_by_role("button", name="Settle with these cards").tap()
@@ -481,5 +481,5 @@ def test_coruscant_in_the_calculator_a_tie_draw_then_the_pot(phone, live_server)
     sentence.wait_for()
     assert sentence.inner_text() == "Ben wins 16."
     assert payouts(page) == {"Ana": ("0", "50"), "Ben": ("+16", "66")}
-    assert page.locator("#demise").is_hidden()
+    assert page.locator("#tie").is_hidden()
     screenshot(page, "calculator-phone-coruscant")

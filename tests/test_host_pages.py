@@ -222,7 +222,7 @@ def test_a_hands_history_says_each_games_tie_and_penalties_in_its_words():
                                          "demise_total": 27, "demise_kind": "bomb_out"}]}}
     rules = ruleset_from("classic")
     rows = showdown_rows(classic, names, rules)
-    assert [r["demise"] for r in rows["rows"]] == [f"{rules.deck.display_name('sa2')}: 10, ordinary",
+    assert [r["tie"] for r in rows["rows"]] == [f"{rules.deck.display_name('sa2')}: 10, ordinary",
                                                    f"{rules.deck.display_name('st11')}: 27, bombed out"]
     assert rows["tie"] == "Sudden demise" and "Lando bombed out: pays 6." in rows["pots"]
     # Spike has no tie column of its own: the cards each tied player drew, in the deck's names.
@@ -233,7 +233,7 @@ def test_a_hands_history_says_each_games_tie_and_penalties_in_its_words():
                                       {"name": "s2", "total": 0, "kind": "sabacc", "blind_draw": ["+5", "-1"]}]}}
     rows = showdown_rows(spike, names, ruleset_from("spike"))
     deck = ruleset_from("spike").deck
-    assert rows["rows"][0]["demise"] == f"{deck.display_name('+5')}, then {deck.display_name('+1')}"
+    assert rows["rows"][0]["tie"] == f"{deck.display_name('+5')}, then {deck.display_name('+1')}"
     assert rows["tie"] == "Blind draw"
 
 

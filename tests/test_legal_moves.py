@@ -131,7 +131,8 @@ def trial_legal(t: Table, sid: str) -> list[dict[str, Any]]:
             out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
     if h and h["stage"] == "demise" and sid in h["demise_players"]:
         if sid not in h["demise_public"]:
-            drawn = h["p"][sid]["blind_draw"]  # a blind draw asks for its next card (issue 28)
+            # A blind draw asks for its next card (issue 28); only its players keep their draws.
+            drawn = h["p"][sid].get("blind_draw", [])
             out.append({"type": "demise_card", "draw": len(drawn) + 1, "drawn": list(drawn)}
                        if rules.hands.tie == "blind_draw" else {"type": "demise_card"})
     if h and h["stage"] == "show" and h["settlement"] is not None and h["settlement"]["winner"] == sid:

@@ -65,7 +65,8 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
        game played to a winner says its end there, issues 30 and 31).
     6. The view GAINS `blocks`: the names its game gives the runtime's building blocks' state,
        moves and events (`Evening.BLOCKS`; the pages draw a block by them), which are the names
-       the recorded views already use.
+       the recorded views already use (at a classic or Spike table: `tie`, the tie broken by
+       drawn cards, whose names are the "demise" stage, `demise_card`, `demise_players`, ...).
 
     Raises AssertionError where the new value breaks these (a lost `name`, an added key, a
     legal list of another length), so the failure says what.

@@ -52,11 +52,11 @@ def test_spike_in_the_calculator_a_blind_draw_then_the_sabacc_pot(phone, live_se
     page.get_by_role("button", name="Add a player").tap()
     enter(page, 4, "Leia", [], committed=2, junked=True)
     page.get_by_role("button", name="Settle", exact=True).tap()
-    page.locator("#demise").wait_for()
-    assert page.locator("#demise-h").inner_text() == "Blind draw"
-    assert "Lando and Han tie" in page.locator("#demise-text").inner_text()
+    page.locator("#tie").wait_for()
+    assert page.locator("#tie-h").inner_text() == "Blind draw"
+    assert "Lando and Han tie" in page.locator("#tie-text").inner_text()
     for k, code in enumerate(["-3", "+3"]):
-        picker = page.locator(f"#demise-picker-{k}")
+        picker = page.locator(f"#tie-picker-{k}")
         picker.locator(f'.suit-tab[data-tab="{"minus" if code[0] == "-" else "plus"}"]').tap()
         picker.locator(f'.card-btn[data-code="{code}"]').tap()
     page.get_by_role("button", name="Settle with these cards").tap()

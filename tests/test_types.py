@@ -49,7 +49,7 @@ def test_a_key_the_state_does_not_declare_is_an_error_read_either_way(tmp_path: 
         "def stale(h: Hand) -> object:\n"
         "    return h['demise_shown'], h.get('demise_shown', False)\n"
         "def declared(h: Hand) -> object:\n"
-        "    return h['demise_public'], h.get('drew_last')\n"
+        "    return h['reentry'], h.get('drew_last')\n"
     )
     run = mypy(tmp_path, probe)
     report = f"mypy exited with {run.returncode}\n{run.stdout}{run.stderr}"

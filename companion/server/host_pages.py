@@ -26,7 +26,7 @@ import json
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
@@ -179,7 +179,7 @@ def event_words(ev: dict[str, Any], names: dict[str, str], rules: Any = None,
         # A game that words its own result says it; otherwise the stacks after it.
         "settled": lambda: str(f("words")) if f("words") else "settled: " + ", ".join(
             f"{_who(s, names)} {v}" for s, v in (f("stacks") or {}).items()) + f"; sabacc pot {f('sabacc_pot')}"
-        + _drawn_tie_cards(f("settlement") or {}, names, w.tie),
+        + _drawn_tie_cards(f("settlement") or {}, names, w.tie, tie_names(rules).get("drawn")),
         "hand_ended": lambda: f"hand {f('hand')} ends",
         "seed_revealed": lambda: f"the seed of hand {f('hand')} is revealed: {f('seed')}",
         "session_ended": lambda: "the session ends" + (
@@ -229,16 +229,21 @@ def _game_of(rules: Any) -> Any:
 CALLER_LOST = "caller_lost"
 
 
-#: A settled hand's field holding the cards each tied player drew, where a tie is settled by
-#: drawn cards compared alone (SETTLE-API.md).
-DRAWN_TIE_CARDS = "blind_draw"
+def tie_names(rules: Any) -> Mapping[str, str]:
+    """The names the game of `rules` gives the runtime's tie broken by drawn cards (its engine's
+    `BLOCKS["tie"]`: `drawn`, a settled hand's field of the cards each tied player drew); {} for
+    a game without one, or rules no game holds."""
+    game = _game_of(rules)
+    return game.engine().BLOCKS.get("tie", {}) if game is not None else {}
 
 
-def _drawn_tie_cards(settlement: dict[str, Any], names: dict[str, str], tie: str) -> str:
-    """A settlement's drawn tie cards, as the audit log says them ("; <the tie>: Han +5 +1,
-    Lando +5 0"), or "" when nobody drew (the cards are face up once all are in)."""
-    drawn = [f"{_who(x.get('name'), names)} {' '.join(x[DRAWN_TIE_CARDS])}"
-             for x in settlement.get("hands") or [] if x.get(DRAWN_TIE_CARDS)]
+def _drawn_tie_cards(settlement: dict[str, Any], names: dict[str, str], tie: str, field: str | None) -> str:
+    """A settlement's drawn tie cards (each hand's `field`), as the audit log says them ("; <the
+    tie>: Han +5 +1, Lando +5 0"), or "" when nobody drew (the cards are face up once all are in)."""
+    if field is None:
+        return ""
+    drawn = [f"{_who(x.get('name'), names)} {' '.join(x[field])}"
+             for x in settlement.get("hands") or [] if x.get(field)]
     return f"; {tie}: {', '.join(drawn)}" if drawn else ""
 
 
@@ -660,6 +665,7 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
     # A game's own tie column (`Game.tie_column`); else the cards drawn in a tie, if any.
     game = _game_of(rules)
     tie_column = game.tie_column if game is not None else None
+    drawn = tie_names(rules).get("drawn")
 
     s = entry["settlement"]
     def n(seat: str) -> str:
@@ -724,13 +730,15 @@ def showdown_rows(entry: dict, names: dict[str, str], rules: RuleSet | None = No
             "kind": kind_words(x["kind"]) if x.get("kind") is not None else "—",
             "credits": "—" if pay is None else f"{pay:+d}" if pay else "0",
             "net": _net_words((s.get("net") or {}).get(x["name"])),
-            "demise": (tie_column(x, display_name, kind_words) if tie_column else "")
-            or ", then ".join(display_name(c) for c in x.get(DRAWN_TIE_CARDS) or ()),
+            "tie": (tie_column(x, display_name, kind_words) if tie_column else "")
+            or ", then ".join(display_name(c) for c in (x.get(drawn) or () if drawn else ())),
             "why": x.get("why", ""),
         })
     # `judged`: the columns of judged hands (total, kind, the tie's card) are shown.
+    # The tie column's class is the tie card's name the game gives it (sd-<card>), as always.
     return {"hand": entry["hand"], "game": entry.get("game", ""), "rows": rows, "pots": pots,
-            "tie": rules.words.tie.capitalize(), "shown": shown_words, "judged": judged}
+            "tie": rules.words.tie.capitalize(), "tie_class": f"sd-{tie_names(rules).get('card', 'tie')}",
+            "shown": shown_words, "judged": judged}
 
 
 def _net_words(net: int | None) -> str:

@@ -103,7 +103,6 @@ COMMANDS: dict[str, dict[str, Any]] = {
                  ("action",)),
     "reveal": _obj({**_FOR_SEAT, "cards": {"type": "array", "items": _CARD, "maxItems": 60}},
                    ("cards",)),
-    "demise_card": _obj({**_FOR_SEAT, "card": _CARD}, ("card",)),
     "reveal_seed": _obj({"seed": _HEX}, ("seed",)),
 }
 

@@ -57,11 +57,6 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         it is at); by default none."""
         return []
 
-    def tie_card_asks(self, sid: str) -> dict[str, Any]:
-        """What `sid`'s tie-card move carries besides its type (a game whose tie cards add
-        up says which this is); by default nothing."""
-        return {}
-
     def names_discards(self) -> bool:
         """Whether a move that discards names the card it puts on the discard pile (a face-up
         pile: `discard.PublicDiscardPile`); by default not."""
@@ -78,11 +73,11 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         return []
 
     #: The fields of a command no one but its seat may read in the audit log until they are
-    #: face up (owner.secret_fields): the cards entered at a reveal and a tie's card.
-    HIDDEN_FIELDS = {"reveal": ("cards",), "demise_card": ("card",)}
-    #: The events that put them face up: every hand is in (`revealed`), every tie card is in
-    #: (`demise_conflict` shows them all; `settled` ends the tie).
-    SHOWN_BY = {"reveal": ("revealed",), "demise_card": ("demise_conflict", "settled")}
+    #: face up (owner.secret_fields): the cards entered at a reveal (a game adds its blocks':
+    #: a tie's card, `tie_draw.hidden`).
+    HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"reveal": ("cards",)}
+    #: The events that put them face up: every hand is in (`revealed`).
+    SHOWN_BY: dict[str, tuple[str, ...]] = {"reveal": ("revealed",)}
 
     #: Every command this engine applies -> the JSON Schema of its fields (`Table.apply`
     #: checks an entry against its table's engine's).
@@ -139,7 +134,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                 "static": list(p["static"]),
                 "entered": p["cards"] is not None,
                 "cards": list(p["cards"]) if complete and p["cards"] is not None else None,
-                "demise": p["demise"] if h["stage"] == "settled" else None,
+                **self.tie_player_view(sid),
             })
         betting = h["betting"]
         owed = (betting["current"] - h["p"][betting["to_act"]]["bet"]) if betting else 0
@@ -174,7 +169,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             "last_roll": h["last_roll"],
             "rolls": h["rolls"],
             "shift": h["shift"],
-            "demise_players": h["demise_players"],
+            **self.tie_hand_view(),
             "seed_commitment": h["seed_commitment"],
             "seed": h["seed"],
             "settlement": h["settlement"],
@@ -186,7 +181,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         return {
             "seat": sid,
             "cards": list(mine["cards"]) if mine and mine["cards"] is not None else None,
-            "demise": mine["demise"] if mine else None,
+            **self.tie_private(sid),
             "legal": self.legal(sid) if legal is None else legal,
         }
 
@@ -261,9 +256,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             p = h["p"][sid]
             if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
                 out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
-        if h and h["stage"] == "demise" and sid in h["demise_players"]:
-            if sid not in h["demise_public"]:  # a face-up tie card stands
-                out.append({"type": "demise_card", **self.tie_card_asks(sid)})
+        out += self.tie_moves(sid)  # a tied player's card, unless it stood face up at a clash
         return describe(out, rules, seat_facts(s, sid))  # each move's words and inputs (offers.py)
 
     def any_roll(self) -> dict[str, Any]:

@@ -212,9 +212,6 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
     elif typ == "reveal":
         words, style = "Show my hand", "primary"
         inputs = [cards_input("cards", rules, item["hand_size"], "Your hand", item.get("static", ()))]
-    elif typ == "demise_card":
-        words, style = "Enter my card", "primary"
-        inputs = [cards_input("card", rules, 1, f"Your {rules.words.tie_card}")]
     elif typ == "sit_out":
         words = "Sit out the next hands"
     elif typ == "sit_in":

@@ -152,6 +152,23 @@ class Reveal(Play):
         hands again: a game whose tie cards add up says where each goes; by default they
         stay where they were entered."""
 
+    def tie_moves(self, sid: str) -> list[dict[str, Any]]:
+        """`sid`'s moves of a tie broken with more cards (`tie_draw.TieDraw`), listed last,
+        each with its words; by default none."""
+        return []
+
+    def tie_player_view(self, sid: str) -> dict[str, Any]:
+        """What a hand's view adds of `sid`'s tie card (`tie_draw.TieDraw`); by default nothing."""
+        return {}
+
+    def tie_hand_view(self) -> dict[str, Any]:
+        """What a hand's view adds of a tie (`tie_draw.TieDraw`); by default nothing."""
+        return {}
+
+    def tie_private(self, sid: str) -> dict[str, Any]:
+        """What `sid`'s own view adds of its tie card (`tie_draw.TieDraw`); by default nothing."""
+        return {}
+
     def tie_begins(self, players: list[str]) -> None:
         """The judge found `players` tied: the game's tie break with one more card each
         begins (the hand's tie stage, where each enters a card). A game without

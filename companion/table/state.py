@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, TypedDict, TypeVar, cast
+from typing import Any, Callable, Mapping, TypedDict, TypeVar, cast
 
 from companion.rules.rulesets import RuleSet
 from companion.rules.settle import build_pots
 
-#: Where a hand is: playing its rounds, at the last roll after a call, entering hands, a tie
-#: broken with one more card each (the game's `tie_begins`), a stage of a game's own
-#: after the last player took the pots ("show": `after_concede`), or over.
-Stage = Literal["play", "final_roll", "reveal", "demise", "show", "settled"]
+#: Where a hand is: playing its rounds ("play"), at the last roll after a call ("final_roll"),
+#: entering hands ("reveal"), at a stage of a game's own (a tie broken with one more card
+#: each: its `BLOCKS["tie"]["stage"]`, `tie_draw.TieDraw`; after the last player took the pots,
+#: "show": `after_concede`), or over ("settled").
+Stage = str
 
 
 class Settings(TypedDict):
@@ -60,8 +61,6 @@ class Player(TypedDict):
     added: int  # face-up cards set aside in that turn
     removed: int  # face-up cards taken back in that turn
     cards: list[str] | None  # the hand entered at the reveal (hidden until all are in)
-    demise: str | None  # the tie card entered
-    blind_draw: list[str]  # where tie cards add up: those entered so far, one a tie card, in order
     fees: int  # fees paid into the pot this hand: in the main pot, no commitment level of their own
 
 
@@ -121,7 +120,6 @@ class Hand(TypedDict):
     shift: dict[str, Any] | None  # the latest shift: kind, round, each player's instructions
     rolls: list[dict[str, Any]]  # every roll of the hand
     revealed: bool  # every hand was entered: the hands are face up
-    demise_players: list[str]  # the tied players drawing one more card
     settlement: dict[str, Any] | None  # the settlement record, once settled
     seed_commitment: str | None  # the scrambler's commitment to its seed
     seed: str | None  # the seed, revealed after the hand
@@ -130,7 +128,6 @@ class Hand(TypedDict):
     passed: list[str]  # a window open to several: who has passed
     drew_last: DrewLast | None  # the set-aside window after a draw
     deal: list[DealJob]  # the dealer's latest job, until the next one or the end of the hand
-    demise_public: list[str]  # players whose tie card is face up (it stood at a clash)
     reentry: list[str]  # players entering their hand again after a reveal conflict
     stacks_start: dict[str, int]  # each player's stack before the ante (the net for the hand)
     discard_top: str | None  # the discard pile's top card, where the pile is face up
@@ -185,7 +182,7 @@ def new_player(hand_size: int) -> Player:
     """A seat's part in a hand it was just dealt into."""
     return {"committed": 0, "bet": 0, "folded": False, "folded_turn": None, "acted": False,
             "hand_size": hand_size, "static": [], "static_turn": None, "added": 0, "removed": 0,
-            "cards": None, "demise": None, "blind_draw": [], "fees": 0}
+            "cards": None, "fees": 0}
 
 
 def new_hand(no: int, dealer: str | None, token: str | None, players: list[str], deal_size: int,
@@ -200,10 +197,10 @@ def new_hand(no: int, dealer: str | None, token: str | None, players: list[str],
         "round": 1, "steps": [], "step": -1, "turn_no": 0, "turn_of": None,
         "betting": None, "called_by": None, "after": [], "finishing": None,
         "junk": 0, "last_roll": None, "shift": None, "rolls": [],
-        "revealed": False, "demise_players": [], "settlement": None,
+        "revealed": False, "settlement": None,
         "seed_commitment": seed_commitment, "seed": None, "sabacc_pot_start": sabacc_pot,
         "call_open": False, "passed": [], "drew_last": None, "deal": [],
-        "demise_public": [], "reentry": [], "stacks_start": stacks, "discard_top": None,
+        "reentry": [], "stacks_start": stacks, "discard_top": None,
     }
     if own is not None:
         own.complete(h)
@@ -226,10 +223,24 @@ class OwnState:
 
     hand: Mapping[str, Any] = field(default_factory=dict)  # field -> first value
     player: Mapping[str, Any] = field(default_factory=dict)  # field -> first value
+    #: What an older snapshot's hand needs besides the fields it lacks (a field of another
+    #: form before): each is given the hand, completed, and changes it in place; a hand
+    #: already in today's form is left as it is.
+    older: tuple[Callable[[Any], None], ...] = ()
+
+    def __or__(self, other: "OwnState") -> "OwnState":
+        """Both games' or blocks' fields (a game composing blocks joins their state).
+
+        >>> (OwnState(hand={"a": 0}) | OwnState(player={"b": []})).player
+        {'b': []}
+        """
+        return OwnState({**self.hand, **other.hand}, {**self.player, **other.player},
+                        self.older + other.older)
 
     def complete(self, h: Any) -> None:
         """Give hand `h` (in place) each of these fields it lacks, with its first value (a
-        copy: no two hands or players share a list)."""
+        copy: no two hands or players share a list), then bring an older one's to today's
+        form (`older`)."""
         for k, v in self.hand.items():
             if k not in h:
                 h[k] = copy_json(v)
@@ -237,6 +248,8 @@ class OwnState:
             for k, v in self.player.items():
                 if k not in p:
                     p[k] = copy_json(v)
+        for bring in self.older:
+            bring(h)
 
 
 #: The encoder of the state's JSON text (snapshots, views, updates): `json.dumps(value,
@@ -344,12 +357,11 @@ def copy_hand(h: Hand) -> Hand:
 
 #: Hand fields added after the first snapshots were written, with the value an old snapshot's
 #: hand gets (`migrate`): the call window, the set-aside window after a draw, the dealer's job,
-#: the face-up tie cards and the hands being entered again after a reveal conflict.
+#: the hands being entered again after a reveal conflict (a game's own fields: its `OWN_STATE`).
 HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": None, "deal": [],
-                               "demise_public": [], "reentry": [], "stacks_start": {},
-                               "discard_top": None}
-#: The same for each player's part of the hand: the tie cards that add up, the fees paid.
-PLAYER_ADDED: dict[str, Any] = {"blind_draw": [], "fees": 0}
+                               "reentry": [], "stacks_start": {}, "discard_top": None}
+#: The same for each player's part of the hand: the fees paid.
+PLAYER_ADDED: dict[str, Any] = {"fees": 0}
 
 
 def migrate(state: dict[str, Any]) -> TableState:
@@ -358,14 +370,11 @@ def migrate(state: dict[str, Any]) -> TableState:
     completed here it is a `TableState`."""
     h = state.get("hand")
     if h is not None:
-        shown = h.pop("demise_shown", False)
         for k, v in HAND_ADDED.items():
             h.setdefault(k, copy_json(v))
         for player in h["p"].values():
             for k, v in PLAYER_ADDED.items():
                 player.setdefault(k, copy_json(v))
-        if shown and not h["demise_public"]:
-            h["demise_public"] = [x for x in h["demise_players"] if h["p"][x]["demise"]]
         if h["stage"] == "play":
             st = current_step(h)
             h["call_open"] = h["call_open"] or bool(st and st["do"] == "call")

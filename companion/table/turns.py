@@ -361,9 +361,6 @@ class Turns(Play):
         if h["stage"] == "reveal":
             waiting = [whom(x) for x in self.live() if h["p"][x]["cards"] is None]
             return f"The reveal: waiting for {join_words(waiting)} to enter their cards."
-        if h["stage"] == "demise":
-            waiting = [whom(x) for x in h["demise_players"] if not h["p"][x]["demise"]]
-            return f"{self.rules.words.tie.capitalize()}: waiting for {join_words(waiting)} to enter one more card."
         if h["stage"] == "final_roll":
             return f"{who(h['dealer'])}: roll {self.rules.dice.name} one last time."
         b, st = h["betting"], current_step(h)

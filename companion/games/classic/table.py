@@ -5,12 +5,12 @@ sections, whose moves, checks, words and schemas live in this package.
 `GAME.engine()` returns `ClassicHand`; the table finds it through the registry::
 
     >>> sorted(set(ClassicHand.COMMANDS) - set(DealtHand.COMMANDS))
-    ['call_hand', 'declare_side', 'no_call', 'static_add', 'static_remove']
+    ['call_hand', 'declare_side', 'demise_card', 'no_call', 'static_add', 'static_remove']
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.refusal import Refused
 from companion.games.classic import calling, facts, outcome, sides, static_field
@@ -18,18 +18,35 @@ from companion.games.classic.calling import Calling
 from companion.games.classic.settle import PlayerReveal, Settlement, settle
 from companion.games.classic.sides import Sides
 from companion.games.classic.static_field import StaticFieldMoves
-from companion.games.classic.tie_cards import TieCards
+from companion.table import tie_draw
 from companion.table.dealt import DealtHand
 from companion.table.outcome import Told
 from companion.table.state import Step, current_step
+from companion.table.tie_draw import TieDraw
+
+#: The sudden demise, the runtime's tie broken by drawn cards (`tie_draw`), in the names
+#: classic's ledgers, API and views have always used: the "demise" stage, the `demise_card`
+#: move, each player's `demise` card, and the settlement's `demise_total` and `demise_kind`.
+TIE = {"stage": "demise", "move": "demise_card", "card": "demise", "players": "demise_players",
+       "public": "demise_public", "entered": "demise_card_entered", "conflict": "demise_conflict",
+       "started": "sudden_demise", "total": "demise_total", "kind": "demise_kind"}
 
 
-class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
+class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
     """A hand of classic Sabacc at the live table (its sections first: what they answer of
     the shared engine's hooks wins)."""
 
     #: The runtime's commands and classic's own moves.
-    COMMANDS = {**DealtHand.COMMANDS, **calling.COMMANDS, **sides.COMMANDS, **static_field.COMMANDS}
+    COMMANDS = {**DealtHand.COMMANDS, **calling.COMMANDS, **sides.COMMANDS, **static_field.COMMANDS,
+                **tie_draw.commands(TIE)}
+
+    #: The runtime's building blocks classic composes, in its names (Evening.BLOCKS).
+    BLOCKS: Mapping[str, Mapping[str, str]] = {"tie": TIE}
+    #: The tie's fields (older snapshots kept `demise_shown` for the face-up tie cards).
+    OWN_STATE = tie_draw.own_state(TIE, shown_before="demise_shown")
+    HIDDEN_FIELDS = {**DealtHand.HIDDEN_FIELDS, **tie_draw.hidden(TIE)[0]}
+    SHOWN_BY = {**DealtHand.SHOWN_BY, **tie_draw.hidden(TIE)[1]}
+    cmd_demise_card = TieDraw.enter_tie_card
 
     #: The runtime's checked commands and classic's own.
     CHECKED = DealtHand.CHECKED | {"declare_side", "call_hand", "no_call"}
@@ -67,10 +84,10 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
         """The judge reads each player's side (Force Sabacc), in Hold 'Em which of a hand's
         cards lie in its static field (every other player's are community cards), and the
         card a sudden demise dealt."""
-        p = self.hand["p"][sid]
+        p, card = self.any_hand()["p"][sid], self.tie_names()["card"]
         return {"static": tuple(p["static"]) if self.rules.holdem and not p["folded"] else (),
                 "side": self.side_of(sid),
-                "demise": (p["demise"],) if p["demise"] else ()}
+                "demise": (p[card],) if p[card] else ()}
 
     def settlement(self, reveals: list[dict[str, Any]], sabacc_pot: int) -> Settlement:
         """Classic's settlement of the reveal (`settle.settle`, RULES.md)."""
@@ -79,11 +96,9 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     def tie_begins(self, players: list[str]) -> None:
         """Sudden demise: the dealer deals one more card each to the tied players, and each
         enters it (once a hand: the judge breaks any tie after it)."""
-        h = self.hand
-        if h["stage"] == "demise":
+        if self.hand["stage"] == self.tie_names()["stage"]:
             raise Refused(409, "the settlement asked for a second sudden demise", None)
-        h["stage"] = "demise"
-        h["demise_players"] = list(players)
+        self.open_tie(players)
         self.deal_job({x: 1 for x in players})
         names = ", ".join(self.name(x) for x in players)
         self.emit("sudden_demise", players=list(players),
@@ -93,8 +108,8 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     def played_facts(self, sid: str) -> dict[str, Any]:
         """What the words of a settlement read of a hand: its demise card, its static field
         (Hold 'Em's community cards) and its side (Force Sabacc)."""
-        p = self.hand["p"][sid]
-        return {"demise": p["demise"], "static": p["static"], "side": self.side_of(sid)}
+        p = self.any_hand()["p"][sid]
+        return {"demise": p[self.tie_names()["card"]], "static": p["static"], "side": self.side_of(sid)}
 
     def why_of(self, x: dict[str, Any], told: Told) -> str:
         """Why a hand won or lost, with its demise card and a bomb-out (outcome.why)."""

@@ -24,7 +24,7 @@ in place: a command works on a shallow copy of the state (`state.working_copy`).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Mapping, cast
 
 from companion.games.coruscant import facts as coruscant_facts
 from companion.games.api import DiceSpec
@@ -40,7 +40,7 @@ from companion.table.evening import Evening
 from companion.table.outcome import pot_labels
 from companion.table.play import Refusal, sure
 from companion.table.seats import Seats
-from companion.table.state import Hand, hand_pot, new_hand, pots_of, rotate
+from companion.table.state import Hand, OwnState, hand_pot, new_hand, pots_of, rotate
 
 _SEAT = {"seat": {"type": "string", "description": "host only: the seat acted for"}}
 _COUNT = {"type": "integer", "minimum": SELECTION_MIN, "maximum": SELECTION_MAX}
@@ -80,6 +80,13 @@ class CoruscantRound(Evening, Seats, Betting):
                 # The card drawn, or a one-card list (the offer's card input, as the reveal's).
                 "tie_draw": _obj({**_SEAT, "card": {"type": ["array", "string"], "items": _CARD, "minItems": 1,
                                                     "maxItems": 1, "minLength": 1, "maxLength": 20}}, ("card",))}
+
+    #: The tie draw's fields (C22): the tied players, each player's card drawn.
+    OWN_STATE = OwnState(hand={"demise_players": []}, player={"demise": None})
+    #: The names of the tie draw's parts the pages read (Evening.BLOCKS): its stage, the tied
+    #: players and each one's card in the hand's view, the drawn cards in the settlement's hands.
+    BLOCKS: Mapping[str, Mapping[str, str]] = {
+        "tie": {"stage": "demise", "players": "demise_players", "card": "demise", "drawn": "blind_draw"}}
 
     # The runtime's sections type the rules as a `RuleSet` (Play.rules); this engine's table
     # holds Coruscant's rules value (the registry gives each engine its own game's).
@@ -163,7 +170,7 @@ class CoruscantRound(Evening, Seats, Betting):
         on without them: the last player left takes the pots (C16), the betting passes on, a
         step the round waited for them at ends (the leave's `cmd_leave` places them as out
         this round; they take their credits as they leave)."""
-        h = self.hand
+        h: Any = self.hand  # its tie fields are the game's own (OWN_STATE)
         if h["p"][sid]["folded"]:
             return
         b, step, waited = h["betting"], self.step(), sid in self.waiting()
@@ -217,7 +224,7 @@ class CoruscantRound(Evening, Seats, Betting):
         s["hand_no"] += 1
         seated = rotate(order, start, players)
         h = s["hand"] = new_hand(s["hand_no"], dealer, None, seated, 5, f.get("seed_commitment"),
-                                 s["sabacc_pot"], {sid: self.stack(sid) for sid in seated})
+                                 s["sabacc_pot"], {sid: self.stack(sid) for sid in seated}, self.OWN_STATE)
         h["round"] = round_no
         cast(dict[str, Any], h)["coruscant"] = {"step": "roll", "ante": ante, "target": None,
                                                  "counts": {}, "drawn": {}, "improved": {}}
@@ -438,7 +445,7 @@ class CoruscantRound(Evening, Seats, Betting):
 
     def shown(self, but: str | None = None) -> list[str]:
         """The cards entered this round so far (reveals and tie-draw cards), `but` one seat's."""
-        h = self.hand
+        h: Any = self.hand
         out: list[str] = []
         for sid in h["players"]:
             p = h["p"][sid]
@@ -482,7 +489,7 @@ class CoruscantRound(Evening, Seats, Betting):
         sid = self.seat_at("tie_draw", f, actor)
         if not isinstance(sid, str):
             return sid
-        h = self.hand
+        h: Any = self.hand
         if sid not in h["demise_players"]:
             return Refusal(409, "you are not in the tie draw")
         if h["p"][sid]["demise"] is not None and actor != HOST:
@@ -502,7 +509,7 @@ class CoruscantRound(Evening, Seats, Betting):
 
     def cmd_tie_draw(self, f: dict[str, Any], actor: str | None) -> None:
         sid, code = sure(self.check_tie_draw(f, actor))
-        h = self.hand
+        h: Any = self.hand
         h["p"][sid]["demise"] = code
         self.emit("tie_card", seat=sid, card=code,
                   words=f"{self.name(sid)} draws {CORUSCANT_DECK.cards[code].name}.")
@@ -510,13 +517,13 @@ class CoruscantRound(Evening, Seats, Betting):
             self.settle()
 
     def entries(self) -> list[Entry]:
-        h = self.hand
+        h: Any = self.hand
         return [Entry(sid, tuple(h["p"][sid]["cards"] or ()), h["p"][sid]["committed"], h["p"][sid]["folded"],
                       h["p"][sid]["demise"]) for sid in h["players"]]
 
     def settle(self) -> None:
         """Judge the selections against the target (C17–C23): the tie draw, or the pots paid."""
-        h = self.hand
+        h: Any = self.hand
         t = self.rnd(h)["target"]
         result = settle_round(self.entries(), Target(t["number"], t["suit"]))
         if result.status == TIE_DRAW:
@@ -554,7 +561,7 @@ class CoruscantRound(Evening, Seats, Betting):
     def hand_record(self, sid: str, judged: Any) -> dict[str, Any]:
         """One player's line of the settlement: total, distance, target-suit count, kind, and
         the tie-draw card where one was drawn."""
-        p = self.hand["p"][sid]
+        p: Any = self.hand["p"][sid]
         if judged is None:
             return {"name": sid, "total": None, "kind": "folded"}
         line = {"name": sid, "total": judged.total, "distance": judged.distance,
@@ -636,7 +643,7 @@ class CoruscantRound(Evening, Seats, Betting):
 
     def waiting(self) -> list[str]:
         """The seats the round waits for at a simultaneous step."""
-        h = self.running()
+        h: Any = self.running()
         if h is None:
             return []
         step, r = self.step(), self.rnd(h)
@@ -653,7 +660,7 @@ class CoruscantRound(Evening, Seats, Betting):
         return []
 
     def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
-        h = self.s["hand"]
+        h: Any = self.s["hand"]
         if h is None:
             return None
         b, r, g = h["betting"], self.rnd(h), self.game

@@ -6,31 +6,38 @@ checks, words and schemas live in this package.
 `GAME.engine()` returns `SpikeHand`; the table finds it through the registry::
 
     >>> sorted(set(SpikeHand.COMMANDS) - set(DealtHand.COMMANDS))
-    ['discard_top', 'no_show', 'show']
+    ['demise_card', 'discard_top', 'no_show', 'show']
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from companion.games.spike import facts, outcome, survivor
-from companion.games.classic.settle import PlayerReveal, Settlement
-from companion.games.classic.tie_cards import TieCards
-from companion.games.spike.blind_draw import BlindDraw
-from companion.games.spike.settle import settle
+from companion.games.spike.blind_draw import TIE, BlindDraw
+from companion.games.spike.settle import PlayerReveal, Settlement, settle
 from companion.games.spike.survivor import SurvivorShows
-from companion.table import discard
+from companion.table import discard, tie_draw
 from companion.table.dealt import DealtHand
 from companion.table.discard import PublicDiscardPile
 from companion.table.outcome import Told
+from companion.table.tie_draw import TieDraw
 
 
-class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieCards, DealtHand):
+class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieDraw, DealtHand):
     """A hand of Corellian Spike at the live table (its sections first: what they answer of
     the shared engine's hooks wins)."""
 
-    #: The runtime's commands, the face-up discard pile's and Spike's own moves.
-    COMMANDS = {**DealtHand.COMMANDS, **discard.COMMANDS, **survivor.COMMANDS}
+    #: The runtime's commands, the face-up discard pile's and the tie draw's, and Spike's own moves.
+    COMMANDS = {**DealtHand.COMMANDS, **discard.COMMANDS, **survivor.COMMANDS, **tie_draw.commands(TIE)}
+
+    #: The runtime's building blocks Spike composes, in its names (Evening.BLOCKS).
+    BLOCKS: Mapping[str, Mapping[str, str]] = {"tie": TIE}
+    #: The tie's fields: the tied players, each player's card and draws so far.
+    OWN_STATE = tie_draw.own_state(TIE, shown_before="demise_shown")
+    HIDDEN_FIELDS = {**DealtHand.HIDDEN_FIELDS, **tie_draw.hidden(TIE)[0]}
+    SHOWN_BY = {**DealtHand.SHOWN_BY, **tie_draw.hidden(TIE)[1]}
+    cmd_demise_card = TieDraw.enter_tie_card
     #: An undone tie card says the game's word for it ({tie_card}: the blind-draw card).
     UNDONE = {"demise_card": "{who}'s {tie_card}"}
 
@@ -52,7 +59,7 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieCards, DealtHand
 
     def judged_with(self, sid: str) -> dict[str, Any]:
         """The settlement reads the cards of each player's blind draw, one a draw."""
-        return {"blind_draw": tuple(self.hand["p"][sid]["blind_draw"])}
+        return {"blind_draw": tuple(self.drawn(sid))}
 
     def settlement(self, reveals: list[dict[str, Any]], sabacc_pot: int) -> Settlement:
         """Spike's settlement of the reveal (`settle.settle`, RULES-SPIKE.md)."""
@@ -60,7 +67,7 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieCards, DealtHand
 
     def played_facts(self, sid: str) -> dict[str, Any]:
         """What the words of a settlement read of a hand: the cards of its blind draw."""
-        return {"blind_draw": self.hand["p"][sid]["blind_draw"]}
+        return {"blind_draw": self.drawn(sid)}
 
     def why_of(self, x: dict[str, Any], told: Told) -> str:
         """Why a hand won or lost, with its blind draw (outcome.why)."""

@@ -19,8 +19,8 @@ const fieldsRoot = document.getElementById("request-fields");
 const nobody = document.getElementById("nobody");
 const formError = document.getElementById("form-error");
 const resultBox = document.getElementById("result");
-// The tie's prompt keeps the ids the page has always had (the browser tests read them).
-const TIE = "demise";
+// The tie's prompt (the ids tie, tie-h, tie-text; a picker per tied player, tie-picker-<k>).
+const TIE = "tie";
 const tieBox = document.getElementById(TIE);
 const tieList = document.getElementById("tie-players");
 const tieError = document.getElementById("tie-error");

@@ -7,7 +7,7 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement, outOfGame } from "./live.js";
+import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement, outOfGame, blockNames } from "./live.js";
 import { offerBlocks } from "./moves.js";
 import { tableFacts, seatFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
@@ -331,7 +331,7 @@ const STAGES = {
   settled: "settled",
 };
 const stageWords = (stage, rules) => ((rules && rules.stage_words) || {})[stage]
-  || (stage === "demise" ? gameWords().tie : STAGES[stage] || stage.replace(/_/g, " "));
+  || (stage === blockNames("tie").stage ? gameWords().tie : STAGES[stage] || stage.replace(/_/g, " "));
 
 function consolePage(root) {
   const code = root.dataset.code;
@@ -752,7 +752,7 @@ function consolePage(root) {
         out.push(seatButton(sid, `${l.words} for ${name}`, { type: "draw", action: l.action },
           kind(l), l.card ? withDiscard : null, l.confirm));
       } else if (l.type === "no_show") out.push(seatButton(sid, `Keep ${name}'s hand hidden`, { type: "no_show" }));
-      else if (l.type === "reveal" || l.type === "demise_card" || l.type === "show") cards = l;
+      else if (l.type === "reveal" || l.type === blockNames("tie").move || l.type === "show") cards = l;
       else if (!KNOWN.has(l.type)) others.push(l);
     }
     // A move of a game the console does not know, drawn from its offer, for the seat.

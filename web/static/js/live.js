@@ -159,6 +159,14 @@ export function diceWords(dice) {
 
 export { gameWords, capital };
 
+let blocks = {}; // the names the table's game gives the runtime's building blocks (the view's blocks)
+
+/** The names the table's game gives a building block's parts (the view's `blocks`): its state,
+ * moves and events, e.g. blockNames("tie").stage; {} where the game does not use the block. */
+export function blockNames(block) {
+  return blocks[block] || {};
+}
+
 /** Take the game's words from a view's rules: its kinds of hand, turn actions and dice. */
 function setGameWords(rules) {
   setKindWords(rules.kind_words, rules.pot_words);
@@ -186,6 +194,11 @@ export function namedSettlement(settlement, names) {
 export function eventWords(ev, names) {
   const who = (seat) => (seat ? names.get(seat) || seat : capital(diceName));
   const w = gameWords();
+  // A tie broken by drawn cards, by the names the game gives it (blockNames): where its cards add
+  // up, the engine's words say who draws and the cards that tied again; else the game's words.
+  const tie = blockNames("tie");
+  if (ev.type === tie.started) return tie.draws ? (ev.message ? nameCards(ev.message) : null) : `${capital(w.tie)}: ${w.tie_started}`;
+  if (ev.type === tie.conflict) return ev.message ? nameCards(ev.message) : "Two hands hold the same card: enter again";
   switch (ev.type) {
     case "joined": return `${who(ev.seat)} sits down`;
     case "bought_in": return `${who(ev.seat)} buys in for ${ev.amount}`;
@@ -223,10 +236,8 @@ export function eventWords(ev, names) {
     case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
     case "reveal_started": return "The reveal: enter your cards";
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
-    case "sudden_demise": return `${capital(w.tie)}: ${w.tie_started}`;
-    case "blind_draw": return ev.message ? nameCards(ev.message) : null; // the engine's words: who draws, tied again
     // A card on the table more often than the deck holds: the engine says which, and who enters again.
-    case "reveal_conflict": case "demise_conflict": return ev.message ? nameCards(ev.message) : "Two hands hold the same card: enter again";
+    case "reveal_conflict": return ev.message ? nameCards(ev.message) : "Two hands hold the same card: enter again";
     case "dealt_out": return ev.reason === "stack"
       ? `${who(ev.seat)} sits this hand out: the stack cannot pay the ante`
       : `${who(ev.seat)} sits this hand out: ${ev.reason}`;
@@ -695,6 +706,7 @@ export class LiveTable {
     this.version = version;
     this.state = state;
     if (state && state.rules) setGameWords(state.rules);
+    if (state) blocks = state.blocks || {};
     document.body.dataset.version = String(version);
     clearStaleWords(state && state.hand ? state.hand.no : 0);
     if (this.onState) this.onState(state, events, this);

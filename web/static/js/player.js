@@ -7,7 +7,7 @@
 import {
   LiveTable, TapGuard, amountField, loadSeat, saveSeat, forgetSeat, h, eventWords, namedSettlement, seatNames, turnWords,
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
-  gameWords, capital, hasSabaccPot, handSizeWords, outOfGame,
+  gameWords, capital, hasSabaccPot, handSizeWords, outOfGame, blockNames,
 } from "./live.js";
 import { offerBlocks } from "./moves.js";
 import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
@@ -209,7 +209,7 @@ function render(state, events) {
     const words = eventWords(ev, names);
     if (words) log.unshift(words);
     if (ev.type === "shift") announceShift(ev, names, state);
-    if (ev.type === "reveal_conflict" || ev.type === "demise_conflict") {
+    if (ev.type === "reveal_conflict" || ev.type === blockNames("tie").conflict) {
       // A clash is explained where the cards are entered, not only in the log.
       clash = ev.seats && ev.seats.includes(live.seat) ? words : null;
     }
@@ -399,12 +399,13 @@ function renderActions(state) {
   const mine = isMyMove(state);
   const player = myPlayer(state);
   const due = new Set(all.map((l) => l.type));
+  const tieMove = blockNames("tie").move; // the tie's card is entered in its own panel
   const idle = due.has("reveal") ? "Enter your hand below, under “The reveal: your hand”."
     : due.has("show") ? "Show your hand below, under “The reveal: your hand”, or keep it hidden."
-    : due.has("demise_card") && state.rules.tie === "blind_draw"
-      ? (legalOf(state, "demise_card")[0].draw > 1 ? `Tied again: draw another card and enter it below, under “${capital(gameWords().tie)}”.`
+    : due.has(tieMove) && blockNames("tie").draws
+      ? (legalOf(state, tieMove)[0].draw > 1 ? `Tied again: draw another card and enter it below, under “${capital(gameWords().tie)}”.`
         : `Enter the card you drew below, under “${capital(gameWords().tie)}”.`)
-    : due.has("demise_card") ? `Enter your new card below, under “${capital(gameWords().tie)}”.`
+    : due.has(tieMove) ? `Enter your new card below, under “${capital(gameWords().tie)}”.`
     : "Nothing for you to do right now.";
   // Rebuilt only when the moves themselves change (or an armed button runs out).
   const key = JSON.stringify([legal, stack, mine, idle, Boolean(player && player.all_in)]);
@@ -534,7 +535,10 @@ function renderReveal(state, mine) {
   const hand = state.hand;
   // The last player's show (everyone else folded) is entered as a reveal is.
   const reveal = legalOf(state, "reveal")[0] || legalOf(state, "show")[0];
-  const tie = legalOf(state, "demise_card")[0];
+  // A tie broken by drawn cards, by the names its game gives it (blockNames): its move's card
+  // is entered here, and where the cards add up (`draws`), each draw in a new, empty entry.
+  const names = blockNames("tie");
+  const tie = names.move ? legalOf(state, names.move)[0] : undefined;
   const handKey = hand ? `${hand.no}` : null;
   if (handKey !== pickerHand) {
     for (const k of ["reveal", "tie"]) if (pickers[k]) { pickers[k].destroy(); pickers[k] = null; }
@@ -574,7 +578,7 @@ function renderReveal(state, mine) {
     countCards(reveal.hand_size);
   }
   $("tie-card-panel").hidden = !tie || !deck;
-  const blind = state.rules.tie === "blind_draw";
+  const blind = Boolean(names.draws);
   $("tie-card-title").textContent = capital(gameWords().tie);
   // A tie drawn again asks for the next draw: a new, empty entry for its card.
   const draw = tie && tie.draw ? tie.draw : 1;
@@ -590,7 +594,7 @@ function renderReveal(state, mine) {
   if (tie && deck && !pickers.tie) {
     pickers.tie = new CardPicker($("tie-card-picker"), { deck, max: 1, label: tie.inputs[0].words });
   }
-  if (hand && hand.stage === "demise" && !tie && (hand.demise_players || []).includes(live.seat)) {
+  if (hand && names.stage && hand.stage === names.stage && !tie && (hand[names.players] || []).includes(live.seat)) {
     $("tie-card-panel").hidden = true;
   }
 }
@@ -612,7 +616,7 @@ async function sendTieCard(button) {
     $("tie-card-panel").querySelector(".field-error").textContent = "Pick the card the dealer gave you first.";
     return;
   }
-  await send({ type: "demise_card", card }, button);
+  await send({ type: blockNames("tie").move, card }, button);
 }
 
 // ---- result, the table, my seat ---------------------------------------------------------------

@@ -11,14 +11,16 @@
 //
 // Every name goes on the page as text (h()): a player called <script> shows as typed.
 
-import { h } from "./live.js";
+import { h, blockNames } from "./live.js";
 import { concededWords, handWords, gameWords, capital, penaltyWords } from "./settlement.js";
 
-/** {seat: [codes]|null} from state.hand.players (a tie-break card appended) or a history entry. */
+/** {seat: [codes]|null} from state.hand.players (a tie-break card appended: the tie's `card`,
+ * blockNames("tie")) or a history entry. */
 export function cardsBySeat(players) {
   if (!Array.isArray(players)) return players || {};
+  const card = blockNames("tie").card;
   const out = {};
-  for (const p of players) out[p.seat] = p.cards ? [...p.cards, ...(p.demise ? [p.demise] : [])] : null;
+  for (const p of players) out[p.seat] = p.cards ? [...p.cards, ...(card && p[card] ? [p[card]] : [])] : null;
   return out;
 }
 
@@ -67,9 +69,14 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
     for (const w of p.winners) won.set(w, [...(won.get(w) || []), potLabel(pots, p).toLowerCase()]);
   }
   for (const w of settlement.sabacc_pot_winners || []) won.set(w, [...(won.get(w) || []), "sabacc pot"]);
-  const anyDemise = (settlement.hands || []).some((x) => x.demise);
-  // A tie's drawn cards, one a draw, in a column of their own (the why tells who won it).
-  const anyBlind = (settlement.hands || []).some((x) => x.blind_draw);
+  // A tie broken by drawn cards (the names its game gives it: blockNames): a card dealt into the
+  // hand, with the total and kind after it (`card`, `total`, `kind`), or the cards drawn, one a
+  // draw, compared alone (`drawn`), each in a column of its own (the why tells who won it).
+  const tie = blockNames("tie");
+  const tieCard = (x) => (tie.total && tie.card ? x[tie.card] : undefined);
+  const tieDrawn = (x) => (tie.drawn ? x[tie.drawn] : undefined);
+  const anyTieCard = (settlement.hands || []).some(tieCard);
+  const anyDrawn = (settlement.hands || []).some(tieDrawn);
   const shown = settlement.shown; // the last player's hand, shown for the sabacc pot
   // A settlement without judged hands (a game that words its own result): each player, their
   // shown cards, whether they folded or won, and the money.
@@ -91,26 +98,29 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
   const nets = settlement.net || {};
   const signed = (v) => (v === undefined ? "—" : `${v > 0 ? "+" : v < 0 ? "−" : ""}${Math.abs(v)}`);
   const rows = hands.map((x) => {
-    const codes = (byseat[x.name] || []).filter((c, i, all) => !(x.demise && c === x.demise && i === all.length - 1));
+    const dealt = tieCard(x);
+    const codes = (byseat[x.name] || []).filter((c, i, all) => !(dealt && c === dealt && i === all.length - 1));
     const pay = payouts[x.name];
     const what = [];
     if (won.has(x.name)) what.push(`wins the ${won.get(x.name).join(", ")}`);
     if (shown && x.name === settlement.winner && shown.sabacc_pot) what.push(`takes the sabacc pot, ${shown.sabacc_pot}`);
     if (penalty.has(x.name)) what.push(`pays ${penalty.get(x.name).amount}`);
     // After a tie broken by one more card: that card and the total after it, beside the first total.
-    const demise = x.demise ? `${cardWords(x.demise)} → ${x.demise_total} (${handWords({ kind: x.demise_kind, total: null })})` : "";
-    return h("tr", { dataset: { seat: x.name, kind: x.demise_kind || x.kind } },
+    const after = dealt ? `${cardWords(dealt)} → ${x[tie.total]} (${handWords({ kind: x[tie.kind], total: null })})` : "";
+    const drawn = tieDrawn(x);
+    return h("tr", { dataset: { seat: x.name, kind: (dealt && x[tie.kind]) || x.kind } },
       h("th", { scope: "row", class: "sd-name" }, n(x.name)),
       h("td", { class: "sd-cards", "data-label": "Cards" }, codes && codes.length ? codes.map(cardWords).join(", ") : "—"),
       anyTotal ? h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)) : null,
       anyKind ? h("td", { class: "sd-kind", "data-label": "Hand" }, x.kind ? handWords({ ...x, total: null }) : "—") : null,
-      anyDemise ? h("td", { class: "sd-demise", "data-label": capital(gameWords().tie) }, demise || "—") : null,
-      anyBlind ? h("td", { class: "sd-blind-draw", "data-label": capital(gameWords().tie) }, x.blind_draw ? x.blind_draw.map(cardWords).join(", then ") : "—") : null,
+      // The columns' classes are the parts' names (sd-<card>, sd-<drawn>), as the pages have always had them.
+      anyTieCard ? h("td", { class: `sd-${tie.card}`, "data-label": capital(gameWords().tie) }, after || "—") : null,
+      anyDrawn ? h("td", { class: `sd-${tie.drawn.replace(/_/g, "-")}`, "data-label": capital(gameWords().tie) }, drawn ? drawn.map(cardWords).join(", then ") : "—") : null,
       h("td", { class: "sd-result", "data-label": "Why" }, x.why || what.join("; ") || "—"),
       h("td", { class: "sd-payout num", "data-label": "Payout" }, pay === undefined ? "—" : String(pay)),
       h("td", { class: "sd-net num", "data-label": "Net" }, signed(nets[x.name])));
   });
-  const heads = ["Player", "Cards", ...(anyTotal ? ["Total"] : []), ...(anyKind ? ["Hand"] : []), ...(anyDemise ? [capital(gameWords().tie)] : []), ...(anyBlind ? [capital(gameWords().tie)] : []), "Why", "Payout", "Net"];
+  const heads = ["Player", "Cards", ...(anyTotal ? ["Total"] : []), ...(anyKind ? ["Hand"] : []), ...(anyTieCard ? [capital(gameWords().tie)] : []), ...(anyDrawn ? [capital(gameWords().tie)] : []), "Why", "Payout", "Net"];
   const table = h("table", { class: "showdown-table" },
     h("caption", {}, caption),
     h("thead", {}, h("tr", {}, heads.map((t) =>
