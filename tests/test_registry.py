@@ -277,7 +277,7 @@ STARTED = """
 import json, sys
 from companion.cli import build_parser
 from companion.server import create_app
-build_parser()  # what `sabacc-companion serve` builds first: every command's parser
+build_parser(["serve"])  # what `sabacc-companion serve` builds first
 app = create_app({"DATA_DIR": sys.argv[1]})
 assert app.test_client().get("/api/v1/ping").status_code == 200
 from companion.games import registry
