@@ -267,3 +267,45 @@ def test_nothing_outside_a_games_package_imports_it_but_through_the_registry():
             found += [(str(path.relative_to(root)), n) for n in names
                       if any(n == f"companion.games.{g}" or n.startswith(f"companion.games.{g}.") for g in games)]
     assert found == []
+
+
+#: What a built-in game loads only when it is asked for (a table of it made or opened, its rules
+#: page, its payout calculator or the API document asked for), besides its engine's module.
+ON_DEMAND = ("explain", "calculator", "schema", "settle", "judge")
+
+STARTED = """
+import json, sys
+from companion.cli import build_parser
+from companion.server import create_app
+build_parser(["serve"])  # what `sabacc-companion serve` builds first
+app = create_app({"DATA_DIR": sys.argv[1]})
+assert app.test_client().get("/api/v1/ping").status_code == 200
+from companion.games import registry
+listed = {name: list(game.presets) for name, game in registry.games().items()}
+started = set(sys.modules)
+engines = {name: game.engine().__module__ for name, game in registry.games().items()}
+print(json.dumps({"listed": listed, "started": sorted(started), "engines": engines,
+                  "engines_loaded": all(m in sys.modules for m in engines.values())}))
+"""
+
+
+def test_starting_the_server_lists_every_game_but_loads_no_engine_rules_page_or_calculator(tmp_path):
+    """A server that starts (its command line, the app, a first request) lists every game and
+    preset, but imports no game's engine, rules page, payout calculator, schema, settlement or
+    judge: they are imported when first needed (a Pi Zero's memory and start-up). Run in a
+    fresh interpreter: this one has imported everything already."""
+    import json
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", STARTED, str(tmp_path / "data")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert list(out["listed"]) == BUILT_IN and all(out["listed"].values())
+    games = Path(registry.__file__).parent
+    lazy = {name: [out["engines"][name]] + [f"companion.games.{name}.{m}" for m in ON_DEMAND
+                                            if (games / name / f"{m}.py").is_file()] for name in BUILT_IN}
+    assert all(len(modules) > 2 for modules in lazy.values())  # every game has its engine and more
+    loaded_at_start = {name: [m for m in modules if m in out["started"]] for name, modules in lazy.items()}
+    assert loaded_at_start == {name: [] for name in BUILT_IN}
+    assert out["engines_loaded"]  # and asking for an engine loads it

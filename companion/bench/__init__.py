@@ -61,9 +61,14 @@ TARGETS = {
     "fanout_ratio_5": 2.0,
 }
 NAMES = ["Lando", "Han", "Leia", "Chewie", "Bossk", "Qi'ra", "Jabba", "Ackbar"]
-#: The request body of the payout calculator's throughput test: the first example a game's calculator
-#: declares (SETTLE-API.md's).
-SETTLE_BODY = next(e["value"] for _, declared in calculator_schemas() for e in declared.examples.values())
+
+
+def settle_body() -> Any:
+    """The request body of the payout calculator's throughput test: the first example a game's
+    calculator declares (SETTLE-API.md's). Asked for when the test runs, not at import: every
+    `sabacc-companion serve` imports this module to list the `bench` command, and reading the
+    examples imports every game's calculator schema."""
+    return next(e["value"] for _, declared in calculator_schemas() for e in declared.examples.values())
 
 
 #: Pause between timed requests. Back-to-back requests would each be timed while the server
@@ -409,9 +414,10 @@ def measure_growth(client: JsonClient, short: Table, long: Table, hands: int,
 
 def measure_settle(client: JsonClient, seconds: float, out: dict[str, Any]) -> None:
     """Payout-calculator requests answered per second, one client, one connection."""
+    request = settle_body()
     count, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        status, body, _ = client.call("POST", "/api/v1/settle", SETTLE_BODY)
+        status, body, _ = client.call("POST", "/api/v1/settle", request)
         if status != 200:
             raise RuntimeError(f"settle: {status} {body}")
         count += 1

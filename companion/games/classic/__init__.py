@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from companion.games.api import Game, imported_when_called
 from companion.games.classic.cards import SABACC
-from companion.games.classic.log import LOG_WORDS, tie_column
 from companion.games.classic.presets import FIELDS, OPTIONS, PRESETS, rules_from
 from companion.scrambler.dice import SHIFT_DICE
 
@@ -23,6 +22,13 @@ def _engine() -> type:
     from companion.games.classic.table import ClassicHand
 
     return ClassicHand
+
+
+#: Classic's events as the audit log says them (`log`, loaded when a log is first shown): a card
+#: put into or taken out of a static field, a sudden demise starting, a sudden-demise card entered.
+LOG_WORDS = {event: imported_when_called(f"companion.games.classic.log:{said}") for event, said in (
+    ("static_added", "static_added"), ("static_removed", "static_removed"),
+    ("sudden_demise", "tie_started"), ("demise_card_entered", "tie_card_entered"))}
 
 
 #: Classic Sabacc as the registry finds it.
@@ -48,5 +54,5 @@ GAME = Game(
     # The scrambler's dice of every trigger a table may choose (the timer's: none).
     dice=tuple(spec for spec in SHIFT_DICE.values() if spec.count),
     log_words=LOG_WORDS,
-    tie_column=tie_column,
+    tie_column=imported_when_called("companion.games.classic.log:tie_column"),
 )

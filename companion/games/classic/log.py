@@ -1,12 +1,11 @@
-"""How the audit log says classic's own events (`Game.log_words`): a card put into or taken
-out of a static field, a sudden demise starting, a sudden-demise card entered (the cards
-another seat entered never appear: only that one was entered)."""
+"""How the audit log says classic's own events (`Game.log_words`; the package's `LOG_WORDS`
+names them): a card put into or taken out of a static field, a sudden demise starting, a
+sudden-demise card entered (the cards another seat entered never appear: only that one was
+entered)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Mapping
-
-from companion.games.api import LogWords
 
 
 def static_added(ev: Mapping[str, Any], who: str, rules: Any) -> str:
@@ -35,12 +34,3 @@ def tie_column(hand: Mapping[str, Any], card_name: Callable[[str], str], kind_wo
     if not hand.get("demise"):
         return ""
     return f"{card_name(hand['demise'])}: {hand['demise_total']}, {kind_words(hand['demise_kind'])}"
-
-
-#: Classic's events as the audit log says them.
-LOG_WORDS: dict[str, LogWords] = {
-    "static_added": static_added,
-    "static_removed": static_removed,
-    "sudden_demise": tie_started,
-    "demise_card_entered": tie_card_entered,
-}

@@ -11,7 +11,6 @@ the one value the registry finds (`GAME`)::
 from __future__ import annotations
 
 from companion.games.api import Game, imported_when_called
-from companion.games.classic.log import tie_card_entered, tie_started
 from companion.games.spike.hands import SPIKE_DECK
 from companion.games.spike.presets import FIELDS, OPTIONS, PRESETS, SPIKE_SHIFT_DICE, rules_from
 
@@ -25,8 +24,9 @@ def _engine() -> type:
 
 
 #: Spike's own events as the audit log says them: its blind draw starting, and a drawn card
-#: entered (by the tie-card move it shares with classic).
-LOG_WORDS = {"blind_draw": tie_started, "demise_card_entered": tie_card_entered}
+#: entered (by the tie-card move it shares with classic); loaded when a log is first shown.
+LOG_WORDS = {"blind_draw": imported_when_called("companion.games.classic.log:tie_started"),
+             "demise_card_entered": imported_when_called("companion.games.classic.log:tie_card_entered")}
 
 
 #: Corellian Spike as the registry finds it.
