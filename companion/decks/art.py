@@ -4,7 +4,7 @@ The printed sheets inline `face_svg`; the phones' card pickers load the very sam
 `/cards/<deck>/<code>.svg`. A face is 63 × 88 mm (poker size) in a 630 × 880 view box, so one
 unit is a tenth of a millimetre. No image files, no fonts but the system's::
 
-    >>> deck = next(iter(DECKS))  # any deck a game declares (tests/test_print_decks.py: each)
+    >>> deck = next(iter(printed_decks()))  # any deck a game declares (tests/test_print_decks.py: each)
     >>> card = deck_cards(deck)[0]
     >>> svg = face_svg(deck, card.code)
     >>> svg.startswith("<svg") and f'aria-label="{escape(card.name)}' in svg
@@ -16,7 +16,7 @@ from __future__ import annotations
 from html import escape
 
 from companion.games import registry
-from companion.decks.source import DECKS, DeckCard, deck_cards, value_text
+from companion.decks.source import DeckCard, deck_cards, printed_deck, printed_decks, value_text
 
 WIDTH, HEIGHT = 630, 880  # tenths of a millimetre: a poker-size card
 FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif"
@@ -81,7 +81,7 @@ def mark(deck: str, c: DeckCard, copy: int = 0) -> str:
         return c.suit
     if c.staves:
         return c.staves[copy % len(c.staves)]
-    return "ring" if DECKS[deck].signed else "face"
+    return "ring" if printed_deck(deck).signed else "face"
 
 
 def ink(deck: str, c: DeckCard) -> str:
@@ -91,7 +91,7 @@ def ink(deck: str, c: DeckCard) -> str:
         return c.ink
     if c.suit:
         return SUIT_INK[c.suit]
-    if not DECKS[deck].signed:
+    if not printed_deck(deck).signed:
         return FACE_INK
     return ZERO_INK if c.value == 0 else POSITIVE_INK if c.value > 0 else NEGATIVE_INK
 
@@ -135,7 +135,7 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
     An unknown deck or card raises KeyError.
     """
     c = card(deck, code)
-    signed = DECKS[deck].signed
+    signed = printed_deck(deck).signed
     colour, shape = ink(deck, c), mark(deck, c, copy)
     # A card of a group with its own ink prints its picker face ("+7", "Impostor"): the value
     # on such a card may be known only at the reveal.
@@ -177,7 +177,7 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
 def _plain_back(deck: str) -> tuple[str, str, str, str]:
     """A back drawn from the deck's own data: its name in capitals, slate inks, and the mark
     its cards without a suit or stave carry (a signed deck's ring, or the face cards' star)."""
-    return deck.upper(), "#1f2a36", "#b8c4d0", "ring" if DECKS[deck].signed else "face"
+    return deck.upper(), "#1f2a36", "#b8c4d0", "ring" if printed_deck(deck).signed else "face"
 
 
 def back_svg(deck: str) -> str:
@@ -199,7 +199,7 @@ def back_svg(deck: str) -> str:
         + _pip(emblem, WIDTH / 2, HEIGHT / 2 - 30, 70, line)
         + _text(WIDTH / 2, HEIGHT / 2 + 100, 44, title, line)
     )
-    return _svg(f"{DECKS[deck].title} card back", body, f"card-back deck-{deck}")
+    return _svg(f"{printed_deck(deck).title} card back", body, f"card-back deck-{deck}")
 
 
 def _wrap(words: str, width: int) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 from companion.games import registry
 from companion.games.api import Printables, Section
@@ -75,8 +76,17 @@ def rule_sets() -> dict[str, RuleSet]:
     return {name: rs for name, rs in registry.presets().items() if isinstance(rs, RuleSet)}
 
 
-#: The printed decks: every deck of every game.
-DECKS: dict[str, PrintedDeck] = {name: printed_deck(name) for name in registry.decks()}
+def printed_decks() -> dict[str, PrintedDeck]:
+    """The printed decks: every deck of every game registered now (asked each time, not kept
+    from the start: a plug-in found or taken away since is in or out, `registry.reload`)."""
+    return {name: printed_deck(name) for name in registry.decks()}
+
+
+def __getattr__(name: str) -> Any:
+    """`DECKS`: `printed_decks()`, as it is when asked (the name older code imports)."""
+    if name == "DECKS":
+        return printed_decks()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @functools.cache  # a deck is a value built once: its cards never change

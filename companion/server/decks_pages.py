@@ -21,7 +21,7 @@ from companion.decks.art import back_svg, card, face_svg
 from companion.decks.reference import reference, summary
 from companion.decks.sheets import CARD_H, CARD_W, PAPERS, PER_SHEET, Paper, cut_marks, printable_sheets, sheets
 from companion.games import registry
-from companion.decks.source import DECKS, PrintedDeck, deck_cards, printables, printed, reference_presets
+from companion.decks.source import PrintedDeck, deck_cards, printables, printed, printed_decks, reference_presets
 
 bp = Blueprint("decks_pages", __name__)
 
@@ -35,7 +35,7 @@ def _paper() -> Paper:
 
 
 def _deck(name: str) -> PrintedDeck:
-    deck = DECKS.get(name)
+    deck = printed_decks().get(name)
     if deck is None:
         abort(404)
     return deck
@@ -45,7 +45,7 @@ def _deck(name: str) -> PrintedDeck:
 def index():
     """What can be printed: each deck on either paper, its rules summary, the reference cards."""
     decks = []
-    for d in DECKS.values():
+    for d in printed_decks().values():
         count = len(printed(deck_cards(d.name)))
         decks.append({"deck": d, "count": count, "sheets": -(-count // PER_SHEET),
                       "preview": [face_svg(d.name, code) for code in registry.decks()[d.name].preview],
