@@ -177,7 +177,7 @@ def judge(values: list[int], *, prime: bool) -> tuple[str, tuple[int, ...]]:
 
 
 def evaluate(rules: Any, cards: Iterable[str], **_: Any) -> SpikeHand:
-    """Judge a Spike hand under a rule set (`rules.prime_sabacc` says whether Prime Sabacc is
+    """Judge a Spike hand under a rule set (`rules.game_options.prime_sabacc` says whether Prime Sabacc is
     a hand). Raises `UnknownCard` for a code that is no Spike card.
 
     >>> from companion.games.spike.presets import PRESETS
