@@ -88,7 +88,7 @@ SCRAMBLER_DICE = Dice("the scrambler")
 
 
 #: Classic Sabacc's words (RULES.md).
-CLASSIC_WORDS = GameWords(tie="sudden demise", tie_card="sudden-demise card", bomb_out="bomb-out penalty")
+CLASSIC_WORDS = GameWords(tie="sudden demise", tie_card="sudden-demise card", over_limit="bomb-out penalty")
 
 
 _TURNS = (BET, ROLL, CALL, DRAW)
