@@ -18,6 +18,7 @@ holds no game's data).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
@@ -77,7 +78,21 @@ class Phase(StrEnum):
     DICE = "dice"
     PLAY = "play"
     TURN = "turn"  # one turn action each (the game's `actions`)
-    DEALER_DICE = "spike"  # the dealer rolls the game's own dice
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        """A phase a game names of its own (`PhaseRule.phase` in its package, as its steps
+        record it): made the first time it is named, the same member ever after. Open, so
+        that the names of a game's phases live in its package::
+
+            >>> Phase("muster") is Phase("muster"), Phase("muster").value
+            (True, 'muster')
+        """
+        if not isinstance(value, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", value):
+            return None
+        member = str.__new__(cls, value)
+        member._name_, member._value_ = value.upper().replace("-", "_"), value
+        return cls._value2member_map_.setdefault(value, member)
 
 
 class Who(StrEnum):

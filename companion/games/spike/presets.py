@@ -43,7 +43,9 @@ SPIKE_SHIFT_DICE = DiceSpec(Trigger.TWO_D6_DOUBLES.value, SPIKE_DICE.name, (Die(
 #: Spike's own phases (RULES-SPIKE.md "A game"): each player's turn, and the dealer's roll of
 #: the spike dice.
 TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
-SPIKE_ROLL = PhaseRule(Phase.DEALER_DICE, ("roll",), Who.DEALER, "spike dice")
+#: The dealer rolls the spike dice: a phase of Spike's own (its steps record it as "spike").
+DEALER_DICE = Phase("spike")
+SPIKE_ROLL = PhaseRule(DEALER_DICE, ("roll",), Who.DEALER, "spike dice")
 
 
 _SPIKE = RuleSet(
