@@ -63,6 +63,9 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
        tests/test_game_facts.py says what they hold.
     5. The view GAINS `game_over`: null at these tables, whose games are played in hands (a
        game played to a winner says its end there, issues 30 and 31).
+    6. In the view's `rules`, the game's words (`words`) name what a hand over the limit pays
+       `over_limit` instead of `bomb_out` (issue 29 step 7: a key of the runtime names no
+       game's concept); the words are the same.
 
     Raises AssertionError where the new value breaks these (a lost `name`, an added key, a
     legal list of another length), so the failure says what.
@@ -104,6 +107,10 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
     return recorded, new
 
 
+#: The game's word keys renamed in a view's `rules.words` (6.): recorded name -> new name.
+WORD_KEYS_RENAMED = {"bomb_out": "over_limit"}
+
+
 def _is_rule_set(value: Any) -> bool:
     return isinstance(value, dict) and "name" in value and "title" in value
 
@@ -113,6 +120,8 @@ def _rules_comparable(recorded: dict, new: dict) -> tuple[dict, dict]:
     added = sorted(set(new) - set(recorded))
     assert not added, f"the view's rules gained keys {added} (only losing the other game's is allowed)"
     kept = {k: recorded[k] for k in new}
+    if isinstance(kept.get("words"), dict) and "bomb_out" in kept["words"]:  # 6.
+        kept["words"] = {WORD_KEYS_RENAMED.get(k, k): v for k, v in kept["words"].items()}
     return comparable(kept, dict(new))
 
 
