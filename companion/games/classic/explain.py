@@ -488,6 +488,7 @@ def _sudden_demise() -> Section:
             "the pot's other players that did not bomb out (split if they tie). There is never a "
             "second sudden demise.",
         ),
+        in_summary=False,  # a long ruling: the one-page summary leaves it to the rules page
     )
 
 
@@ -573,6 +574,7 @@ def _everyone_bombs(rs: RuleSet) -> Section:
             f"pays their penalty, {pays}.",
         ),
         varies=True,
+        in_summary=False,  # a corner case: the one-page summary leaves it to the rules page
     )
 
 
