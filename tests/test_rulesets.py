@@ -5,15 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games.classic.presets import PRESETS
-from companion.rules.rulesets import (
-    HAND_POT,
-    InvalidRules,
-    Ranking,
-    ShiftKind,
-    StaticField,
-    Trigger,
-    ruleset_from,
-)
+from companion.games.classic.options import Ranking, StaticField
+from companion.rules.rulesets import HAND_POT, InvalidRules, ShiftKind, Trigger, ruleset_from
 
 
 def test_the_five_presets_exist():

@@ -31,24 +31,6 @@ from companion.rules.game import Dice, Ending, GameWords, HandRanking, TurnActio
 __all__ = ["InvalidRules", "RuleSet", "ruleset_from", "apply_options"]
 
 
-class Ranking(StrEnum):
-    """How ordinary hands compare (RULES.md "Hands")."""
-
-    HIGHEST = "highest"  # the higher total wins
-    CLOSEST_POSITIVE = "closest-positive"  # larger magnitude; +n beats -n
-    CLOSEST_NEGATIVE = "closest-negative"  # larger magnitude; -n beats +n
-
-
-#: Each ranking in plain words (the rules page and the host's option picker say it so).
-RANKING_WORDS = {
-    Ranking.HIGHEST: "the higher total wins (22 beats 5, 5 beats -3)",
-    Ranking.CLOSEST_POSITIVE: "the total furthest from zero wins (-22 beats 21); at equal "
-    "distance the positive total wins (+20 beats -20)",
-    Ranking.CLOSEST_NEGATIVE: "the total furthest from zero wins (-22 beats 21); at equal "
-    "distance the negative total wins (-20 beats +20, -10 beats 9)",
-}
-
-
 class AnteRule(StrEnum):
     """Where each player's ante goes at the start of a hand."""
 
@@ -137,14 +119,6 @@ PHASES: dict[Phase, PhaseRule] = {
 }
 
 
-class AfterCall(StrEnum):
-    """The steps between a call and the reveal."""
-
-    FINISH_PHASE = "finish_phase"  # the other players finish the current phase/round
-    ROLL = "roll"  # the scrambler fires once more
-    REVEAL = "reveal"
-
-
 class Trigger(StrEnum):
     """When a roll of the scrambler causes a shift (names used in settings, API and CLI)."""
 
@@ -194,15 +168,6 @@ def shift_announcement(kind: ShiftKind) -> str:
     return f"A {kind.value} shift: the scrambler has fired."
 
 
-class StaticField(StrEnum):
-    """How a player may change the cards they keep from a shift."""
-
-    NONE = "none"  # no card is kept from a shift in this rule set
-    FREE = "free"  # add and remove cards at any time in the player's own turn
-    ONE_CHANGE_PER_TURN = "one_change_per_turn"  # one card added or removed a turn
-    ONE_IN_ONE_OUT_PLAY_ROUND = "one_in_one_out_play_round"  # one in and one out, play round only
-
-
 #: A whole-number penalty is a fixed amount; this value means "the hand pot".
 HAND_POT = "hand_pot"
 
@@ -214,18 +179,6 @@ class Chip:
     name: str
     value: int
     per_buy_in: int  # how many of this chip make up one buy-in
-
-
-@dataclass(frozen=True)
-class CallingRule:
-    """Who may call, when, and what happens between the call and the reveal."""
-
-    phase: Phase  # the phase of a turn or round in which a call is made
-    # Full rounds (every player, dealer included, has had a turn) before a call is allowed.
-    rounds_before_call: int
-    # The caller is a player other than the one whose turn it is.
-    not_by_turn_player: bool
-    after_call: tuple[AfterCall, ...]
 
 
 class GameOptions(Protocol):

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Literal, Self
 
+from companion.games.classic.options import AfterCall
 from companion.refusal import Refused
-from companion.rules.rulesets import AfterCall, Trigger
+from companion.rules.rulesets import Trigger
 from companion.table.commands import FOR_SEAT, HOST, obj
 from companion.table.play import Play, Refusal, sure
 from companion.table.state import Hand, Step, copy_hand, current_step, join_words

@@ -18,18 +18,15 @@ from __future__ import annotations
 
 from companion.games.api import Section, credits, section
 from companion.games.classic.cards import CARDS, SUITS, deck_count
+from companion.games.classic.options import RANKING_WORDS, AfterCall, Ranking, StaticField
 from companion.rules.rulesets import (
-    RANKING_WORDS,
     DEFAULT_FACE,
     HAND_POT,
     PHASES,
-    AfterCall,
     AnteRule,
     OrderOfPlay,
-    Ranking,
     RuleSet,
     ShiftKind,
-    StaticField,
     Trigger,
     Who,
 )

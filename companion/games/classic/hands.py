@@ -52,7 +52,8 @@ from typing import Iterable, Sequence
 
 from companion.games.classic.cards import card
 from companion.rules.game import InvalidHand
-from companion.rules.rulesets import Ranking, RuleSet
+from companion.games.classic.options import Ranking
+from companion.rules.rulesets import RuleSet
 
 class Side(StrEnum):
     """Force Sabacc: the side a player declared at the start of the game."""

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 
 from companion.games.api import InvalidRules, OptionField
 from companion.games.classic.cards import SABACC
-from companion.games.classic.options import ClassicOptions
+from companion.games.classic.options import RANKING_WORDS, AfterCall, CallingRule, ClassicOptions, Ranking, StaticField
 from companion.rules import option_fields as fields
 from companion.rules.game import DROPPED_OUT, Dice, Ending, GameWords, HandRanking, TurnAction
 from companion.rules.rulesets import (
@@ -30,21 +30,16 @@ from companion.rules.rulesets import (
     DRAW,
     HAND_POT,
     PLAY,
-    RANKING_WORDS,
     ROLL,
     TRADE,
-    AfterCall,
     AnteRule,
-    CallingRule,
     CHIPS_100,
     CHIPS_500,
     CHIPS_1000,
     OrderOfPlay,
     Phase,
-    Ranking,
     RuleSet,
     ShiftKind,
-    StaticField,
     Trigger,
     apply_options,
     bool_option,

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.classic.options import StaticField
 from companion.refusal import Refused
 from companion.rules import cards as deck
-from companion.rules.rulesets import Phase, RuleSet, ShiftKind, StaticField
+from companion.rules.rulesets import Phase, RuleSet, ShiftKind
 from companion.table.commands import CARD, FOR_SEAT, obj
 from companion.table.offers import cards_input, card_name, offer
 from companion.table.play import Play
