@@ -1,7 +1,9 @@
 """Rule sets as data: every option of a game dealt in hands as one frozen value.
 
-The engine, the table and the rules page read a `RuleSet`; nothing anywhere tests a preset's
-name. The presets are each game's own (`companion/games/<game>/presets.py`); a table or an API
+A `RuleSet` holds what every game dealt in hands has (antes and fees, the order of play, the
+scrambler, the deck, the hand ranking, the turn actions, the words); each game's own options
+are a frozen value of its package in `RuleSet.game_options` (`GameOptions`). The engine, the
+table and the rules page read a `RuleSet`; nothing anywhere tests a preset's name. The presets are each game's own (`companion/games/<game>/presets.py`); a table or an API
 request starts from one and overrides options by name, and `companion.games.registry` finds
 the game by the preset::
 
@@ -191,15 +193,6 @@ class GameOptions(Protocol):
     def to_json(self) -> dict[str, Any]:
         """The options as the rule set's JSON carries them (keys beside the rule set's own)."""
         ...
-
-
-@dataclass(frozen=True)
-class NoOptions:
-    """The own options of a game that has none beyond a rule set's."""
-
-    def to_json(self) -> dict[str, Any]:
-        """No keys."""
-        return {}
 
 
 @dataclass(frozen=True)
