@@ -59,8 +59,9 @@ GAME_WORDS: dict[str, dict[str, str]] = {
         "pot building": r"pot[ _-]building",
         "negative pure": r"negative[ _-]pure",
         # the static field (not the web folder: `static/`, STATIC_DIR, "static" files or
-        # assets, url_for('static', ...), Flask's static_folder and static_url_path)
-        "static field": r"static(?![a-z]|/|_dir|_folder|_url_path|', *filename| assets| files|\"\s*\n)",
+        # assets, url_for('static', ...), Flask's static_folder and static_url_path, and the
+        # URL path "/static" it is served under)
+        "static field": r"(?<!/)static(?![a-z]|/|_dir|_folder|_url_path|', *filename| assets| files|\"\s*\n)",
         # its suits (Flask the framework is not a suit: the plural only)
         "Sabers": r"sabers?(?![a-z])",
         "Flasks": r"flasks",

@@ -38,6 +38,12 @@ from companion.games.classic.static_field import static_allowance
 from companion.table.state import copy_json, current_step, roller_of, working_copy
 from test_table_fuzz import offered_in_turn
 
+
+def own(rules: Any, option: str, off: Any = False) -> Any:
+    """A game's own option of the table's rules (`RuleSet.game_options`), or `off` for a game
+    that has no such option (Spike has no Force Sabacc; classic no public discard pile)."""
+    return getattr(rules.game_options, option, off)
+
 PRESETS = ["weg", "classic", "holodex", "pagat", "pagat-d6"]
 OPTIONS: list[dict[str, Any]] = [
     {}, {"bet_limit": 5}, {"house_dealer": True}, {"scrambler_trigger": "timer"},
@@ -95,7 +101,7 @@ def trial_legal(t: Table, sid: str) -> list[dict[str, Any]]:
     if not in_hand and step is not None and step["do"] == "call" and step["seat"] == sid:
         simple.append("no_call")
     simple += ["sit_out", "sit_in", "leave", "cash_out", "buy_in"]
-    if rules.force_sabacc and s["seats"][sid]["side"] is None:
+    if own(rules, "force_sabacc") and s["seats"][sid]["side"] is None:
         simple.append("declare_side")
     for typ in simple:
         entry: dict[str, Any] = {"type": typ}
@@ -112,7 +118,7 @@ def trial_legal(t: Table, sid: str) -> list[dict[str, Any]]:
             out.append(item)
     if step is not None and step["do"] == "draw" and step["seat"] == sid:
         for taken in rules.actions:
-            asks = rules.discard_pile_public and taken.discards > 0
+            asks = own(rules, "discard_pile_public") and taken.discards > 0
             entry = {"type": "draw", "action": taken.action}
             if trial(t, {**entry, **({"card": next(iter(rules.deck.cards))} if asks else {})}, sid):
                 out.append({**entry, **({"card": True} if asks else {})})
@@ -120,7 +126,9 @@ def trial_legal(t: Table, sid: str) -> list[dict[str, Any]]:
         count = DICE.get(rules.scrambler_trigger, (0, 0))[0]
         if trial(t, {"type": "roll", "dice": [1] * count}, sid):
             out.append({"type": "roll"})
-    static = static_allowance(s, rules, sid)
+    # A static field only where the game has one (classic's option; Spike has none).
+    no_static = {"add": False, "remove": False}
+    static = static_allowance(s, rules, sid) if own(rules, "static_field", None) is not None else no_static
     if static["add"]:
         out.append({"type": "static_add"})
     if static["remove"]:
@@ -207,7 +215,7 @@ class Driver:
         sid = events[0]["seat"]
         fixed = self.rules.buy_in
         assert self.send({"type": "buy_in", **({} if fixed else {"amount": self.rng.randint(8, 40)})}, sid)
-        if self.rules.force_sabacc and self.rng.random() < 0.7:
+        if own(self.rules, "force_sabacc") and self.rng.random() < 0.7:
             self.send({"type": "declare_side", "side": self.rng.choice(["light", "dark"])}, sid)
 
     def unused(self, *, hidden_too: bool = True) -> list[str]:
@@ -253,7 +261,7 @@ class Driver:
 
     def judge(self, sid: str, cards: list[str]) -> Any:
         """`sid`'s hand of `cards` as the rules judge it (their side in Force Sabacc)."""
-        side = {"side": self.t._s["seats"][sid]["side"]} if self.rules.force_sabacc else {}
+        side = {"side": self.t._s["seats"][sid]["side"]} if own(self.rules, "force_sabacc") else {}
         return self.rules.hands.evaluate(self.rules, cards, **side)
 
     def dice(self) -> list[int]:
@@ -335,7 +343,7 @@ class Driver:
         if session and luck > 0.96:  # sitting out (or in) during a hand
             options = session
         folds = [(sid, m) for sid, m in options if m["type"] == "fold" and sid == h["turn_of"]]
-        if folds and h["round"] > self.rules.calling.rounds_before_call and rng.random() < self.fold_turns:
+        if folds and h["round"] > own(self.rules, "pot_building_rounds", 0) and rng.random() < self.fold_turns:
             options = folds  # the turn player folds in their own turn (a call window follows)
         elif self.fold_turns and rng.random() < 0.8:  # and the hand goes on, uncalled
             options = [o for o in options if o[1]["type"] != "call_hand"] or options
@@ -364,7 +372,7 @@ class Driver:
                 self.send({"type": "buy_in", **({} if self.rules.buy_in else {"amount": 30})}, sid)
             if seat["sitting_out"] and rng.random() < 0.7:
                 self.send({"type": "sit_in"}, sid)
-            if self.rules.force_sabacc and seat["side"] is None:
+            if own(self.rules, "force_sabacc") and seat["side"] is None:
                 self.send({"type": "declare_side", "side": "dark"}, sid)
         if not self.send({"type": "start_hand"}, HOST) and len(t.seat_ids()) < 4:
             self.join()

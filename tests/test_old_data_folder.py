@@ -67,6 +67,9 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
        moves and events (`Evening.BLOCKS`; the pages draw a block by them), which are the names
        the recorded views already use (at a classic or Spike table: `tie`, the tie broken by
        drawn cards, whose names are the "demise" stage, `demise_card`, `demise_players`, ...).
+    7. In the view's `rules`, the game's words (`words`) name what a hand over the limit pays
+       `over_limit` instead of `bomb_out` (issue 29 step 7: a key of the runtime names no
+       game's concept); the words are the same.
 
     Raises AssertionError where the new value breaks these (a lost `name`, an added key, a
     legal list of another length), so the failure says what.
@@ -110,6 +113,10 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
     return recorded, new
 
 
+#: The game's word keys renamed in a view's `rules.words` (7.): recorded name -> new name.
+WORD_KEYS_RENAMED = {"bomb_out": "over_limit"}
+
+
 def _is_rule_set(value: Any) -> bool:
     return isinstance(value, dict) and "name" in value and "title" in value
 
@@ -119,6 +126,8 @@ def _rules_comparable(recorded: dict, new: dict) -> tuple[dict, dict]:
     added = sorted(set(new) - set(recorded))
     assert not added, f"the view's rules gained keys {added} (only losing the other game's is allowed)"
     kept = {k: recorded[k] for k in new}
+    if isinstance(kept.get("words"), dict) and "bomb_out" in kept["words"]:  # 7.
+        kept["words"] = {WORD_KEYS_RENAMED.get(k, k): v for k, v in kept["words"].items()}
     return comparable(kept, dict(new))
 
 

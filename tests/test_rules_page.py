@@ -15,16 +15,8 @@ from flask import render_template_string
 
 from companion.games.classic.explain import explain, section
 from companion.games.classic.presets import PRESETS
-from companion.rules.rulesets import (
-    HAND_POT,
-    AfterCall,
-    AnteRule,
-    Ranking,
-    ShiftKind,
-    StaticField,
-    Trigger,
-    ruleset_from,
-)
+from companion.games.classic.options import AfterCall, Ranking, StaticField
+from companion.rules.rulesets import HAND_POT, AnteRule, ShiftKind, Trigger, ruleset_from
 
 RANKING = {
     Ranking.HIGHEST: "the higher total wins",

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games.classic.options import Ranking, StaticField
 from companion.games.classic.presets import PRESETS
-from companion.rules.rulesets import (
-    HAND_POT,
-    InvalidRules,
-    Ranking,
-    ShiftKind,
-    StaticField,
-    Trigger,
-    ruleset_from,
-)
+from companion.rules.rulesets import HAND_POT, InvalidRules, ShiftKind, Trigger, ruleset_from
 
 
 def test_the_five_presets_exist():
@@ -147,3 +140,37 @@ def test_the_doctests_of_cards_and_rulesets_run():
     for module in (cards, rulesets):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+#: Each game's own options (issue 29 step 7): a rule set's JSON, the views' `rules`, carries its
+#: own game's and none of the other's.
+CLASSIC_OWN = {"ranking", "negative_pure", "fairy_empress", "bomb_out_penalty", "calling", "static_field",
+               "holdem", "force_sabacc", "corellia_run", "pot_building_rounds"}
+SPIKE_OWN = {"ante_sabacc", "fee_gain_discard", "fee_swap", "prime_sabacc", "phase_order", "dealer_rotates",
+             "discard_pile_public", "fold_fee_into_pot"}
+
+
+def test_a_rule_sets_json_carries_its_own_games_options_and_no_other_games():
+    classic, spike = ruleset_from("holodex").to_json(), ruleset_from("spike").to_json()
+    assert CLASSIC_OWN <= set(classic) and not SPIKE_OWN & set(classic)
+    assert SPIKE_OWN <= set(spike) and not CLASSIC_OWN & set(spike)
+    assert (classic["pot_building_rounds"], classic["ranking"], spike["fee_swap"], spike["ante_sabacc"]) == (
+        2, "closest-negative", 2, 2)
+
+
+@pytest.mark.parametrize("option, value", [("static_field", "free"), ("pot_building_rounds", 2), ("holdem", True)])
+def test_spike_refuses_classics_own_options_naming_the_field(option, value):
+    with pytest.raises(InvalidRules) as exc:
+        ruleset_from({"preset": "spike", option: value})
+    assert exc.value.field == f"rules.{option}"
+    assert exc.value.message == f"{option} is not an option of Corellian Spike (Black Spire Outpost)"
+
+
+def test_an_option_sets_its_games_own_value_and_the_preset_keeps_its_own():
+    rs = ruleset_from({"preset": "pagat", "pot_building_rounds": 5, "holdem": True})
+    assert (rs.game_options.pot_building_rounds, rs.game_options.holdem, rs.game_options.calling.phase) == (
+        5, True, PRESETS["pagat"].game_options.calling.phase)
+    assert (PRESETS["pagat"].game_options.pot_building_rounds, PRESETS["pagat"].game_options.holdem) == (3, False)
+    spike = ruleset_from({"preset": "spike", "phase_order": "turn-spike-bet", "fee_swap": 0})
+    assert (spike.game_options.phase_order, spike.game_options.fee_swap, spike.fee_swap) == ("turn-spike-bet", 0, 0)
+    assert [p.words for p in spike.turn_phases] == ["turn", "spike dice", "betting"]

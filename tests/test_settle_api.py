@@ -179,6 +179,8 @@ INVALID = [
     ("unknown preset", body_with(EXAMPLE, ("rules",), "vegas"), "rules"),
     ("unknown preset in an object", body_with(EXAMPLE, ("rules",), {"preset": "vegas"}), "rules.preset"),
     ("bad option value", body_with(EXAMPLE, ("rules",), {"preset": "classic", "holdem": "yes"}), "rules.holdem"),
+    ("another game's option", body_with(EXAMPLE, ("rules",), {"preset": "spike", "static_field": "free"}),
+     "rules.static_field"),
     ("rules of the wrong type", body_with(EXAMPLE, ("rules",), 42), "rules"),
     ("players not a list", body_with(EXAMPLE, ("players",), {"Lando": {}}), "players"),
     ("player not an object", body_with(EXAMPLE, ("players", 1), "Han"), "players[1]"),

@@ -40,7 +40,7 @@ def reveals(draw):
     """(rules, players, sabacc_pot, spare cards) for a random reveal that can be settled."""
     spec = {"preset": draw(st.sampled_from(list(PRESETS))), **draw(st.sampled_from(VARIANTS))}
     rules = ruleset_from(spec)
-    deck = [c for c in DECK if not (rules.corellia_run and CARDS[c].is_face and CARDS[c].value)]
+    deck = [c for c in DECK if not (rules.game_options.corellia_run and CARDS[c].is_face and CARDS[c].value)]
     deck = draw(st.permutations(deck))
     n = draw(st.integers(2, 7))
     folded = draw(st.lists(st.booleans(), min_size=n, max_size=n))
@@ -61,7 +61,7 @@ def reveals(draw):
         if size and not cards:
             cards = tuple(free(deck, used)[:size])
         used.update(cards)
-        static = tuple(draw(st.lists(st.sampled_from(cards), unique=True, max_size=2))) if rules.holdem and cards else ()
+        static = tuple(draw(st.lists(st.sampled_from(cards), unique=True, max_size=2))) if rules.game_options.holdem and cards else ()
         players.append(
             PlayerReveal(
                 name=f"P{i}",
@@ -71,7 +71,7 @@ def reveals(draw):
                 folded=folded[i],
                 called=caller == i,
                 static=static,
-                side=draw(st.sampled_from([Side.LIGHT, Side.DARK])) if rules.force_sabacc else None,
+                side=draw(st.sampled_from([Side.LIGHT, Side.DARK])) if rules.game_options.force_sabacc else None,
             )
         )
     return rules, players, draw(st.integers(0, 50)), free(deck, used)

@@ -70,7 +70,7 @@ class Fuzz:
         for i in range(rng.randint(2, 4)):
             seat = self.owner.join(f"P{i}").seat
             self.send({"type": "buy_in", "amount": rng.randint(15, 60)}, seat, must=True)
-            if self.table.rules.force_sabacc:
+            if self.table.rules.game_options.force_sabacc:
                 self.send({"type": "declare_side", "side": rng.choice(["light", "dark"])}, seat, must=True)
 
     @property
@@ -227,7 +227,7 @@ class Fuzz:
         """Cards no static field, entered hand or demise card holds (the physical deck: the
         players hold real cards, so they never enter one another's)."""
         h = self.table.to_json()["hand"]
-        left = [c for c in DECK if not (self.table.rules.corellia_run and c in CORELLIA_SET_ASIDE)]
+        left = [c for c in DECK if not (self.table.rules.game_options.corellia_run and c in CORELLIA_SET_ASIDE)]
         for p in h["p"].values():
             if p["folded"]:
                 continue

@@ -23,9 +23,9 @@ from companion.rules.rulesets import RuleSet
 #: examples, how hands compare, the turn's actions, and what the dice do (the rules page's
 #: "shift" or "dice" section, whichever the game has). A game without one of them leaves it out.
 REFERENCE_KEYS = ("hands", "named-hands", "ranking", "your-turn", "shift", "dice")
-#: What the one-page summary leaves to the rules page: the long rulings and corner cases.
-SUMMARY_LEAVES_OUT = frozenset({"corners", "corrections", "rulings", "variants", "everyone-bombs-out",
-                                "sudden-demise", "session-end"})
+#: What the one-page summary leaves to the rules page: the long rulings and corner cases
+#: (and any section its game marks so, `Section.in_summary`).
+SUMMARY_LEAVES_OUT = frozenset({"corners", "corrections", "rulings", "variants", "session-end"})
 
 
 def hands_section(preset: str) -> Section:
@@ -83,7 +83,7 @@ def summary(preset: str) -> list[Section]:
     """The one-page rules summary of the game `preset` plays (KeyError for no such preset)."""
     out = []
     for s in rule_sections(preset):
-        if s.key not in SUMMARY_LEAVES_OUT:
+        if s.key not in SUMMARY_LEAVES_OUT and s.in_summary:
             out.append(s)
         if s.key == "hands" and preset in rule_sets():  # a hand ranking with named hands
             out.append(hands_section(preset))

@@ -83,7 +83,8 @@ class Section:
     `key` is a stable id (used as the HTML anchor and by tests), `paragraphs` are plain
     sentences, `points` a list after them (numbered steps when `ordered`). `varies` is True
     when the text depends on the rules (the page marks those sections so players know where
-    tables differ).
+    tables differ). `in_summary` is False for a long ruling or a corner case the printed
+    one-page summary leaves to the rules page.
     """
 
     key: str
@@ -92,6 +93,7 @@ class Section:
     points: tuple[str, ...] = ()
     varies: bool = False
     ordered: bool = False
+    in_summary: bool = True
 
     def text(self) -> str:
         """All the words of the section as one string (for search and tests)."""

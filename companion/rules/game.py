@@ -176,4 +176,4 @@ class GameWords:
     tie_card: str = "tie card"  # the card a tied player enters
     tie_started: str = "one more card each for the tied players"  # the log, when one starts
     draw_step: str = "draw"  # the step of a turn in which a player takes a turn action
-    bomb_out: str = ""  # what a hand over the limit pays ("": no such penalty)
+    over_limit: str = ""  # what a hand over the limit pays ("": no such penalty)

@@ -45,9 +45,12 @@ HOUSE_DEALER = OptionField("house_dealer", "A house dealer who does not play (a 
 
 def option_value(rs: Any, name: str) -> Any:
     """Option `name`'s value in `rs`, as a rule-set description writes it (an enum by its value;
-    an option a game names in its own words read from the attribute it sets, `HandRanking.renames`)."""
+    an option a game names in its own words read from the attribute it sets, `HandRanking.renames`;
+    a game's own option from its own options, `RuleSet.game_options`)."""
     hands = getattr(rs, "hands", None)
-    value = getattr(rs, dict(hands.renames).get(name, name) if hands is not None else name)
+    attribute = dict(hands.renames).get(name, name) if hands is not None else name
+    own = getattr(rs, "game_options", None)
+    value = getattr(own, attribute) if own is not None and hasattr(own, attribute) else getattr(rs, attribute)
     return value.value if isinstance(value, Enum) else value
 
 

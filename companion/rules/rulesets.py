@@ -1,7 +1,9 @@
 """Rule sets as data: every option of a game dealt in hands as one frozen value.
 
-The engine, the table and the rules page read a `RuleSet`; nothing anywhere tests a preset's
-name. The presets are each game's own (`companion/games/<game>/presets.py`); a table or an API
+A `RuleSet` holds what every game dealt in hands has (antes and fees, the order of play, the
+scrambler, the deck, the hand ranking, the turn actions, the words); each game's own options
+are a frozen value of its package in `RuleSet.game_options` (`GameOptions`). The engine, the
+table and the rules page read a `RuleSet`; nothing anywhere tests a preset's name. The presets are each game's own (`companion/games/<game>/presets.py`); a table or an API
 request starts from one and overrides options by name, and `companion.games.registry` finds
 the game by the preset::
 
@@ -18,9 +20,10 @@ holds no game's data).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 from companion.games import registry
 from companion.games.api import InvalidRules
@@ -28,24 +31,6 @@ from companion.rules.decks import Deck
 from companion.rules.game import Dice, Ending, GameWords, HandRanking, TurnAction
 
 __all__ = ["InvalidRules", "RuleSet", "ruleset_from", "apply_options"]
-
-
-class Ranking(StrEnum):
-    """How ordinary hands compare (RULES.md "Hands")."""
-
-    HIGHEST = "highest"  # the higher total wins
-    CLOSEST_POSITIVE = "closest-positive"  # larger magnitude; +n beats -n
-    CLOSEST_NEGATIVE = "closest-negative"  # larger magnitude; -n beats +n
-
-
-#: Each ranking in plain words (the rules page and the host's option picker say it so).
-RANKING_WORDS = {
-    Ranking.HIGHEST: "the higher total wins (22 beats 5, 5 beats -3)",
-    Ranking.CLOSEST_POSITIVE: "the total furthest from zero wins (-22 beats 21); at equal "
-    "distance the positive total wins (+20 beats -20)",
-    Ranking.CLOSEST_NEGATIVE: "the total furthest from zero wins (-22 beats 21); at equal "
-    "distance the negative total wins (-20 beats +20, -10 beats 9)",
-}
 
 
 class AnteRule(StrEnum):
@@ -77,7 +62,21 @@ class Phase(StrEnum):
     DICE = "dice"
     PLAY = "play"
     TURN = "turn"  # one turn action each (the game's `actions`)
-    DEALER_DICE = "spike"  # the dealer rolls the game's own dice
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        """A phase a game names of its own (`PhaseRule.phase` in its package, as its steps
+        record it): made the first time it is named, the same member ever after. Open, so
+        that the names of a game's phases live in its package::
+
+            >>> Phase("muster") is Phase("muster"), Phase("muster").value
+            (True, 'muster')
+        """
+        if not isinstance(value, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", value):
+            return None
+        member = str.__new__(cls, value)
+        member._name_, member._value_ = value.upper().replace("-", "_"), value
+        return cls._value2member_map_.setdefault(value, member)
 
 
 class Who(StrEnum):
@@ -120,14 +119,6 @@ PLAY = PhaseRule(Phase.PLAY, ("draw", "roll"), Who.EACH_PLAYER, "play")
 PHASES: dict[Phase, PhaseRule] = {
     pr.phase: pr for pr in (BET, ROLL, CALL, DRAW, BETTING, TRADE, DICE, PLAY)
 }
-
-
-class AfterCall(StrEnum):
-    """The steps between a call and the reveal."""
-
-    FINISH_PHASE = "finish_phase"  # the other players finish the current phase/round
-    ROLL = "roll"  # the scrambler fires once more
-    REVEAL = "reveal"
 
 
 class Trigger(StrEnum):
@@ -179,15 +170,6 @@ def shift_announcement(kind: ShiftKind) -> str:
     return f"A {kind.value} shift: the scrambler has fired."
 
 
-class StaticField(StrEnum):
-    """How a player may change the cards they keep from a shift."""
-
-    NONE = "none"  # no card is kept from a shift in this rule set
-    FREE = "free"  # add and remove cards at any time in the player's own turn
-    ONE_CHANGE_PER_TURN = "one_change_per_turn"  # one card added or removed a turn
-    ONE_IN_ONE_OUT_PLAY_ROUND = "one_in_one_out_play_round"  # one in and one out, play round only
-
-
 #: A whole-number penalty is a fixed amount; this value means "the hand pot".
 HAND_POT = "hand_pot"
 
@@ -201,50 +183,41 @@ class Chip:
     per_buy_in: int  # how many of this chip make up one buy-in
 
 
-@dataclass(frozen=True)
-class CallingRule:
-    """Who may call, when, and what happens between the call and the reveal."""
+class GameOptions(Protocol):
+    """A game's own options, as its package declares them: a frozen dataclass whose fields are
+    the options (and the values that follow from them) only that game has. The rule set holds
+    one (`RuleSet.game_options`); `apply_options` sets a parsed option there when its name (or
+    `HandRanking.renames`' attribute) is one of its fields. `to_json` gives the keys the
+    rule set's JSON carries for them (the views' `rules`, the rules page)."""
 
-    phase: Phase  # the phase of a turn or round in which a call is made
-    # Full rounds (every player, dealer included, has had a turn) before a call is allowed.
-    rounds_before_call: int
-    # The caller is a player other than the one whose turn it is.
-    not_by_turn_player: bool
-    after_call: tuple[AfterCall, ...]
+    def to_json(self) -> dict[str, Any]:
+        """The options as the rule set's JSON carries them (keys beside the rule set's own)."""
+        ...
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every option RULES.md names, as one value. Read by the engine, never branched on by name."""
+    """The options of a game dealt in hands that every such game has, as one value, with the
+    game's own options in `game_options` (a frozen value its package declares). Read by the
+    engine, never branched on by name."""
 
     name: str
     title: str
     summary: str  # one line for the host's preset picker
     source: str
-    # Hands
-    ranking: Ranking
-    negative_pure: bool  # -23 is also a Pure Sabacc
-    fairy_empress: bool
     # Money
     ante: int
     ante_rule: AnteRule
     fold_fee: int
     bet_limit: int | None  # the most one bet or raise may add; None: no limit
-    bomb_out_penalty: int | str  # HAND_POT or a fixed whole number of credits
     buy_in: int  # 0: free (players bring what they like)
     chip_set: tuple[Chip, ...]
     # Order of play
     order_of_play: OrderOfPlay
     turn_phases: tuple[PhaseRule, ...]  # the phases of one turn or round, in order
-    calling: CallingRule
     # Scrambler and shifts
     scrambler_trigger: Trigger
     shift_kind: ShiftKind
-    static_field: StaticField
-    # Variants
-    holdem: bool = False
-    force_sabacc: bool = False
-    corellia_run: bool = False
     house_dealer: bool = False
     trigger_face: int | None = None  # d10/d12/d20: the face that shifts; two d6: the doubled face
     timer_mean_s: float = 120.0
@@ -253,16 +226,11 @@ class RuleSet:
     overrides: tuple[str, ...] = field(default=(), compare=False)  # options changed from preset
     # The live table (appended for the hand engine; read, never branched on by preset name).
     deal_size: int = 2  # cards each player is dealt at the start of a hand (every seed: two)
-    # Only the player whose turn it is may open the betting; others call or raise.
-    only_turn_player_opens: bool = False
     # Phases at whose end the dealer rolls the scrambler (seed 002: the betting round).
     dealer_rolls_after: tuple[Phase, ...] = ()
     # Seed 001 ("The starting player rotates clockwise each round"): round n starts
     # n-1 seats further left; otherwise every round starts at the dealer's left.
     starter_rotates_each_round: bool = False
-    # Seed 003 ("the player whose turn it is must ask each player if they wish to
-    # fold"): folding stays open after the betting of a turn ends, until that turn's roll.
-    fold_until_roll: bool = False
     # What makes the game a game, as values (PokerKit's State holds its deck the same way).
     deck: Deck = field(kw_only=True)  # the cards, the picker's groups, what may be set aside
     hands: HandRanking = field(kw_only=True)  # the kinds and their words, the comparison, the tie rule
@@ -272,22 +240,27 @@ class RuleSet:
     # Whether the live table plays this rule set's game in full (else only the payout
     # calculator settles it).
     live_table: bool = True
-    # The discarded cards lie face up and the pile's top card is public: every discard
-    # is entered, and the companion shows the top card on every screen.
-    discard_pile_public: bool = False
-    # The fold fee goes into the pot the hand is played for instead of the sabacc pot.
-    fold_fee_into_pot: bool = False
     # Every word the screens say that is the game's own (its pot, its fold, its tie).
     words: GameWords = field(kw_only=True)
-    # One game's table options (its `hands.options`; `ante` is its first ante).
-    ante_sabacc: int = 0  # each game's ante into the sabacc pot
-    fee_gain_discard: int = 0  # the fee to keep a gained card and discard another
-    fee_swap: int = 0  # the fee to take the discard pile's top card for a card of the hand
-    prime_sabacc: bool = False  # a special hand of the game's own (its rules page says which)
-    phase_order: str = "turn-bet-spike"  # or "turn-spike-bet"
-    dealer_rotates: str = "game"  # or "round"
-    # The dealer's part passes left after each round, not each hand (the option dealer_rotates).
+    # The dealer's part passes left after each round, not each hand (a game's option says so).
     dealer_rotates_each_round: bool = False
+    # The game's own options: a frozen dataclass its package declares (a `GameOptions`), read
+    # by its engine, judge, rules page and calculator as `rules.game_options.<option>` (typed
+    # there as the game's own class).
+    game_options: Any = field(kw_only=True)
+
+    if not TYPE_CHECKING:  # hidden from mypy: typed code reads `rules.game_options.<option>`
+        def __getattr__(self, name: str) -> Any:
+            """A game's own option read by its name as if it were the rule set's (what the
+            runtime does where a value names an option: a turn action's `fee`, a deck's
+            set-aside `option`, a page's `ruleset.<option>`)."""
+            own = self.__dict__.get("game_options")
+            if name.startswith("_") or own is None:
+                raise AttributeError(name)
+            try:
+                return getattr(own, name)
+            except AttributeError:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
 
     def phase_name(self, phase: Phase) -> str:
         """A phase named as this order of play names it, from its `PhaseRule` words: "draw
@@ -307,20 +280,16 @@ class RuleSet:
         """What dropping out of a hand is called ("fold"): `words.fold`."""
         return self.words.fold
 
-    @property
-    def pot_building_rounds(self) -> int:
-        """Rounds that must be played before anyone may call (an option name of its own)."""
-        return self.calling.rounds_before_call
-
     def to_json(self) -> dict[str, Any]:
         """The rule set as plain JSON values (for the API, the rules page and the ledger)."""
         # The game's values are named, not spelt out (a deck is served by GET /api/v1/cards).
         unnamed: dict[str, Any] = {n: None for n in GAME_VALUES}  # asdict copies no game value
-        out = dataclasses.asdict(dataclasses.replace(self, **unnamed))
+        out = dataclasses.asdict(dataclasses.replace(self, **unnamed, game_options=None))
         out.update({n: getattr(self, n).name for n in GAME_VALUES})
+        del out["game_options"]  # the game's own options are keys of the rules, as every other
+        out.update(self.game_options.to_json())
         out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
         out["tie"] = self.hands.tie  # the pages name the tie's exchange (the game's name for it)
-        out["pot_building_rounds"] = self.pot_building_rounds
         out["pot_words"], out["fold_words"] = self.pot_words, self.fold_words  # = words.pot, words.fold
         out["overrides"] = list(self.overrides)
         return out
@@ -398,11 +367,9 @@ COMMON_OPTIONS: dict[str, Callable[[Any], Any]] = {
     "ante_rule": enum_option(AnteRule),
     "fold_fee": whole_option(0),
     "bet_limit": whole_option(1, allow_none=True),
-    "pot_building_rounds": whole_option(0),
     "scrambler_trigger": enum_option(Trigger),
     "trigger_face": whole_option(1, allow_none=True),
     "shift_kind": enum_option(ShiftKind),
-    "static_field": enum_option(StaticField),
     "house_dealer": bool_option,
     "buy_in": whole_option(0),
     "timer_mean_s": seconds_option,
@@ -432,9 +399,10 @@ def apply_options(base: RuleSet, spec: Mapping[str, Any], field: str, options: M
 
     Each option is parsed by `options` (an unknown one, or a bad value, raises `InvalidRules`
     with its path under `field`), stored under its attribute (`HandRanking.renames`), and the
-    values that follow from others are set: the calling rule from `pot_building_rounds`, a
-    chip set that makes up a new buy-in (`chips_for_buy_in`), and what `adjust` (the game's own
-    consequences) sets in the changes. The overrides are named and the summary says them.
+    values that follow from others are set: what `adjust` (the game's own consequences) sets in
+    the changes, and a chip set that makes up a new buy-in (`chips_for_buy_in`). A change named
+    as a field of the game's own options (`RuleSet.game_options`) is set there; any other is
+    the rule set's. The overrides are named and the summary says them.
     """
     renames = dict(base.hands.renames)
     changes: dict[str, Any] = {}
@@ -448,15 +416,17 @@ def apply_options(base: RuleSet, spec: Mapping[str, Any], field: str, options: M
             changes[renames.get(name) or name] = parse(value)
         except ValueError as exc:
             raise InvalidRules(f"{name} {exc}", f"{field}.{name}") from None
-    rounds = changes.pop("pot_building_rounds", None)
-    if rounds is not None:
-        changes["calling"] = dataclasses.replace(base.calling, rounds_before_call=rounds)
     if adjust is not None:
         adjust(changes)
     # A buy-in another chip set makes up plays with that set (a buy-in of 1000 is a tournament:
     # its chips add up to 1000, not the lay set's 500).
     if "buy_in" in changes and worth(base.chip_set) != changes["buy_in"]:
         changes["chip_set"] = chips_for_buy_in.get(changes["buy_in"], base.chip_set)
+    own_names = {f.name for f in dataclasses.fields(base.game_options)} \
+        if dataclasses.is_dataclass(base.game_options) else set()
+    own = {name: changes.pop(name) for name in list(changes) if name in own_names}
+    if own:
+        changes["game_options"] = dataclasses.replace(base.game_options, **own)
     overrides = tuple(sorted(spec.keys() - {"preset"}))
     rs = dataclasses.replace(base, **changes, overrides=overrides)
     if overrides:

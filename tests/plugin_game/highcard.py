@@ -31,7 +31,7 @@ from companion.table.state import hand_pot, new_hand, pots_of, rotate
 CARDS = tuple(str(v) for v in range(1, 11))
 
 #: The words the pages say that are this game's own (a tie splits; no tie card, no bomb-out).
-WORDS = GameWords(pot="pot", tie="split pot", tie_card="", tie_started="", bomb_out="")
+WORDS = GameWords(pot="pot", tie="split pot", tie_card="", tie_started="", over_limit="")
 #: Its stages as the host's console says them.
 STAGE_WORDS = {"play": "betting", "reveal": "showing cards", "settled": "settled"}
 

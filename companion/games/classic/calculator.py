@@ -42,7 +42,7 @@ from typing import Any, Callable, Sequence
 
 from companion.games import api
 from companion.games.classic.settle import (MAX_PLAYERS, MIN_PLAYERS, PlayerReveal, Settlement,
-                                            check_reveal, settle)
+                                            check_reveal, settle, variant)
 from companion.rules.decks import Deck
 from companion.rules.request import (MAX_CARDS, MAX_CREDITS, card_codes, flag, player_name, request_object, type_name,
                                      whole_number)
@@ -113,7 +113,8 @@ def parse_settle_request(body: Any) -> tuple[RuleSet, list[PlayerReveal], int]:
         raise InvalidRequest(exc.message, exc.field) from None
     if not isinstance(rules, RuleSet):  # another game's rules: its own calculator reads them
         raise InvalidRequest(f"{rules.title} has no payout calculator here", "rules")
-    if isinstance(rules.bomb_out_penalty, int) and rules.bomb_out_penalty > MAX_CREDITS:
+    penalty = variant(rules, "bomb_out_penalty")
+    if isinstance(penalty, int) and penalty > MAX_CREDITS:
         raise InvalidRequest(f"bomb_out_penalty may be at most {MAX_CREDITS} credits", "rules.bomb_out_penalty")
     sabacc_pot = _credits(raw["sabacc_pot"], "sabacc_pot")
     players_raw = raw["players"]

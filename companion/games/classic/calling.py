@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Literal, Self
 
+from companion.games.classic.options import AfterCall
 from companion.refusal import Refused
-from companion.rules.rulesets import AfterCall, Trigger
+from companion.rules.rulesets import Trigger
 from companion.table.commands import FOR_SEAT, HOST, obj
 from companion.table.play import Play, Refusal, sure
 from companion.table.state import Hand, Step, copy_hand, current_step, join_words
@@ -123,13 +124,13 @@ class Calling(Turns):
     def call_window_instead(self, st: Step) -> bool:
         """Whether a betting step that cannot open is a call window instead: the rule set
         calls in this phase, a call is allowed now, and two players are still in the hand."""
-        h, calling = self.hand, self.rules.calling
+        h, calling = self.hand, self.rules.game_options.calling
         return (self.rules.ending.by_call and st["phase"] == calling.phase.value and not calling.not_by_turn_player
                 and h["called_by"] is None and h["round"] > calling.rounds_before_call
                 and len(self.live()) >= 2)
 
     def call_possible(self, st: Step) -> bool:
-        h, calling = self.hand, self.rules.calling
+        h, calling = self.hand, self.rules.game_options.calling
         if not self.rules.ending.by_call:
             return False  # a hand of fixed rounds: nobody calls
         if h["called_by"] is not None or h["round"] <= calling.rounds_before_call:
@@ -246,7 +247,7 @@ class Calling(Turns):
         sid = self.who(f, actor)
         h = self.need_play()
         self.in_play(sid)
-        calling = self.rules.calling
+        calling = self.rules.game_options.calling
         st = current_step(h)
         if not self.rules.ending.by_call:
             return Refusal(409, f"nobody calls: the hand ends after {self.rules.ending.rounds} rounds")
@@ -270,7 +271,7 @@ class Calling(Turns):
 
     def cmd_call_hand(self, f: dict[str, Any], actor: str | None) -> None:
         sid, h, st = sure(self.check_call_hand(f, actor))
-        calling = self.rules.calling
+        calling = self.rules.game_options.calling
         h["called_by"] = sid
         h["after"] = [a.value for a in calling.after_call]
         self.emit("hand_called", seat=sid)

@@ -18,18 +18,15 @@ from __future__ import annotations
 
 from companion.games.api import Section, credits, section
 from companion.games.classic.cards import CARDS, SUITS, deck_count
+from companion.games.classic.options import RANKING_WORDS, AfterCall, Ranking, StaticField
 from companion.rules.rulesets import (
-    RANKING_WORDS,
     DEFAULT_FACE,
     HAND_POT,
     PHASES,
-    AfterCall,
     AnteRule,
     OrderOfPlay,
-    Ranking,
     RuleSet,
     ShiftKind,
-    StaticField,
     Trigger,
     Who,
 )
@@ -105,13 +102,13 @@ def _deck() -> Section:
 
 
 def _pure_words(rs: RuleSet) -> str:
-    if rs.negative_pure:
+    if rs.game_options.negative_pure:
         return "a total of exactly 23 or exactly -23"
     return "a total of exactly +23 (a total of -23 is an ordinary hand)"
 
 
 def _hands(rs: RuleSet) -> Section:
-    if rs.corellia_run:
+    if rs.game_options.corellia_run:
         return Section(
             "hands",
             "Hands (Corellia Run)",
@@ -135,19 +132,19 @@ def _hands(rs: RuleSet) -> Section:
         "It beats every other hand.",
         f"Pure Sabacc: {_pure_words(rs)}. It beats every ordinary hand.",
     ]
-    if rs.fairy_empress:
+    if rs.game_options.fairy_empress:
         points.append(
             "Fairy Empress: exactly two cards, both Queens of Air and Darkness (total -4). It "
             "beats every ordinary hand of 22 or less either side of zero, loses to Pure Sabacc "
             "and to the Idiot's Array, and never wins the sabacc pot."
         )
-        if not rs.negative_pure and not rs.force_sabacc and not rs.corellia_run:
+        if not rs.game_options.negative_pure and not rs.game_options.force_sabacc and not rs.game_options.corellia_run:
             # The engine's ruling where RULES.md is silent (companion.rules.hands).
             points.append(
                 "Here -23 is not Pure Sabacc. "
                 + (
                     "Under this ranking -23 is the weakest hand, so the Fairy Empress beats it."
-                    if rs.ranking is Ranking.HIGHEST
+                    if rs.game_options.ranking is Ranking.HIGHEST
                     else "An ordinary -23 is 23 from zero, so it beats the Fairy Empress."
                 )
             )
@@ -156,12 +153,12 @@ def _hands(rs: RuleSet) -> Section:
             "There is no Fairy Empress in this rule set; two Queens of Air and Darkness are an "
             "ordinary -4."
         )
-    exceptions = "an Idiot's Array" + (" or a Fairy Empress" if rs.fairy_empress else "")
+    exceptions = "an Idiot's Array" + (" or a Fairy Empress" if rs.game_options.fairy_empress else "")
     points.append(
         f"Bomb out: a total over 23, under -23, or exactly 0, unless the hand is {exceptions}."
     )
     paragraphs: list[str] = []
-    if rs.force_sabacc:
+    if rs.game_options.force_sabacc:
         paragraphs.append(
             "Force Sabacc is in play: at the start of the game each player declares Light (aims "
             "for +23) or Dark (aims for -23). Sabers and Coins count positive, Flasks and Staves "
@@ -178,7 +175,7 @@ def _hands(rs: RuleSet) -> Section:
 
 
 def _ranking(rs: RuleSet) -> Section:
-    if rs.corellia_run:
+    if rs.game_options.corellia_run:
         return Section(
             "ranking",
             "Which hand wins",
@@ -188,21 +185,21 @@ def _ranking(rs: RuleSet) -> Section:
             ),
             varies=True,
         )
-    ranking = Ranking.HIGHEST if rs.force_sabacc else rs.ranking
+    ranking = Ranking.HIGHEST if rs.game_options.force_sabacc else rs.game_options.ranking
     order = ["Idiot's Array", "Pure Sabacc"]
-    if rs.fairy_empress:
+    if rs.game_options.fairy_empress:
         order.append("Fairy Empress")
     order.append("ordinary hands")
     paragraphs = [
         "From best to worst: " + ", then ".join(order) + ". A hand that bombed out never wins.",
         "Ordinary hands: " + RANKING_WORDS[ranking] + ".",
     ]
-    if rs.force_sabacc:
+    if rs.game_options.force_sabacc:
         paragraphs.append(
             "With Force Sabacc, hands are compared on their judged totals (a Dark player's "
             "turned round) and the higher judged total wins, whatever the usual ranking."
         )
-    if rs.negative_pure and not rs.force_sabacc:
+    if rs.game_options.negative_pure and not rs.game_options.force_sabacc:
         if ranking is Ranking.HIGHEST:
             paragraphs.append(
                 "+23 and -23 are both Pure Sabacc and rank equal: a +23 against a -23 is a tie, "
@@ -257,7 +254,7 @@ def _money(rs: RuleSet) -> Section:
 
 def _when_to_fold(rs: RuleSet) -> str:
     """The folding ruling: when a player may fold, and who may not."""
-    if rs.fold_until_roll:
+    if rs.game_options.fold_until_roll:
         when = ("You may fold during the bet phase of any turn, also after the turn player's "
                 "check ended the betting, until that turn's roll.")
     else:
@@ -307,7 +304,7 @@ def _order(rs: RuleSet) -> Section:
                  "one, so a hand always has at least two cards.")
     opens = (
         "Only the player whose turn it is may open the betting; the others may call or raise."
-        if rs.only_turn_player_opens
+        if rs.game_options.only_turn_player_opens
         else "Any player may open the betting when it comes to them."
     )
     extra = (
@@ -356,7 +353,7 @@ def _shift(rs: RuleSet) -> Section:
             kind,
             (
                 "Cards in a static field are protected from a shift. "
-                if rs.static_field is not StaticField.NONE
+                if rs.game_options.static_field is not StaticField.NONE
                 else ""
             )
             + "After a shift every player holds exactly as many cards as before.",
@@ -366,14 +363,14 @@ def _shift(rs: RuleSet) -> Section:
 
 
 def _static_field(rs: RuleSet) -> Section:
-    paragraphs = [STATIC_FIELD_WORDS[rs.static_field]]
-    if rs.static_field is not StaticField.NONE:
+    paragraphs = [STATIC_FIELD_WORDS[rs.game_options.static_field]]
+    if rs.game_options.static_field is not StaticField.NONE:
         paragraphs.insert(
             0,
             "Your static field is the cards you lay face up in front of you. Everyone can see "
             "them, a shift cannot touch them, and they count in your hand at the reveal.",
         )
-    if rs.holdem:
+    if rs.game_options.holdem:
         paragraphs.append(
             "Hold 'Em is in play: every card in any static field is a community card. At the "
             "reveal your hand is the best hand made of all your own cards plus any of the "
@@ -384,7 +381,7 @@ def _static_field(rs: RuleSet) -> Section:
 
 
 def _calling(rs: RuleSet) -> Section:
-    c = rs.calling
+    c = rs.game_options.calling
     phase = PHASES[c.phase]
     who = (
         "a player other than the one whose turn it is"
@@ -488,12 +485,13 @@ def _sudden_demise() -> Section:
             "the pot's other players that did not bomb out (split if they tie). There is never a "
             "second sudden demise.",
         ),
+        in_summary=False,  # a long ruling: the one-page summary leaves it to the rules page
     )
 
 
 def _sabacc_pot(rs: RuleSet) -> Section:
     specials = "an Idiot's Array or a Pure Sabacc"
-    if rs.corellia_run:
+    if rs.game_options.corellia_run:
         specials = "an Idiot's Array or a Sabacc (exactly 0)"
     points = [
         f"It is won, all of it, only by the player who wins the hand with {specials}; the "
@@ -503,7 +501,7 @@ def _sabacc_pot(rs: RuleSet) -> Section:
         "sabacc pot too; players still tied after it split the sabacc pot (odd credits as "
         "above); if none of them survives the sudden demise, nobody wins the sabacc pot.",
     ]
-    if rs.fairy_empress:
+    if rs.game_options.fairy_empress:
         points.append("A Fairy Empress never wins the sabacc pot.")
     points.append(
         "Penalties, fold fees and pots nobody could win go into the sabacc pot and build it "
@@ -532,11 +530,11 @@ def _session_end() -> Section:
 
 
 def _penalties(rs: RuleSet) -> Section:
-    if rs.bomb_out_penalty == HAND_POT:
+    if rs.game_options.bomb_out_penalty == HAND_POT:
         amount = "The penalty is the size of the hand pot (the contested pots)."
     else:
         amount = (
-            f"The penalty is a fixed {credits(int(rs.bomb_out_penalty))}, agreed before play."
+            f"The penalty is a fixed {credits(int(rs.game_options.bomb_out_penalty))}, agreed before play."
         )
     return Section(
         "penalties",
@@ -562,8 +560,8 @@ def _penalties(rs: RuleSet) -> Section:
 def _everyone_bombs(rs: RuleSet) -> Section:
     pays = (
         "each the size of the hand pot as it stood at the reveal"
-        if rs.bomb_out_penalty == HAND_POT
-        else f"each the fixed {credits(int(rs.bomb_out_penalty))}"
+        if rs.game_options.bomb_out_penalty == HAND_POT
+        else f"each the fixed {credits(int(rs.game_options.bomb_out_penalty))}"
     )
     return Section(
         "everyone-bombs-out",
@@ -573,20 +571,21 @@ def _everyone_bombs(rs: RuleSet) -> Section:
             f"pays their penalty, {pays}.",
         ),
         varies=True,
+        in_summary=False,  # a corner case: the one-page summary leaves it to the rules page
     )
 
 
 def _variants(rs: RuleSet) -> Section:
     on = []
-    if rs.holdem:
+    if rs.game_options.holdem:
         on.append("Hold 'Em")
-    if rs.force_sabacc:
+    if rs.game_options.force_sabacc:
         on.append("Force Sabacc")
-    if rs.corellia_run:
+    if rs.game_options.corellia_run:
         on.append("Corellia Run")
     if rs.house_dealer:
         on.append("house dealer")
-    if rs.bomb_out_penalty != HAND_POT:
+    if rs.game_options.bomb_out_penalty != HAND_POT:
         on.append("fixed bomb-out penalty")
     paragraphs = [
         ("Variants in play at this table: " + _join(on) + ".")
@@ -632,15 +631,15 @@ def _corners(rs: RuleSet) -> Section:
         "The caller pays the penalty whenever they win no share of a contested pot, even in a "
         "hand where no pot was contested"
         + (
-            f" (then it costs them the fixed {credits(int(rs.bomb_out_penalty))})."
-            if rs.bomb_out_penalty != HAND_POT
+            f" (then it costs them the fixed {credits(int(rs.game_options.bomb_out_penalty))})."
+            if rs.game_options.bomb_out_penalty != HAND_POT
             else "."
         ),
         "A player who folded pays no penalty at the reveal (they paid the fold fee), cannot be "
         "the caller and takes no part in a sudden demise. A hand shown at the reveal has at "
         "least two cards.",
     ]
-    if rs.holdem:
+    if rs.game_options.holdem:
         points.append(
             "Hold 'Em: the community cards are the static fields of the players still in the "
             "hand; a folded player's static field went to the junk pile."
@@ -650,7 +649,7 @@ def _corners(rs: RuleSet) -> Section:
         "Corner cases",
         ("Where the printed rules leave a corner open, the companion rules:",),
         tuple(points),
-        varies=rs.holdem or rs.bomb_out_penalty != HAND_POT,
+        varies=rs.game_options.holdem or rs.game_options.bomb_out_penalty != HAND_POT,
     )
 
 

@@ -52,7 +52,8 @@ from typing import Iterable, Sequence
 
 from companion.games.classic.cards import card
 from companion.rules.game import InvalidHand
-from companion.rules.rulesets import Ranking, RuleSet
+from companion.games.classic.options import Ranking
+from companion.rules.rulesets import RuleSet
 
 class Side(StrEnum):
     """Force Sabacc: the side a player declared at the start of the game."""
@@ -133,7 +134,7 @@ def card_value(rules: RuleSet, code: str, side: Side | None = None) -> int:
     -4
     """
     c = card(code)
-    if rules.force_sabacc:
+    if rules.game_options.force_sabacc:
         if side is None:
             raise InvalidHand("Force Sabacc needs the player's side (light or dark)")
         side = Side(side)  # "light" as a plain string is fine too
@@ -141,7 +142,7 @@ def card_value(rules: RuleSet, code: str, side: Side | None = None) -> int:
             # Face cards pull towards the Dark side: negative for Light, positive for Dark.
             return -abs(c.value) if side is Side.LIGHT else abs(c.value)
         return c.value if c.suit is not None and c.suit.prefix in ("sa", "co") else -c.value
-    if rules.corellia_run:
+    if rules.game_options.corellia_run:
         if c.is_face:
             if c.value != 0:
                 raise InvalidHand(f"{c.name} is set aside in Corellia Run", c.code)
@@ -168,8 +169,8 @@ def is_fairy_empress(codes: Sequence[str]) -> bool:
 
 def _judge_total(rules: RuleSet, total: int, side: Side | None) -> tuple[Kind, int, tuple[int, int, int]]:
     """Kind, judged total and rank of a hand that is neither an Array nor a Fairy Empress."""
-    judged = -total if (rules.force_sabacc and side is Side.DARK) else total
-    if rules.corellia_run:
+    judged = -total if (rules.game_options.force_sabacc and side is Side.DARK) else total
+    if rules.game_options.corellia_run:
         # Target 0: exactly 0 is Sabacc; closer to 0 wins; + beats - at equal distance.
         if judged == 0:
             return Kind.PURE_SABACC, judged, (_PURE, 0, 0)
@@ -178,8 +179,8 @@ def _judge_total(rules: RuleSet, total: int, side: Side | None) -> tuple[Kind, i
         return Kind.ORDINARY, judged, (_ORDINARY, -abs(judged), int(judged > 0))
     if judged == 0 or abs(judged) > SABACC:
         return Kind.BOMB_OUT, judged, BOMB_RANK
-    ranking = Ranking.HIGHEST if rules.force_sabacc else rules.ranking
-    negative_pure = rules.negative_pure and not rules.force_sabacc
+    ranking = Ranking.HIGHEST if rules.game_options.force_sabacc else rules.game_options.ranking
+    negative_pure = rules.game_options.negative_pure and not rules.game_options.force_sabacc
     if judged == SABACC or (judged == -SABACC and negative_pure):
         if ranking is Ranking.CLOSEST_POSITIVE:
             order = int(judged > 0)
@@ -196,7 +197,7 @@ def _judge_total(rules: RuleSet, total: int, side: Side | None) -> tuple[Kind, i
 
 def _fairy_empress_rank(rules: RuleSet) -> tuple[int, int, int]:
     """Just above every ordinary hand of magnitude 22 (see the module docstring)."""
-    if rules.force_sabacc or rules.ranking is Ranking.HIGHEST:
+    if rules.game_options.force_sabacc or rules.game_options.ranking is Ranking.HIGHEST:
         return (_ORDINARY, SABACC - 1, 1)  # ordinary ranks are (1, total, 0) with total <= 22
     return (_ORDINARY, SABACC - 1, 2)  # ordinary ranks are (1, |total|, 0 or 1)
 
@@ -204,10 +205,10 @@ def _fairy_empress_rank(rules: RuleSet) -> tuple[int, int, int]:
 def _judge(rules: RuleSet, codes: tuple[str, ...], values: Sequence[int], side: Side | None) -> Hand:
     total = sum(values)
     if is_idiots_array(codes):
-        judged = -total if (rules.force_sabacc and side is Side.DARK) else total
+        judged = -total if (rules.game_options.force_sabacc and side is Side.DARK) else total
         return Hand(Kind.IDIOTS_ARRAY, total, judged, (_ARRAY, 0, 0), codes)
-    if rules.fairy_empress and is_fairy_empress(codes):
-        judged = -total if (rules.force_sabacc and side is Side.DARK) else total
+    if rules.game_options.fairy_empress and is_fairy_empress(codes):
+        judged = -total if (rules.game_options.force_sabacc and side is Side.DARK) else total
         return Hand(Kind.FAIRY_EMPRESS, total, judged, _fairy_empress_rank(rules), codes)
     kind, judged, rank = _judge_total(rules, total, side)
     return Hand(kind, total, judged, rank, codes)
@@ -223,7 +224,7 @@ def evaluate(
     """Judge a hand under `rules`.
 
     `cards` are the player's own cards (static field included), as card codes in any case.
-    `side` is the player's Force Sabacc side (required where `rules.force_sabacc`).
+    `side` is the player's Force Sabacc side (required where `rules.game_options.force_sabacc`).
     `community` (Hold 'Em) are the cards in the other players' static fields: the hand is the
     best one made of all of `cards` plus any subset of them.
 
@@ -269,7 +270,7 @@ def _best_with_community(
         if 0 < need <= len(common):
             for picked in combinations(range(len(common)), need):
                 codes = own + tuple(common[i] for i in picked)
-                if is_idiots_array(codes) or (rules.fairy_empress and is_fairy_empress(codes)):
+                if is_idiots_array(codes) or (rules.game_options.fairy_empress and is_fairy_empress(codes)):
                     values = own_values + [common_values[i] for i in picked]
                     candidates.append(_judge(rules, codes, values, side))
     # Every reachable community sum, with one subset that reaches it.
@@ -285,7 +286,7 @@ def _best_with_community(
         if kind is Kind.BOMB_OUT:
             continue
         codes = own + tuple(common[i] for i in subset)
-        if is_idiots_array(codes) or (rules.fairy_empress and is_fairy_empress(codes)):
+        if is_idiots_array(codes) or (rules.game_options.fairy_empress and is_fairy_empress(codes)):
             continue  # judged above with its real rank
         candidates.append(Hand(kind, own_total + s, judged, rank, codes))
     return max(candidates, key=lambda h: (h.rank, h.total))

@@ -48,7 +48,7 @@ def why(x: dict[str, Any], told: Told) -> str:
     if p.get("demise") and p.get("cards"):
         # Hold 'Em: every other live hand's static field is this hand's community cards.
         community = tuple(c for o, q in played.items() if o != sid and q.get("cards")
-                          for c in q.get("static") or ()) if rules.holdem else ()
+                          for c in q.get("static") or ()) if rules.game_options.holdem else ()
         after = rules.hands.evaluate(rules, list(p["cards"]) + [p["demise"]], side=p.get("side"),
                                      community=community)
         x["demise"] = p["demise"]

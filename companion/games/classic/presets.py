@@ -3,7 +3,7 @@ with the values that make the game (its hand ranking, turn actions, ending, dice
 and its chip sets, and how options change a preset (`rules_from`)::
 
     >>> rs = rules_from({"preset": "classic", "bet_limit": 10, "bomb_out_penalty": 5})
-    >>> rs.ranking, rs.bet_limit, rs.bomb_out_penalty
+    >>> rs.game_options.ranking, rs.bet_limit, rs.game_options.bomb_out_penalty
     (<Ranking.CLOSEST_POSITIVE: 'closest-positive'>, 10, 5)
     >>> PRESETS["pagat-d6"].scrambler_trigger
     <Trigger.D6_HIGH: 'd6-high'>
@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 
 from companion.games.api import InvalidRules, OptionField
 from companion.games.classic.cards import SABACC
+from companion.games.classic.options import RANKING_WORDS, AfterCall, CallingRule, ClassicOptions, Ranking, StaticField
 from companion.rules import option_fields as fields
 from companion.rules.game import DROPPED_OUT, Dice, Ending, GameWords, HandRanking, TurnAction
 from companion.rules.rulesets import (
@@ -29,26 +30,22 @@ from companion.rules.rulesets import (
     DRAW,
     HAND_POT,
     PLAY,
-    RANKING_WORDS,
     ROLL,
     TRADE,
-    AfterCall,
     AnteRule,
-    CallingRule,
     CHIPS_100,
     CHIPS_500,
     CHIPS_1000,
     OrderOfPlay,
     Phase,
-    Ranking,
     RuleSet,
     ShiftKind,
-    StaticField,
     Trigger,
     apply_options,
     bool_option,
     enum_option,
     penalty_option,
+    whole_option,
 )
 
 #: How a classic tie is settled (RULES.md): each tied player is dealt one more card into the
@@ -86,7 +83,7 @@ SCRAMBLER_DICE = Dice("the scrambler")
 
 
 #: Classic Sabacc's words (RULES.md).
-CLASSIC_WORDS = GameWords(tie="sudden demise", tie_card="sudden-demise card", bomb_out="bomb-out penalty")
+CLASSIC_WORDS = GameWords(tie="sudden demise", tie_card="sudden-demise card", over_limit="bomb-out penalty")
 
 
 _TURNS = (BET, ROLL, CALL, DRAW)
@@ -110,26 +107,28 @@ PRESETS: dict[str, RuleSet] = {
             summary="The Crisis on Cloud City rules: 1-credit ante, 3-credit bet limit, "
             "a shift on 1-3 of one die, rim shifts, no static field.",
             source="seed 003; seed 000 part 1",
-            ranking=Ranking.HIGHEST,
-            negative_pure=False,
-            fairy_empress=False,
             ante=1,
             ante_rule=AnteRule.SABACC_POT_WHEN_EMPTY,
             fold_fee=1,
             bet_limit=3,
-            bomb_out_penalty=HAND_POT,
             buy_in=0,
             chip_set=DEFAULT_CHIPS,
             order_of_play=OrderOfPlay.TURNS,
             turn_phases=_TURNS,
-            calling=_WEG_CALL,
             scrambler_trigger=Trigger.D6_LOW,
             shift_kind=ShiftKind.RIM,
-            static_field=StaticField.NONE,
-            only_turn_player_opens=True,
-            fold_until_roll=True,
             deck=SABACC, hands=CLASSIC_HANDS, ending=BY_CALL, actions=CLASSIC_ACTIONS, dice=SCRAMBLER_DICE,
             words=CLASSIC_WORDS,
+            game_options=ClassicOptions(
+                ranking=Ranking.HIGHEST,
+                negative_pure=False,
+                fairy_empress=False,
+                bomb_out_penalty=HAND_POT,
+                calling=_WEG_CALL,
+                static_field=StaticField.NONE,
+                only_turn_player_opens=True,
+                fold_until_roll=True,
+            ),
         ),
         RuleSet(
             name="classic",
@@ -137,26 +136,28 @@ PRESETS: dict[str, RuleSet] = {
             summary="The community rules: equal ante to both pots, no bet limit, shift on any "
             "double, core shifts, a free static field, closest to 23 either side.",
             source="seed 000 (v1.01)",
-            ranking=Ranking.CLOSEST_POSITIVE,
-            negative_pure=True,
-            fairy_empress=False,
             ante=1,
             ante_rule=AnteRule.BOTH_POTS,
             fold_fee=1,
             bet_limit=None,
-            bomb_out_penalty=HAND_POT,
             buy_in=0,
             chip_set=DEFAULT_CHIPS,
             order_of_play=OrderOfPlay.TURNS,
             turn_phases=_TURNS,
-            calling=_WEG_CALL,
             scrambler_trigger=Trigger.TWO_D6_DOUBLES,
             shift_kind=ShiftKind.CORE,
-            static_field=StaticField.FREE,
-            only_turn_player_opens=True,
-            fold_until_roll=True,
             deck=SABACC, hands=CLASSIC_HANDS, ending=BY_CALL, actions=CLASSIC_ACTIONS, dice=SCRAMBLER_DICE,
             words=CLASSIC_WORDS,
+            game_options=ClassicOptions(
+                ranking=Ranking.CLOSEST_POSITIVE,
+                negative_pure=True,
+                fairy_empress=False,
+                bomb_out_penalty=HAND_POT,
+                calling=_WEG_CALL,
+                static_field=StaticField.FREE,
+                only_turn_player_opens=True,
+                fold_until_roll=True,
+            ),
         ),
         RuleSet(
             name="holodex",
@@ -164,27 +165,29 @@ PRESETS: dict[str, RuleSet] = {
             summary="Betting, trade and dice phases; call Alderaan after two rounds; 500-credit "
             "buy-in; negative hands win ties; the Fairy Empress.",
             source="seed 001",
-            ranking=Ranking.CLOSEST_NEGATIVE,
-            negative_pure=True,
-            fairy_empress=True,
             ante=5,
             ante_rule=AnteRule.BOTH_POTS,
             fold_fee=1,
             bet_limit=None,
-            bomb_out_penalty=HAND_POT,
             buy_in=500,
             chip_set=HOLODEX_LAY_CHIPS,
             order_of_play=OrderOfPlay.PHASES,
             turn_phases=(BETTING, TRADE, DICE),
-            calling=CallingRule(
-                Phase.TRADE, 2, False, (AfterCall.FINISH_PHASE, AfterCall.REVEAL)
-            ),
             scrambler_trigger=Trigger.TWO_D6_DOUBLES,
             shift_kind=ShiftKind.CORE,
-            static_field=StaticField.ONE_CHANGE_PER_TURN,
             starter_rotates_each_round=True,
             deck=SABACC, hands=CLASSIC_HANDS, ending=BY_CALL, actions=CLASSIC_ACTIONS, dice=SCRAMBLER_DICE,
             words=CLASSIC_WORDS,
+            game_options=ClassicOptions(
+                ranking=Ranking.CLOSEST_NEGATIVE,
+                negative_pure=True,
+                fairy_empress=True,
+                bomb_out_penalty=HAND_POT,
+                calling=CallingRule(
+                    Phase.TRADE, 2, False, (AfterCall.FINISH_PHASE, AfterCall.REVEAL)
+                ),
+                static_field=StaticField.ONE_CHANGE_PER_TURN,
+            ),
         ),
         RuleSet(
             name="pagat",
@@ -192,27 +195,29 @@ PRESETS: dict[str, RuleSet] = {
             summary="Play rounds and betting rounds; the dealer rolls two dice after each "
             "betting round; call from the 4th betting round; highest hand wins.",
             source="seed 000 part 2 (Brockley); seeds 004, 002",
-            ranking=Ranking.HIGHEST,
-            negative_pure=True,
-            fairy_empress=False,
             ante=1,
             ante_rule=AnteRule.BOTH_POTS,
             fold_fee=1,
             bet_limit=None,
-            bomb_out_penalty=HAND_POT,
             buy_in=0,
             chip_set=DEFAULT_CHIPS,
             order_of_play=OrderOfPlay.PLAY_AND_BETTING,
             turn_phases=(PLAY, BETTING),
-            calling=CallingRule(
-                Phase.BETTING, 3, False, (AfterCall.FINISH_PHASE, AfterCall.ROLL, AfterCall.REVEAL)
-            ),
             scrambler_trigger=Trigger.TWO_D6_DOUBLES,
             shift_kind=ShiftKind.CORE,
-            static_field=StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
             dealer_rolls_after=(Phase.BETTING,),
             deck=SABACC, hands=CLASSIC_HANDS, ending=BY_CALL, actions=CLASSIC_ACTIONS, dice=SCRAMBLER_DICE,
             words=CLASSIC_WORDS,
+            game_options=ClassicOptions(
+                ranking=Ranking.HIGHEST,
+                negative_pure=True,
+                fairy_empress=False,
+                bomb_out_penalty=HAND_POT,
+                calling=CallingRule(
+                    Phase.BETTING, 3, False, (AfterCall.FINISH_PHASE, AfterCall.ROLL, AfterCall.REVEAL)
+                ),
+                static_field=StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
+            ),
         ),
     )
 }
@@ -237,9 +242,23 @@ OPTIONS: dict[str, Callable[[Any], Any]] = {
     "holdem": bool_option,
     "force_sabacc": bool_option,
     "corellia_run": bool_option,
+    "pot_building_rounds": whole_option(0),
+    "static_field": enum_option(StaticField),
     **COMMON_OPTIONS,
 }
-assert set(OPTIONS) - set(COMMON_OPTIONS) == CLASSIC_HANDS.options, "the game's own options are its hands'"
+#: Classic's options of its order of play (not of its hands): who may call when, the static field.
+PLAY_OPTIONS = frozenset({"pot_building_rounds", "static_field"})
+assert set(OPTIONS) - set(COMMON_OPTIONS) == CLASSIC_HANDS.options | PLAY_OPTIONS, \
+    "the game's own options are its hands' and its order of play's"
+
+
+def _follow(base: RuleSet, changes: dict[str, Any]) -> None:
+    """What classic's options set beside themselves: the calling rule from
+    `pot_building_rounds`."""
+    rounds = changes.pop("pot_building_rounds", None)
+    if rounds is not None:
+        own: ClassicOptions = base.game_options
+        changes["calling"] = dataclasses.replace(own.calling, rounds_before_call=rounds)
 
 
 def rules_from(spec: Any, field: str = "rules") -> RuleSet:
@@ -248,8 +267,10 @@ def rules_from(spec: Any, field: str = "rules") -> RuleSet:
     spec = {"preset": spec} if isinstance(spec, str) else spec
     if not isinstance(spec, Mapping) or spec.get("preset") not in PRESETS:
         raise InvalidRules("unknown preset; one of " + ", ".join(PRESETS), f"{field}.preset")
-    rs = apply_options(PRESETS[spec["preset"]], spec, field, OPTIONS)
-    if rs.force_sabacc and rs.corellia_run:
+    base = PRESETS[spec["preset"]]
+    rs = apply_options(base, spec, field, OPTIONS, adjust=lambda changes: _follow(base, changes))
+    own: ClassicOptions = rs.game_options
+    if own.force_sabacc and own.corellia_run:
         raise InvalidRules("force_sabacc and corellia_run cannot be combined", f"{field}.corellia_run")
     return rs
 

@@ -14,11 +14,12 @@ from typing import Any, Mapping
 
 from companion.games import registry
 from companion.games.api import CalculatorSchema
+from companion.games.classic.options import Ranking
 from companion.games.classic.presets import PRESETS
 from companion.games.classic.settle import MAX_PLAYERS, MIN_PLAYERS
 from companion.rules.request import MAX_NAME
 from companion.rules.request import MAX_CARDS, MAX_CREDITS
-from companion.rules.rulesets import Ranking, RuleSet
+from companion.rules.rulesets import RuleSet
 
 
 def schema() -> CalculatorSchema:

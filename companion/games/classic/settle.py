@@ -184,6 +184,17 @@ class Settlement:
         }
 
 
+
+#: What the settlement reads of a rule set's own options (`RuleSet.game_options`), with the
+#: value a game dealt in hands that has no such option plays by: Spike's hands are settled here
+#: too (its own options have no Hold 'Em, no Force Sabacc and no penalty for going over).
+VARIANTS_OFF: dict[str, Any] = {"holdem": False, "force_sabacc": False, "bomb_out_penalty": 0}
+
+
+def variant(rules: RuleSet, name: str) -> Any:
+    """The rule set's own option `name` (one of `VARIANTS_OFF`), or its value when off."""
+    return getattr(rules.game_options, name, VARIANTS_OFF[name])
+
 def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int = 0) -> None:
     """Raise `InvalidReveal` (with the bad field's path) if the reveal cannot be settled.
 
@@ -260,7 +271,7 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
                 aside = rules.deck.set_aside_reason(c.code, rules)
                 if aside is not None:
                     raise InvalidReveal(f"{aside}: it cannot be in a hand", f"{at}.{kind}[{k}]")
-        if p.static and not rules.holdem:
+        if p.static and not variant(rules, "holdem"):
             raise InvalidReveal("static is only used in Hold 'Em", f"{at}.static")
         held = Counter(rules.deck.card(c).code for c in p.cards)
         for k, code in enumerate(p.static):
@@ -271,7 +282,7 @@ def check_reveal(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: in
             if held[fixed] <= 0:
                 raise InvalidReveal(f"{fixed} is in the static field but not in the hand", f"{at}.static[{k}]")
             held[fixed] -= 1
-        if rules.force_sabacc:
+        if variant(rules, "force_sabacc"):
             if p.side is None and not p.folded:
                 raise InvalidReveal("Force Sabacc needs each player's side (light or dark)", f"{at}.side")
             if p.side is not None and p.side not in tuple(Side):
@@ -288,7 +299,7 @@ def _community(rules: RuleSet, players: Sequence[PlayerReveal], i: int) -> tuple
     Ruling: a folded player's static field went to the junk pile with the rest of their cards,
     so it is no longer community.
     """
-    if not rules.holdem:
+    if not variant(rules, "holdem"):
         return ()
     return tuple(c for j, p in enumerate(players) if j != i and not p.folded for c in p.static)
 
@@ -437,7 +448,7 @@ def by_sudden_demise(j: Judged) -> Settlement:
 
     # 5./6. Penalties, after the award, capped at what the player still has.
     hand_pot = sum(pot.amount for pot in j.built if pot.contested)
-    due = hand_pot if rules.bomb_out_penalty == HAND_POT else int(rules.bomb_out_penalty)
+    due = hand_pot if variant(rules, "bomb_out_penalty") == HAND_POT else int(variant(rules, "bomb_out_penalty"))
     penalties = []
     paid = {i: 0 for i in range(len(players))}
     for i in judged:

@@ -31,7 +31,7 @@ class Sides(Seats):
     def check_declare_side(self, f: dict[str, Any], actor: str | None) -> str | Refusal:
         """The refusal of a side that `cmd_declare_side` would raise (read-only); else the seat."""
         sid = self.who(f, actor)
-        if not self.rules.force_sabacc:
+        if not self.rules.game_options.force_sabacc:
             return Refusal(409, "sides are declared only in Force Sabacc", "side")
         refusal = self.not_in_running_hand(sid)
         if refusal is not None:
@@ -54,7 +54,7 @@ class Sides(Seats):
 
     def side_moves(self, sid: str) -> list[dict[str, Any]]:
         """`sid`'s side to declare, once, when they sit down (with its words and inputs)."""
-        if not self.rules.force_sabacc or self.s["seats"][sid]["side"] is not None \
+        if not self.rules.game_options.force_sabacc or self.s["seats"][sid]["side"] is not None \
                 or not self.allows("declare_side", {"side": "light"}, sid):
             return []
         return [offer({"type": "declare_side"}, "Declare my side", "primary", inputs=[
@@ -62,9 +62,9 @@ class Sides(Seats):
 
     def side_missing(self, sid: str) -> bool:
         """Whether `sid` has no side to play a hand with (dealt out until they declare one)."""
-        return self.rules.force_sabacc and self.s["seats"][sid]["side"] is None
+        return self.rules.game_options.force_sabacc and self.s["seats"][sid]["side"] is None
 
     def side_of(self, sid: str) -> Side | None:
         """The side `sid` plays (None: no sides in these rules)."""
         side = self.s["seats"][sid]["side"]
-        return Side(side) if self.rules.force_sabacc and side else None
+        return Side(side) if self.rules.game_options.force_sabacc and side else None

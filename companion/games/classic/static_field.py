@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.classic.options import StaticField
 from companion.refusal import Refused
 from companion.rules import cards as deck
-from companion.rules.rulesets import Phase, RuleSet, ShiftKind, StaticField
+from companion.rules.rulesets import Phase, RuleSet, ShiftKind
 from companion.table.commands import CARD, FOR_SEAT, obj
 from companion.table.offers import cards_input, card_name, offer
 from companion.table.play import Play
@@ -42,26 +43,26 @@ def static_turn(h: Hand, sid: str) -> int | None:
 
 
 def static_allowance(s: TableState, rules: RuleSet, sid: str) -> dict[str, bool]:
-    """Whether `sid` may add / remove a static-field card now (RuleSet.static_field)."""
+    """Whether `sid` may add / remove a static-field card now (`ClassicOptions.static_field`)."""
     no = {"add": False, "remove": False}
     h = s["hand"]
-    if rules.static_field is StaticField.NONE or h is None or h["stage"] != "play":
+    if rules.game_options.static_field is StaticField.NONE or h is None or h["stage"] != "play":
         return no
     p = h["p"].get(sid)
     step = current_step(h)
     if p is None or p["folded"] or step is None or h["called_by"] is not None:
         return no
     room = len(p["static"]) < p["hand_size"]
-    if rules.static_field is StaticField.FREE:
+    if rules.game_options.static_field is StaticField.FREE:
         # classic: any time during play, in or out of turn, until the hand is called.
         return {"add": room, "remove": bool(p["static"])}
     turn = static_turn(h, sid)
     if turn is None:
         return no
-    if rules.static_field is StaticField.ONE_IN_ONE_OUT_PLAY_ROUND and step["phase"] != Phase.PLAY.value:
+    if rules.game_options.static_field is StaticField.ONE_IN_ONE_OUT_PLAY_ROUND and step["phase"] != Phase.PLAY.value:
         return no
     added, removed = (p["added"], p["removed"]) if p["static_turn"] == turn else (0, 0)
-    if rules.static_field is StaticField.ONE_CHANGE_PER_TURN:
+    if rules.game_options.static_field is StaticField.ONE_CHANGE_PER_TURN:
         free = added + removed == 0
         return {"add": free and room, "remove": free and bool(p["static"])}
     return {"add": added == 0 and room, "remove": removed == 0 and bool(p["static"])}
@@ -77,7 +78,7 @@ class StaticFieldMoves(Play):
     def static_change(self, f: dict[str, Any], actor: str | None, add: bool) -> None:
         sid = self.who(f, actor)
         h = self.need_play()
-        if self.rules.static_field is StaticField.NONE:
+        if self.rules.game_options.static_field is StaticField.NONE:
             raise Refused(409, "this rule set has no static field", None)
         p = self.in_play(sid)
         try:
@@ -87,13 +88,13 @@ class StaticFieldMoves(Play):
         self.need_in_play_deck(code, "card")
         allowed = static_allowance(self.s, self.rules, sid)
         turn = static_turn(h, sid)
-        if self.rules.static_field is not StaticField.FREE and turn is None:
+        if self.rules.game_options.static_field is not StaticField.FREE and turn is None:
             raise Refused(409, "change your static field in your own turn", None)
         if not allowed["add" if add else "remove"]:
             if add and len(p["static"]) >= p["hand_size"]:
                 raise Refused(409, "every card of your hand is already in the static field", "card")
             raise Refused(409, f"the static-field limit this turn is reached "
-                               f"({self.rules.static_field.value})", None)
+                               f"({self.rules.game_options.static_field.value})", None)
         if p["static_turn"] != turn:
             p["static_turn"], p["added"], p["removed"] = turn, 0, 0
         if add:
@@ -150,7 +151,7 @@ class StaticFieldMoves(Play):
         live = self.live()
         out = {}
         # A rule set without a static field has no cards "outside" it to speak of.
-        outside = "" if self.rules.static_field is StaticField.NONE else " outside the static field"
+        outside = "" if self.rules.game_options.static_field is StaticField.NONE else " outside the static field"
         for i, sid in enumerate(live):
             p = h["p"][sid]
             n = p["hand_size"] - len(p["static"])

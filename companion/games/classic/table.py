@@ -85,7 +85,7 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
         cards lie in its static field (every other player's are community cards), and the
         card a sudden demise dealt."""
         p, card = self.any_hand()["p"][sid], self.tie_names()["card"]
-        return {"static": tuple(p["static"]) if self.rules.holdem and not p["folded"] else (),
+        return {"static": tuple(p["static"]) if self.rules.game_options.holdem and not p["folded"] else (),
                 "side": self.side_of(sid),
                 "demise": (p[card],) if p[card] else ()}
 
@@ -117,11 +117,11 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
 
     def turn_player_opens(self) -> bool:
         """Only the player whose turn it is opens the betting, where the rule set says so."""
-        return self.rules.only_turn_player_opens
+        return self.rules.game_options.only_turn_player_opens
 
     def fold_window_open(self) -> bool:
         """After the turn's betting ended (the turn player's check), folding stays open until
-        that turn's roll where the rule set says so (RuleSet.fold_until_roll)."""
+        that turn's roll where the rule set says so (`ClassicOptions.fold_until_roll`)."""
         st = current_step(self.hand)
-        return self.rules.fold_until_roll and st is not None and st["do"] == "roll" \
+        return self.rules.game_options.fold_until_roll and st is not None and st["do"] == "roll" \
             and st["turn_of"] is not None

@@ -33,7 +33,7 @@ ENDS = ("last", "deal-once")
 CORUSCANT_WORDS = GameWords(
     pot="pot", tie="tie draw", tie_card="tie-draw card",
     tie_started="each tied player draws the top card of the draw pile face up",
-    draw_step="shift", bomb_out="",
+    draw_step="shift", over_limit="",
 )
 
 #: The option names Coruscant Shift reads (the rules value's `hands.options`, as other games').

@@ -38,7 +38,7 @@ KESSEL_ROLL = DiceSpec("kessel-dice", "the dice", tuple(Die(n, ("1", "2", "3", "
                        "two values: the player takes one for an Impostor (K17) or the Prime Sabacc token (K35)")
 
 KESSEL_WORDS = GameWords(pot="credits pot", fold="", folds="", folded="", fold_fee="", tie="exact tie",
-                         tie_card="", tie_started="", draw_step="draw", bomb_out="")
+                         tie_card="", tie_started="", draw_step="draw", over_limit="")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def _deck(rs: RuleSet) -> Section:
 
 
 def _hands(rs: RuleSet) -> Section:
-    kinds = [k for k in KINDS if rs.prime_sabacc or k.kind != "prime_sabacc"]
+    kinds = [k for k in KINDS if rs.game_options.prime_sabacc or k.kind != "prime_sabacc"]
     points = tuple(f"{k.words}: {k.pattern}" + ("" if k.better == "—" else f"; better is {k.better}.")
                    for k in kinds)
     paragraphs = [
@@ -49,7 +49,7 @@ def _hands(rs: RuleSet) -> Section:
         "except the two of a Pure Sabacc. Named hands have exactly their pattern's cards.",
         "Best first:",
     ]
-    if not rs.prime_sabacc:
+    if not rs.game_options.prime_sabacc:
         paragraphs.append("This table plays no Prime Sabacc: a sylop, +10 and \u221210 is a Yee-Haa of tens.")
     after = ("After a kind's own comparison (and for a plain Sabacc, alone) the general chain: "
              "more cards; then the higher total of the positive cards; then the higher single "
@@ -60,13 +60,13 @@ def _hands(rs: RuleSet) -> Section:
 def _game(rs: RuleSet) -> Section:
     phases = {"turn-bet-spike": "turn phase, betting phase, spike dice phase",
               "turn-spike-bet": "turn phase, spike dice phase, betting phase (you bet on the hand you will reveal)"}
-    dealer = "after each game" if rs.dealer_rotates == "game" else "after each round"
+    dealer = "after each game" if rs.game_options.dealer_rotates == "game" else "after each round"
     return Section("game", "A game", (), (
-        f"Ante, once a game: {credits(rs.ante)} into the game pot and {credits(rs.ante_sabacc)} into "
+        f"Ante, once a game: {credits(rs.ante)} into the game pot and {credits(rs.game_options.ante_sabacc)} into "
         "the sabacc pot. A player who cannot pay sits this game out.",
         "Deal: from the dealer's left, two cards face down each; the top card of the rest starts "
         "the face-up discard pile. Its top card is shown on every screen.",
-        f"{rs.ending.rounds} rounds, each: {phases.get(rs.phase_order, rs.phase_order)}. The player "
+        f"{rs.ending.rounds} rounds, each: {phases.get(rs.game_options.phase_order, rs.game_options.phase_order)}. The player "
         "on the dealer's left starts every phase.",
         f"The reveal after round {rs.ending.rounds}'s last phase, from the dealer's left. The best hand wins.",
         f"The dealer passes to the left {dealer}.",
@@ -134,12 +134,12 @@ def _settling(rs: RuleSet) -> Section:
 def _options(rs: RuleSet) -> Section:
     paragraphs = [
         "Table options: " + "; ".join((
-            f"game ante {credits(rs.ante)}", f"sabacc ante {credits(rs.ante_sabacc)}",
-            f"fee to keep a gained card and discard another {credits(rs.fee_gain_discard)}",
-            f"fee to swap {credits(rs.fee_swap)}", "Prime Sabacc " + ("on" if rs.prime_sabacc else "off"),
-            f"phases {rs.phase_order}", f"junk penalty {credits(rs.fold_fee)}",
+            f"game ante {credits(rs.ante)}", f"sabacc ante {credits(rs.game_options.ante_sabacc)}",
+            f"fee to keep a gained card and discard another {credits(rs.game_options.fee_gain_discard)}",
+            f"fee to swap {credits(rs.game_options.fee_swap)}", "Prime Sabacc " + ("on" if rs.game_options.prime_sabacc else "off"),
+            f"phases {rs.game_options.phase_order}", f"junk penalty {credits(rs.fold_fee)}",
             "bet limit " + (credits(rs.bet_limit) if rs.bet_limit else "none"),
-            f"the dealer passes after each {rs.dealer_rotates}")) + ".",
+            f"the dealer passes after each {rs.game_options.dealer_rotates}")) + ".",
     ]
     if rs.overrides:
         paragraphs.append("Options changed from the preset: "

@@ -29,6 +29,6 @@ def table_facts(h: Hand, rules: RuleSet) -> list[dict[str, Any]]:
         return []
     if h["discard_top"] is not None:
         return [fact("discard_top", "Discard pile", card_name(rules, h["discard_top"]))]
-    if rules.discard_pile_public:
+    if rules.game_options.discard_pile_public:
         return [fact("discard_top", "Discard pile", "the top card is not entered yet")]
     return []

@@ -177,7 +177,7 @@ def judge(values: list[int], *, prime: bool) -> tuple[str, tuple[int, ...]]:
 
 
 def evaluate(rules: Any, cards: Iterable[str], **_: Any) -> SpikeHand:
-    """Judge a Spike hand under a rule set (`rules.prime_sabacc` says whether Prime Sabacc is
+    """Judge a Spike hand under a rule set (`rules.game_options.prime_sabacc` says whether Prime Sabacc is
     a hand). Raises `UnknownCard` for a code that is no Spike card.
 
     >>> from companion.games.spike.presets import PRESETS
@@ -211,7 +211,7 @@ OPTIONS = frozenset({"ante_game", "ante_sabacc", "fee_gain_discard", "fee_swap",
 SPIKE_WORDS = GameWords(
     pot="game pot", fold="junk", folds="junks", folded="junked", fold_fee="junk penalty",
     tie="blind draw", tie_card="blind-draw card",
-    tie_started="each tied player draws one card from the draw pile", draw_step="turn", bomb_out="",
+    tie_started="each tied player draws one card from the draw pile", draw_step="turn", over_limit="",
 )
 
 #: How a Spike tie is settled (RULES-SPIKE.md "Ties"): each tied player draws a card and the

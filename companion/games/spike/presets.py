@@ -4,7 +4,7 @@ options change a preset (`rules_from`)::
     >>> rs = rules_from({"preset": "spike", "phase_order": "turn-spike-bet", "junk_penalty": 2})
     >>> [p.words for p in rs.turn_phases], rs.fold_fee, rs.overrides
     (['turn', 'spike dice', 'betting'], 2, ('junk_penalty', 'phase_order'))
-    >>> PRESETS["spike-book"].prime_sabacc
+    >>> PRESETS["spike-book"].game_options.prime_sabacc
     False
 """
 
@@ -15,21 +15,18 @@ from typing import Any, Callable, Mapping
 
 from companion.games.api import DiceSpec, Die, InvalidRules, OptionField
 from companion.games.spike.hands import SPIKE_ACTIONS, SPIKE_DECK, SPIKE_DICE, SPIKE_HANDS, SPIKE_WORDS, THREE_ROUNDS
+from companion.games.spike.options import SpikeOptions
 from companion.rules import option_fields as fields
 from companion.rules.rulesets import (
     BETTING,
     COMMON_OPTIONS,
-    AfterCall,
     AnteRule,
-    CallingRule,
     CHIPS_100,
     OrderOfPlay,
     Phase,
     PhaseRule,
-    Ranking,
     RuleSet,
     ShiftKind,
-    StaticField,
     Trigger,
     Who,
     apply_options,
@@ -46,7 +43,9 @@ SPIKE_SHIFT_DICE = DiceSpec(Trigger.TWO_D6_DOUBLES.value, SPIKE_DICE.name, (Die(
 #: Spike's own phases (RULES-SPIKE.md "A game"): each player's turn, and the dealer's roll of
 #: the spike dice.
 TURN = PhaseRule(Phase.TURN, ("draw",), Who.EACH_PLAYER, "turn")
-SPIKE_ROLL = PhaseRule(Phase.DEALER_DICE, ("roll",), Who.DEALER, "spike dice")
+#: The dealer rolls the spike dice: a phase of Spike's own (its steps record it as "spike").
+DEALER_DICE = Phase("spike")
+SPIKE_ROLL = PhaseRule(DEALER_DICE, ("roll",), Who.DEALER, "spike dice")
 
 
 _SPIKE = RuleSet(
@@ -56,34 +55,30 @@ _SPIKE = RuleSet(
     "dice; antes of 1 to the game pot and 2 to the sabacc pot; a 1-credit fee to keep a gained "
     "card and discard another, 2 to swap; Prime Sabacc.",
     source="RULES-SPIKE.md (the printed rule book; the Black Spire Outpost table rules)",
-    ranking=Ranking.CLOSEST_POSITIVE,  # not read: Spike's hands are judged by `hands`
-    negative_pure=False,
-    fairy_empress=False,
     ante=1,
     ante_rule=AnteRule.GAME_AND_SABACC,
     fold_fee=0,
     bet_limit=None,
-    bomb_out_penalty=0,
     buy_in=0,
     chip_set=CHIPS_100,
     order_of_play=OrderOfPlay.PHASES,
     turn_phases=(TURN, BETTING, SPIKE_ROLL),  # PHASE_ORDERS["turn-bet-spike"]
-    calling=CallingRule(Phase.BETTING, 0, False, (AfterCall.REVEAL,)),  # not read: no calls
     scrambler_trigger=Trigger.TWO_D6_DOUBLES,  # matching symbols: 1 in 6
     shift_kind=ShiftKind.SABACC,
-    static_field=StaticField.NONE,
     deck=SPIKE_DECK,
     hands=SPIKE_HANDS,
     ending=THREE_ROUNDS,
     actions=SPIKE_ACTIONS,
     dice=SPIKE_DICE,
-    discard_pile_public=True,
-    fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
     words=SPIKE_WORDS,
-    ante_sabacc=2,
-    fee_gain_discard=1,
-    fee_swap=2,
-    prime_sabacc=True,
+    game_options=SpikeOptions(
+        ante_sabacc=2,
+        fee_gain_discard=1,
+        fee_swap=2,
+        prime_sabacc=True,
+        discard_pile_public=True,
+        fold_fee_into_pot=True,  # the junk penalty (the option junk_penalty is its fold fee)
+    ),
 )
 #: Spike's phase orders by the option `phase_order`: BSO's, and the tournaments' (you bet on
 #: the hand you will reveal).
@@ -101,9 +96,7 @@ PRESETS["spike-book"] = dataclasses.replace(
     title="Corellian Spike (the printed rule book)",
     summary="The printed hand hierarchy (no Prime Sabacc) with Black Spire Outpost's antes and "
     "betting; no fees.",
-    fee_gain_discard=0,
-    fee_swap=0,
-    prime_sabacc=False,
+    game_options=dataclasses.replace(_SPIKE.game_options, fee_gain_discard=0, fee_swap=0, prime_sabacc=False),
 )
 
 

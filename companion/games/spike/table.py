@@ -76,8 +76,8 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieDraw, DealtHand)
     def antes_due(self) -> tuple[int, int]:
         """Each player antes into the game pot and, with an ante of its own, into the sabacc
         pot (the option `ante_sabacc`), whatever the sabacc pot holds."""
-        return self.rules.ante, self.rules.ante_sabacc
+        return self.rules.ante, self.rules.game_options.ante_sabacc
 
     def fold_fee_into_pot(self) -> bool:
         """The junk penalty (the fold fee) goes into the game pot, where the rule set says so."""
-        return self.rules.fold_fee_into_pot
+        return self.rules.game_options.fold_fee_into_pot

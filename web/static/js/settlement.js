@@ -14,7 +14,7 @@ let potWords = "hand pot";
 // breaks a tie); until a page sets them, plain ones, and none for what a game may not have.
 let gameWordsNow = {
   pot: "hand pot", fold: "fold", folds: "folds", folded: "folded", fold_fee: "fold fee",
-  tie: "", tie_card: "", tie_started: "", draw_step: "draw", bomb_out: "",
+  tie: "", tie_card: "", tie_started: "", draw_step: "draw", over_limit: "",
 };
 
 /** The words of the game in play for each kind of hand ({kind: words}, from the server) and
