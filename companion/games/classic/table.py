@@ -21,7 +21,7 @@ from companion.games.classic.static_field import StaticFieldMoves
 from companion.games.classic.tie_cards import TieCards
 from companion.table.dealt import DealtHand
 from companion.table.outcome import Told
-from companion.table.state import Step, current_step
+from companion.table.state import OwnState, Step, current_step
 
 
 class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
@@ -38,6 +38,13 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     #: An undone tie card says the game's word for it ({tie_card}: the sudden-demise card).
     UNDONE = {**calling.UNDONE, **static_field.UNDONE, "demise_card": "{who}'s {tie_card}"}
     HOST_CHECKED = ("no_call",)
+
+    #: The runtime's building blocks classic uses, by its own names (`Evening.BLOCKS`): the
+    #: static field is its kept cards.
+    BLOCKS = {"kept": static_field.BLOCK}
+
+    #: Classic's own fields of each player's part of a hand: the static field's.
+    OWN_STATE = OwnState(player=static_field.OWN_PLAYER)
 
     def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
         """The shared hand view, with classic's facts (docs/games.md "Facts"): each seat's
@@ -67,7 +74,7 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
         """The judge reads each player's side (Force Sabacc), in Hold 'Em which of a hand's
         cards lie in its static field (every other player's are community cards), and the
         card a sudden demise dealt."""
-        p = self.hand["p"][sid]
+        p = static_field.of(self.hand, sid)
         return {"static": tuple(p["static"]) if self.rules.holdem and not p["folded"] else (),
                 "side": self.side_of(sid),
                 "demise": (p["demise"],) if p["demise"] else ()}
@@ -93,7 +100,7 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     def played_facts(self, sid: str) -> dict[str, Any]:
         """What the words of a settlement read of a hand: its demise card, its static field
         (Hold 'Em's community cards) and its side (Force Sabacc)."""
-        p = self.hand["p"][sid]
+        p = static_field.of(self.hand, sid)
         return {"demise": p["demise"], "static": p["static"], "side": self.side_of(sid)}
 
     def why_of(self, x: dict[str, Any], told: Told) -> str:
