@@ -40,8 +40,8 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     HOST_CHECKED = ("no_call",)
 
     #: The runtime's building blocks classic uses, by its own names (`Evening.BLOCKS`): the
-    #: static field is its kept cards.
-    BLOCKS = {"kept": static_field.BLOCK}
+    #: static field is its kept cards, and calling the hand is the call step's moves.
+    BLOCKS = {"kept": static_field.BLOCK, "call": calling.BLOCK}
 
     #: Classic's own fields of each player's part of a hand: the static field's.
     OWN_STATE = OwnState(player=static_field.OWN_PLAYER)
