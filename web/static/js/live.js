@@ -159,6 +159,14 @@ export function diceWords(dice) {
 
 export { gameWords, capital };
 
+let blocks = {}; // the names the table's game gives the runtime's building blocks (the view's blocks)
+
+/** The names the table's game gives a building block's parts (the view's `blocks`): its state,
+ * moves and events, e.g. blockNames("tie").stage; {} where the game does not use the block. */
+export function blockNames(block) {
+  return blocks[block] || {};
+}
+
 /** Take the game's words from a view's rules: its kinds of hand, turn actions and dice. */
 function setGameWords(rules) {
   setKindWords(rules.kind_words, rules.pot_words);
@@ -219,8 +227,6 @@ export function eventWords(ev, names) {
     case "passed": return `${who(ev.seat)} does not call`;
     // A draw that says itself (its event's words) is read so; else by its turn action.
     case "drew": return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : `${who(ev.seat)} ${actionWords(ev.action).done}`;
-    case "static_added": return `${who(ev.seat)} puts a card in the static field`;
-    case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
     case "reveal_started": return "The reveal: enter your cards";
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
     case "sudden_demise": return `${capital(w.tie)}: ${w.tie_started}`;
@@ -247,8 +253,14 @@ export function eventWords(ev, names) {
     case "session_ended": return "The session is over: see the final standings";
     case "undone": return ev.words ? `The host undid ${nameCards(ev.words)}` : "The host undid the last entry";
     case "rules_changed": return `From the next hand the table plays ${ev.game}`;
-    // An event of a game this page does not know says itself in its `words` (shown as text).
-    default: return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : null;
+    default: {
+      // A card laid face up or taken back: the kept cards' events, by the game's names for them.
+      const kept = blockNames("kept");
+      if (ev.type === kept.added) return `${who(ev.seat)} puts a card in the ${kept.words}`;
+      if (ev.type === kept.removed) return `${who(ev.seat)} takes a card from the ${kept.words}`;
+      // An event of a game this page does not know says itself in its `words` (shown as text).
+      return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : null;
+    }
   }
 }
 
@@ -695,6 +707,7 @@ export class LiveTable {
     this.version = version;
     this.state = state;
     if (state && state.rules) setGameWords(state.rules);
+    if (state) blocks = state.blocks || {};
     document.body.dataset.version = String(version);
     clearStaleWords(state && state.hand ? state.hand.no : 0);
     if (this.onState) this.onState(state, events, this);
