@@ -40,8 +40,11 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieCards, DealtHand):
     HOST_CHECKED = ("no_call",)
 
     #: The runtime's building blocks classic uses, by its own names (`Evening.BLOCKS`): the
-    #: static field is its kept cards, and calling the hand is the call step's moves.
-    BLOCKS = {"kept": static_field.BLOCK, "call": calling.BLOCK}
+    #: static field is its kept cards, calling the hand is the call step's moves, and the sudden
+    #: demise is the tie (its stage, its tied players and its move: the names the pages and the
+    #: bench read; the tie draw's block names the rest).
+    BLOCKS = {"kept": static_field.BLOCK, "call": calling.BLOCK,
+              "tie": {"stage": "demise", "move": "demise_card", "players": "demise_players"}}
 
     #: Classic's own fields of each player's part of a hand: the static field's.
     OWN_STATE = OwnState(player=static_field.OWN_PLAYER)
