@@ -55,7 +55,7 @@ def test_the_bench_plays_a_spike_hand_through_every_step(tmp_path):
 
 def test_a_spike_tie_goes_to_a_blind_draw_and_the_bench_settles_it(tmp_path, monkeypatch):
     """Every hand the same value (a tie for all): the players enter blind-draw cards once each."""
-    monkeypatch.setattr(play, "reveal_cards", lambda hand, seat, deck: ["+1", "-1"])
+    monkeypatch.setattr(play, "reveal_cards", lambda hand, seat, deck, kept=None: ["+1", "-1"])
     reg = Registry(tmp_path)
     try:
         owner, _, tokens = build_session(reg, {"rules": "spike"}, ["Lando", "Han", "Leia"], 0)

@@ -136,7 +136,9 @@ def trial_legal(t: Table, sid: str) -> list[dict[str, Any]]:
     if h and h["stage"] == "reveal" and sid in h["p"] and not h["p"][sid]["folded"]:
         p = h["p"][sid]
         if not (h["revealed"] and p["cards"] is not None):
-            out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
+            # A game's kept cards (classic's static field, its own state) are in already.
+            out.append({"type": "reveal", "hand_size": p["hand_size"],
+                        **({"static": list(p["static"])} if "static" in p else {})})
     if h and h["stage"] == "demise" and sid in h["demise_players"]:
         if sid not in h["demise_public"]:
             # A blind draw asks for its next card (issue 28); only its players keep their draws.
@@ -228,7 +230,7 @@ class Driver:
         if h is not None:
             for p in h["p"].values():
                 if not p["folded"]:
-                    left.subtract(p["cards"] if p["cards"] is not None else p["static"])
+                    left.subtract(p["cards"] if p["cards"] is not None else p.get("static", []))
                 if p["demise"]:
                     left.subtract([p["demise"]])
             if h["discard_top"]:
@@ -239,17 +241,18 @@ class Driver:
         """Cards for `sid`'s reveal (the static field filled in by the table): half the time
         a hand that ties the first hand entered, where one is found, so that hands tie."""
         h = self.t._s["hand"]
-        need = move["hand_size"] - len(move["static"])
+        kept = move.get("static", [])  # classic's static field; other games keep none
+        need = move["hand_size"] - len(kept)
         pool = self.unused()
         first = next((x for x, p in h["p"].items() if x != sid and p["cards"] and not p["folded"]), None)
         if first is not None and self.rng.random() < 0.6:
             theirs = h["p"][first]["cards"]
-            if not move["static"] and len(theirs) == need and not Counter(theirs) - Counter(pool):
+            if not kept and len(theirs) == need and not Counter(theirs) - Counter(pool):
                 return list(theirs)  # the same cards again, where the deck has the copies
             target = self.judge(first, theirs)
             for _ in range(60):
                 pick = self.rng.sample(pool, need)
-                mine = self.judge(sid, pick + list(move["static"]))
+                mine = self.judge(sid, pick + list(kept))
                 if (mine.kind, mine.total) == (target.kind, target.total):
                     return pick
         pick = self.rng.sample(pool, need)

@@ -66,10 +66,17 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
     6. The view GAINS `blocks`: the names its game gives the runtime's building blocks' state,
        moves and events (`Evening.BLOCKS`; the pages draw a block by them), which are the names
        the recorded views already use (at a classic or Spike table: `tie`, the tie broken by
-       drawn cards, whose names are the "demise" stage, `demise_card`, `demise_players`, ...).
+       drawn cards, whose names are the "demise" stage, `demise_card`, `demise_players`, ...;
+       at a classic table also `kept`, its static field, and `call`, calling the hand).
     7. In the view's `rules`, the game's words (`words`) name what a hand over the limit pays
        `over_limit` instead of `bomb_out` (issue 29 step 7: a key of the runtime names no
        game's concept); the words are the same.
+    8. A hand (a view's object with a `stage`) calls its count of the cards out of play
+       `out_of_play` (it had one game's word, `junk`); the count is the recorded one.
+    9. Where the game keeps no cards face up (no `blocks.kept`: Spike), a hand's seat entry and
+       a reveal offer (objects with a `hand_size`) no longer carry an empty `static`: the kept
+       cards are shown only by a game that has them, under its own name for them (classic's
+       `static`, as recorded).
 
     Raises AssertionError where the new value breaks these (a lost `name`, an added key, a
     legal list of another length), so the failure says what.
@@ -86,6 +93,11 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
         old_out: dict[str, Any] = {}
         new_out: dict[str, Any] = {}
         for key, value in recorded.items():
+            if key == "junk" and "stage" in recorded and "out_of_play" in new and key not in new:
+                old_out[key], new_out[key] = comparable(value, new["out_of_play"])  # 8
+                continue
+            if key == "static" and value == [] and "hand_size" in recorded and key not in new:
+                continue  # 9: no kept cards in this game
             if key not in new:
                 old_out[key] = value  # missing from the new one: left to fail the comparison
                 continue
@@ -104,6 +116,8 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
                 continue  # 5: a view's new key, null for a game of hands
             if key == "blocks" and key not in recorded and "ended" in new and isinstance(new[key], dict):
                 continue  # 6: the names of the game's building blocks, for the pages
+            if key == "out_of_play" and "junk" in recorded and "stage" in recorded:
+                continue  # 8: compared with the recorded `junk` above
             if key not in recorded:
                 new_out[key] = new[key]  # added: left to fail the comparison
         return old_out, new_out

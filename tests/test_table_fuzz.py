@@ -219,7 +219,7 @@ class Fuzz:
         if typ in ("static_add", "demise_card"):
             return {"type": typ, "card": rng.choice(self.unused())}
         if typ == "reveal":
-            need = move["hand_size"] - len(move["static"])
+            need = move["hand_size"] - len(move.get("static", []))  # classic's static field is in
             return {"type": typ, "cards": rng.sample(self.unused(), need)}
         return {k: v for k, v in move.items() if k in ("type", "action")}
 
@@ -231,7 +231,7 @@ class Fuzz:
         for p in h["p"].values():
             if p["folded"]:
                 continue
-            for c in (p["cards"] if p["cards"] is not None else p["static"]) + ([p["demise"]] if p["demise"] else []):
+            for c in (p["cards"] if p["cards"] is not None else p.get("static", [])) + ([p["demise"]] if p["demise"] else []):
                 left.remove(c)
         return sorted(set(left))
 

@@ -136,7 +136,7 @@ class TableMachine(RuleBasedStateMachine):
                 return {"type": typ, "card": data.draw(st.sampled_from(mine["static"]))}
             return {"type": typ, "card": data.draw(st.sampled_from(self.unused(())))}
         if typ == "reveal":
-            need = move["hand_size"] - len(move["static"])
+            need = move["hand_size"] - len(move.get("static", []))  # classic's static field is in
             free = self.unused(())
             cards = data.draw(st.lists(st.sampled_from(free), min_size=need, max_size=need, unique=True))
             return {"type": "reveal", "cards": cards}
@@ -161,7 +161,7 @@ class TableMachine(RuleBasedStateMachine):
         for p in h["p"].values():
             if p["folded"]:
                 continue
-            used += p["cards"] if p["cards"] is not None else p["static"]
+            used += p["cards"] if p["cards"] is not None else p.get("static", [])
             if p["demise"]:
                 used.append(p["demise"])
         deck = self.table.rules.deck
@@ -284,7 +284,7 @@ def _random_entry(machine, move, sid, rng):
     if typ in ("static_add", "demise_card"):
         return {"type": typ, "card": rng.choice(machine.unused(()))}
     if typ == "reveal":
-        need = move["hand_size"] - len(move["static"])
+        need = move["hand_size"] - len(move.get("static", []))  # classic's static field is in
         return {"type": typ, "cards": rng.sample(machine.unused(()), need)}
     if typ == "show":
         return {"type": typ, "cards": rng.sample(machine.unused(()), move["hand_size"])}

@@ -111,7 +111,8 @@ def _entry_for(rng: random.Random, legal: dict[str, Any], state: dict[str, Any],
     if typ == "reveal":
         from companion.bench.play import reveal_cards, table_deck
 
-        return {"type": "reveal", "cards": reveal_cards(hand, seat, table_deck(state))}
+        kept = state["blocks"]["kept"]["field"]  # the static field: in the hand already
+        return {"type": "reveal", "cards": reveal_cards(hand, seat, table_deck(state), kept)}
     if typ == "demise_card":
         return {"type": "demise_card", "card": rng.choice(CARD_CODES)}
     if typ == "draw":

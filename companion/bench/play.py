@@ -28,12 +28,12 @@ from typing import Any, Callable, Iterator
 from companion.games import registry
 from companion.rules.decks import Deck
 
-#: The dealt-hand table's names this player reads and sends (the table's own: `Play` and its
-#: views): the cards a player keeps face up, the stage of a tie's exchange with its players and
-#: the move entering a tie card, and the move calling the hand.
-KEPT_UP = "static"  # the player's static field, in the view
-TIE_STAGE, TIED, TIE_CARD = "demise", "demise_players", "demise_card"
-CALL_THE_HAND = "call_hand"
+#: The names this player reads and sends for the runtime's building blocks are the game's own,
+#: read from the view's `blocks` (`Evening.BLOCKS`): the cards a player keeps face up
+#: (``kept``: ``field``), the tie's stage, its players and the move entering a tie card (``tie``:
+#: ``stage``, ``players``, ``move``), and the moves of a call step (``call``: ``move`` calls the
+#: hand, ``pass`` plays on). A game without one of them has no such block: nothing is read or
+#: sent for it.
 
 #: Below this stack a seat buys in again between hands, so long sessions never run dry.
 REBUY_BELOW = 20
@@ -49,37 +49,44 @@ def table_deck(state: dict) -> Deck:
     return registry.decks()[state["rules"]["deck"]]
 
 
-def reveal_cards(hand: dict, seat: str, deck: Deck) -> list[str]:
-    """Cards of `deck` for `seat` to enter: the cards it set aside face up plus cards no one
-    else uses.
+def kept_up(p: dict, field: str | None) -> list[str]:
+    """The cards player `p` (a hand view's) keeps face up: its `field` (the kept block's name
+    for them, `blocks["kept"]["field"]`), none where the game keeps none (`field` None)."""
+    return p[field] if field else []
+
+
+def reveal_cards(hand: dict, seat: str, deck: Deck, kept: str | None = None) -> list[str]:
+    """Cards of `deck` for `seat` to enter: the cards it set aside face up (`kept`: their field
+    in the view, `kept_up`) plus cards no one else uses.
 
     The deck's cards less those set aside face up are dealt out in turn to the seats in the hand,
     every distinct code once before any second copy (so hands differ and a tie is rare), and
     never a code more often than the deck holds it.
 
     >>> deck = next(iter(registry.decks().values()))
-    >>> hand = {"players": [{"seat": s, KEPT_UP: [], "hand_size": 2} for s in ("s1", "s2")]}
+    >>> hand = {"players": [{"seat": s, "hand_size": 2} for s in ("s1", "s2")]}
     >>> codes = list(deck.cards)
     >>> reveal_cards(hand, "s1", deck) == codes[0:3:2], reveal_cards(hand, "s2", deck) == codes[1:4:2]
     (True, True)
     """
     me = _player(hand, seat)
     left = Counter({c: card.copies for c, card in deck.cards.items()})
-    left.subtract(sum((p[KEPT_UP] for p in hand["players"]), []))
+    left.subtract(sum((kept_up(p, kept) for p in hand["players"]), []))
     top = max(left.values(), default=0)
     free = [c for n in range(top) for c in deck.cards if left[c] > n]
     seats = [p["seat"] for p in hand["players"]]
-    size = me["hand_size"] - len(me[KEPT_UP])
-    return list(me[KEPT_UP]) + free[seats.index(seat)::len(seats)][:size]
+    size = me["hand_size"] - len(kept_up(me, kept))
+    return list(kept_up(me, kept)) + free[seats.index(seat)::len(seats)][:size]
 
 
-def tie_cards(hand: dict, deck: Deck) -> list[str]:
-    """One card for each tied player drawing one more (the game's `tie_card`), in the view's
-    order of them: distinct codes from the end of `deck`, each with a copy left beside the face-up
-    cards, so the exchange is decided at once (distinct codes never tie)."""
-    up = Counter(c for p in hand["players"] for c in (p["cards"] or p[KEPT_UP]))
+def tie_cards(hand: dict, deck: Deck, tied: list[str], kept: str | None = None) -> list[str]:
+    """One card for each of the `tied` players drawing one more (the game's `tie_card`), in
+    their order: distinct codes from the end of `deck`, each with a copy left beside the face-up
+    cards (`kept`: as in `reveal_cards`), so the exchange is decided at once (distinct codes
+    never tie)."""
+    up = Counter(c for p in hand["players"] for c in (p["cards"] or kept_up(p, kept)))
     free = [c for c in reversed(list(deck.cards)) if up[c] < deck.cards[c].copies]
-    return free[:len(hand[TIED] or [])]
+    return free[:len(tied)]
 
 
 def buy_in_entry(state: dict, amount: int) -> dict[str, Any]:
@@ -102,13 +109,18 @@ def moves(state: dict) -> list[tuple[str, dict[str, Any]]]:
     stage = hand["stage"]
     live = [p["seat"] for p in hand["players"] if not p["folded"]]
     deck = table_deck(state)
+    blocks = state["blocks"]
+    kept = blocks.get("kept", {}).get("field")
     if stage == "reveal":
-        return [(p["seat"], {"type": "reveal", "cards": reveal_cards(hand, p["seat"], deck)})
+        return [(p["seat"], {"type": "reveal", "cards": reveal_cards(hand, p["seat"], deck, kept)})
                 for p in hand["players"] if not p["folded"] and not p["entered"]]
-    if stage == TIE_STAGE:
-        return [(s, {"type": TIE_CARD, "card": c})
-                for s, c in zip(hand[TIED] or [], tie_cards(hand, deck))]
+    tie = blocks.get("tie")
+    if tie is not None and stage == tie["stage"]:
+        tied = hand[tie["players"]] or []
+        return [(s, {"type": tie["move"], "card": c}) for s, c in zip(tied, tie_cards(hand, deck, tied, kept))]
     out = []
+    call = blocks.get("call", {})  # a game without a call step's moves calls none
+    calls = [{"type": call["move"]}] if call else []
     # The rounds played before anyone may call: the rule set's calling rule.
     calling = state["rules"].get("calling") or {}
     may_call = hand["round"] > calling.get("rounds_before_call", 1) and not hand["called_by"]
@@ -116,7 +128,7 @@ def moves(state: dict) -> list[tuple[str, dict[str, Any]]]:
         seat = hand["to_act"]
         me = _player(hand, seat)
         if may_call:
-            out += [(seat, {"type": CALL_THE_HAND})]
+            out += [(seat, x) for x in calls]
         if hand["current_bet"] > me["bet"]:
             out += [(seat, {"type": "call"}), (seat, {"type": "all_in"})]
         out += [(seat, {"type": "check"})]
@@ -126,14 +138,14 @@ def moves(state: dict) -> list[tuple[str, dict[str, Any]]]:
     if do in ("call", "draw") and may_call:
         # Some rule sets let anyone but the turn player call in the call step, others only
         # the player whose move it is (before their draw): try both.
-        out += [(s, {"type": CALL_THE_HAND}) for s in live if s != turn]
-        out += [(turn, {"type": CALL_THE_HAND})]
-    if do == "call":
-        out += [(turn, {"type": "no_call"})]
+        out += [(s, x) for s in live if s != turn for x in calls]
+        out += [(turn, x) for x in calls]
+    if do == "call" and call:
+        out += [(turn, {"type": call["pass"]})]
     if do == "draw":
         out += [(turn, {"type": "draw", "action": "stand"})]
     if turn:
-        out += [(turn, {"type": "check"}), (turn, {"type": CALL_THE_HAND})]
+        out += [(turn, {"type": "check"})] + [(turn, x) for x in calls]
     return out
 
 
@@ -151,16 +163,18 @@ def play_hand(act: Callable[[str, dict], tuple[bool, dict]], state: dict, limit:
         hand = state["hand"]
         if started and hand is not None and hand["stage"] == "settled":
             return
-        if hand is None or hand["stage"] != TIE_STAGE:
+        tie = state["blocks"].get("tie")
+        tie_card = tie["move"] if tie is not None else None
+        if hand is None or tie is None or hand["stage"] != tie["stage"]:
             tied_in.clear()
         for actor, entry in moves(state):
-            if entry["type"] == TIE_CARD and actor in tied_in:
+            if entry["type"] == tie_card and actor in tied_in:
                 continue
             ok, new_state = act(actor, entry)
             if ok:
                 if entry["type"] == "start_hand":
                     started = True
-                if entry["type"] == TIE_CARD:
+                if entry["type"] == tie_card:
                     tied_in.add(actor)
                 state = new_state
                 yield state

@@ -57,6 +57,13 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         it is at); by default none."""
         return []
 
+    def kept_shown(self, sid: str) -> dict[str, list[str]]:
+        """`sid`'s kept cards (`kept`) as the views show them, on a seat of the hand and in its
+        reveal offer: under the name the game gives them (``BLOCKS["kept"]["field"]``); nothing
+        for a game whose players keep no cards face up."""
+        block = self.BLOCKS.get("kept")
+        return {block["field"]: list(self.kept(sid))} if block else {}
+
     def names_discards(self) -> bool:
         """Whether a move that discards names the card it puts on the discard pile (a face-up
         pile: `discard.PublicDiscardPile`); by default not."""
@@ -131,7 +138,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                 "folded": p["folded"],
                 "all_in": not p["folded"] and _stack(self.s, sid) == 0,
                 "hand_size": p["hand_size"],
-                "static": list(p["static"]),
+                **self.kept_shown(sid),
                 "entered": p["cards"] is not None,
                 "cards": list(p["cards"]) if complete and p["cards"] is not None else None,
                 **self.tie_player_view(sid),
@@ -164,7 +171,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
             "pots": [] if h["stage"] == "show" else
                     pots_of(h, {sid: seat["stack"] for sid, seat in self.s["seats"].items()}),
             "deck": deck_left(h, self.rules),
-            "junk": h["junk"],
+            "out_of_play": h["out_of_play"],
             "discard_top": h["discard_top"],
             "last_roll": h["last_roll"],
             "rolls": h["rolls"],
@@ -255,9 +262,12 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         if h and h["stage"] == "reveal" and sid in h["p"] and not h["p"][sid]["folded"]:
             p = h["p"][sid]
             if not (h["revealed"] and p["cards"] is not None):  # a face-up hand stands
-                out.append({"type": "reveal", "hand_size": p["hand_size"], "static": list(p["static"])})
+                out.append({"type": "reveal", "hand_size": p["hand_size"], **self.kept_shown(sid)})
         out += self.tie_moves(sid)  # a tied player's card, unless it stood face up at a clash
-        return describe(out, rules, seat_facts(s, sid))  # each move's words and inputs (offers.py)
+        # Each move's words and inputs (offers.py); a hand entered at the reveal has the kept
+        # cards in already.
+        kept = tuple(self.kept(sid)) if h is not None and h["stage"] == "reveal" and sid in h["p"] else ()
+        return describe(out, rules, seat_facts(s, sid, kept))
 
     def any_roll(self) -> dict[str, Any]:
         """A roll's fields with dice of the table's trigger (which faces does not matter to

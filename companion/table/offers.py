@@ -63,10 +63,12 @@ class SeatFacts:
     stack: int
     bet: int = 0
     buy_ins: tuple[int, ...] | Callable[[], tuple[int, ...]] = ()  # or how to find them (only a free buy-in asks)
+    kept: tuple[str, ...] = ()  # the cards it keeps face up (`Play.kept`): in at the reveal already
 
 
-def seat_facts(s: Mapping[str, Any], sid: str) -> SeatFacts:
-    """A seat's `SeatFacts` from the table state `s` (read-only)."""
+def seat_facts(s: Mapping[str, Any], sid: str, kept: tuple[str, ...] = ()) -> SeatFacts:
+    """A seat's `SeatFacts` from the table state `s` (read-only); `kept`: the cards it keeps
+    face up, as its game says (`Play.kept`)."""
     seat = s["seats"][sid]
     h = s["hand"]
     mine = h["p"].get(sid) if h is not None else None
@@ -75,7 +77,7 @@ def seat_facts(s: Mapping[str, Any], sid: str) -> SeatFacts:
         chips = sum(c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"])
         return _usual(chips, (x["bought_in"] for k, x in s["seats"].items() if k != sid and x["bought_in"] > 0))
 
-    return SeatFacts(stack=seat["stack"], bet=mine["bet"] if mine else 0, buy_ins=usual)
+    return SeatFacts(stack=seat["stack"], bet=mine["bet"] if mine else 0, buy_ins=usual, kept=kept)
 
 
 def _usual(chips: int, others: Iterable[int]) -> tuple[int, ...]:
@@ -123,7 +125,7 @@ def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> li
         hit = None
         if not free_buy_in:
             try:
-                key = (id(rules), seat.stack, seat.bet, *item.items())
+                key = (id(rules), seat.stack, seat.bet, seat.kept, *item.items())
                 hit = _MEMO.get(key)
             except TypeError:  # a field that is no plain value (a list): not remembered
                 key = None
@@ -211,7 +213,7 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
             inputs = [cards_input("card", rules, 1, "The card you discard")]
     elif typ == "reveal":
         words, style = "Show my hand", "primary"
-        inputs = [cards_input("cards", rules, item["hand_size"], "Your hand", item.get("static", ()))]
+        inputs = [cards_input("cards", rules, item["hand_size"], "Your hand", seat.kept)]
     elif typ == "sit_out":
         words = "Sit out the next hands"
     elif typ == "sit_in":

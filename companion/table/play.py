@@ -147,7 +147,7 @@ class Play:
             self.s["seats"][sid]["stack"] -= fee
             self.s["sabacc_pot"] += fee
         p["folded"], p["folded_turn"] = True, h["turn_no"]
-        h["junk"] += p["hand_size"]
+        h["out_of_play"] += p["hand_size"]
         self.hand_on_discard_pile()
         self.emit("folded", seat=sid, fee=fee, stack=self.stack(sid), sabacc_pot=self.s["sabacc_pot"],
                   **({"pot": rules.words.pot} if fee and into_pot else {}))

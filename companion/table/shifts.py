@@ -55,7 +55,7 @@ class Shifts(Play):
             h["shift"] = {"kind": kind.value, "round": h["round"], "instructions": instructions,
                           "announcement": words}
             if kind is ShiftKind.WILD:
-                h["junk"] = 0  # the cards out of play are shuffled back in
+                h["out_of_play"] = 0  # the cards out of play are shuffled back in
             self.deal_job({x: (1 if kind is ShiftKind.RIM else
                                h["p"][x]["hand_size"] - len(self.kept(x)))
                            for x in instructions

@@ -48,7 +48,8 @@ class Seat(TypedDict):
 
 
 class Player(TypedDict):
-    """One seat's part in the running hand."""
+    """One seat's part in the running hand: the runtime's fields (a game keeps its own beside
+    them, `OwnState.player`)."""
 
     committed: int  # credits (and stakes) put in this hand: ante and bets
     bet: int  # put in during the current betting round
@@ -56,10 +57,6 @@ class Player(TypedDict):
     folded_turn: int | None  # the turn number it folded in (a turn player still rolls)
     acted: bool  # has acted since the last bet or raise in this betting round
     hand_size: int  # cards held (the table counts them; the cards are physical)
-    static: list[str]  # the codes of the cards the player set aside face up
-    static_turn: int | None  # the turn the counts below belong to
-    added: int  # face-up cards set aside in that turn
-    removed: int  # face-up cards taken back in that turn
     cards: list[str] | None  # the hand entered at the reveal (hidden until all are in)
     fees: int  # fees paid into the pot this hand: in the main pot, no commitment level of their own
 
@@ -115,7 +112,7 @@ class Hand(TypedDict):
     called_by: str | None  # the caller
     after: list[str]  # AfterCall steps still to come between the call and the reveal
     finishing: str | None  # the phase the others finish after a call
-    junk: int  # cards out of play (dropped hands)
+    out_of_play: int  # cards out of play (dropped hands, discards)
     last_roll: dict[str, Any] | None  # the latest roll record
     shift: dict[str, Any] | None  # the latest shift: kind, round, each player's instructions
     rolls: list[dict[str, Any]]  # every roll of the hand
@@ -181,8 +178,7 @@ def new_seat(name: str) -> Seat:
 def new_player(hand_size: int) -> Player:
     """A seat's part in a hand it was just dealt into."""
     return {"committed": 0, "bet": 0, "folded": False, "folded_turn": None, "acted": False,
-            "hand_size": hand_size, "static": [], "static_turn": None, "added": 0, "removed": 0,
-            "cards": None, "fees": 0}
+            "hand_size": hand_size, "cards": None, "fees": 0}
 
 
 def new_hand(no: int, dealer: str | None, token: str | None, players: list[str], deal_size: int,
@@ -196,7 +192,7 @@ def new_hand(no: int, dealer: str | None, token: str | None, players: list[str],
         "p": {sid: new_player(deal_size) for sid in players},
         "round": 1, "steps": [], "step": -1, "turn_no": 0, "turn_of": None,
         "betting": None, "called_by": None, "after": [], "finishing": None,
-        "junk": 0, "last_roll": None, "shift": None, "rolls": [],
+        "out_of_play": 0, "last_roll": None, "shift": None, "rolls": [],
         "revealed": False, "settlement": None,
         "seed_commitment": seed_commitment, "seed": None, "sabacc_pot_start": sabacc_pot,
         "call_open": False, "passed": [], "drew_last": None, "deal": [],
@@ -212,7 +208,9 @@ class OwnState:
     """A game's own state (the plan's `StateSchema`): the fields it keeps in a hand and in each
     player's part of it, plain JSON, with the value each starts at. A new hand gets them
     (`new_hand`), and so does an older snapshot's hand that lacks them (`Table.from_json`): a
-    field a game adds later needs no migration of its own.
+    field a game adds later needs no migration of its own. A command replaces a player's list
+    whole (``p["stock"] = [*p["stock"], code]``), never changes it in place: a command's working
+    copy shares it with the state (`copy_hand`).
 
     >>> own = OwnState(hand={"tokens_played": 0}, player={"stock": []})
     >>> h = {"p": {"s1": {"stock": ["x"]}, "s2": {}}}
@@ -344,9 +342,11 @@ def _copy_last(rows: list[Row]) -> list[Row]:
 
 def copy_hand(h: Hand) -> Hand:
     """A hand a command may change: the fields changed in place are copied (`p`, `betting`,
-    and the lists `steps`, `rolls`, `after`, `passed` that a command edits), the others shared."""
+    and the lists `steps`, `rolls`, `after`, `passed` that a command edits), the others shared.
+    A player's part is copied one level deep: its lists (the runtime's and a game's own,
+    `OwnState`) are replaced whole by a command, never changed in place."""
     out = h.copy()
-    out["p"] = {sid: {**p, "static": list(p["static"])} for sid, p in h["p"].items()}
+    out["p"] = {sid: p.copy() for sid, p in h["p"].items()}
     out["betting"] = h["betting"].copy() if h["betting"] is not None else None
     out["steps"] = list(h["steps"])
     out["rolls"] = list(h["rolls"])
@@ -364,12 +364,20 @@ HAND_ADDED: dict[str, Any] = {"call_open": False, "passed": [], "drew_last": Non
 PLAYER_ADDED: dict[str, Any] = {"fees": 0}
 
 
+#: Hand fields renamed since: the name an older snapshot has -> today's (`migrate`). The cards
+#: out of play had one game's word for them.
+HAND_RENAMED: dict[str, str] = {"junk": "out_of_play"}
+
+
 def migrate(state: dict[str, Any]) -> TableState:
     """An older snapshot in today's form (in place): fields added since get their defaults.
     The snapshot is one `Table.to_json` wrote (today or in an older version), so once
     completed here it is a `TableState`."""
     h = state.get("hand")
     if h is not None:
+        for old, new in HAND_RENAMED.items():
+            if old in h:
+                h[new] = h.pop(old)
         for k, v in HAND_ADDED.items():
             h.setdefault(k, copy_json(v))
         for player in h["p"].values():
@@ -417,7 +425,7 @@ def roller_of(h: Hand, step: Step | None) -> str | None:
 def deck_left(h: Hand, rules: RuleSet) -> int:
     """Cards left in the draw pile: the deck minus every live hand and the cards out of play."""
     held = sum(p["hand_size"] for p in h["p"].values() if not p["folded"])
-    return rules.deck.in_play(rules) - held - h["junk"]
+    return rules.deck.in_play(rules) - held - h["out_of_play"]
 
 
 def pots_of(h: Hand, stacks: dict[str, int] | None = None) -> list[dict[str, Any]]:

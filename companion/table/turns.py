@@ -308,7 +308,7 @@ class Turns(Play):
         st = h["steps"][h["step"]]  # the draw step (check_draw)
         p = h["p"][sid]
         p["hand_size"] += taken.cards
-        h["junk"] += taken.discards - (1 if taken.takes_discard else 0)
+        h["out_of_play"] += taken.discards - (1 if taken.takes_discard else 0)
         if fee:
             self.pay_fee(sid, fee)  # into the hand's pot, no bet
         if taken.dealt:

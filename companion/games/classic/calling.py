@@ -34,6 +34,11 @@ WORDS: dict[str, tuple[str, str, bool]] = {
     "no_call": ("No call: play on", "", False),
 }
 
+#: Calling the hand as the runtime's "call" building block (`Evening.BLOCKS`; the runtime
+#: keeps the call step, its windows and who called): the move that calls and the move that
+#: passes in a call step, by the names ledgers and views have always used.
+BLOCK = {"move": "call_hand", "pass": "no_call"}
+
 #: What an undone calling move was, in words (`evening.undone_words`).
 UNDONE = {"call_hand": "{who}'s call of the hand", "no_call": "{who}'s “no call”"}
 

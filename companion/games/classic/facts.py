@@ -15,11 +15,12 @@ from typing import Any
 from companion.games.api import fact
 from companion.rules.rulesets import RuleSet
 from companion.table.offers import card_name
+from companion.games.classic.static_field import of
 from companion.table.state import Hand
 
 
 def seat_facts(h: Hand, rules: RuleSet) -> dict[str, list[dict[str, Any]]]:
     """Each seat's static field, by the deck's card names, for the seats that have laid cards
     there (a seat without any has no fact: nothing to read)."""
-    return {sid: [fact("static", "static field", ", ".join(card_name(rules, c) for c in h["p"][sid]["static"]))]
-            for sid in h["players"] if h["p"][sid]["static"]}
+    return {sid: [fact("static", "static field", ", ".join(card_name(rules, c) for c in of(h, sid)["static"]))]
+            for sid in h["players"] if of(h, sid)["static"]}

@@ -3,14 +3,16 @@ front of them, where they stay through a shift (RULES.md "The static field"), an
 back, as often as the rule set's `static_field` limit lets them (free, one change a turn, one
 in and one out in the play round, or none).
 
-The cards lie in the hand's per-player record (`Player.static`), which the shared engine
-reads when a hand is entered at the reveal or shifted; this section owns the moves that put
-them there and take them back, with their checks, words and schemas.
+The cards lie in the hand's per-player record, in classic's own fields (`OWN_PLAYER`, given to
+every hand: `ClassicHand.OWN_STATE`); the shared engine reads them as the kept cards (`kept`,
+the runtime's "kept" building block, `BLOCK`) when a hand is entered at the reveal or shifted,
+and the views show them. This section owns the moves that put them there and take them back,
+with their checks, words and schemas.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from companion.games.classic.options import StaticField
 from companion.refusal import Refused
@@ -19,13 +21,39 @@ from companion.rules.rulesets import Phase, RuleSet, ShiftKind
 from companion.table.commands import CARD, FOR_SEAT, obj
 from companion.table.offers import cards_input, card_name, offer
 from companion.table.play import Play
-from companion.table.state import Hand, TableState, current_step, words_cards
+from companion.table.state import Hand, Player, TableState, current_step, words_cards
 
 #: The static field's moves -> the JSON Schema of their fields.
 COMMANDS: dict[str, dict[str, Any]] = {
     "static_add": obj({**FOR_SEAT, "card": CARD}, ("card",)),
     "static_remove": obj({**FOR_SEAT, "card": CARD}, ("card",)),
 }
+
+
+#: The static field as the runtime's "kept" building block (`Evening.BLOCKS`): the names of its
+#: field in a seat's view, its moves and their events (the names ledgers and views have always
+#: used), and its words, for the pages.
+BLOCK = {"field": "static", "add": "static_add", "remove": "static_remove",
+         "added": "static_added", "removed": "static_removed", "words": "static field"}
+
+#: Classic's own fields of each player's part of a hand, with their first values
+#: (`state.OwnState`). Replaced whole, never changed in place (`state.copy_hand`).
+OWN_PLAYER: dict[str, Any] = {"static": [], "static_turn": None, "added": 0, "removed": 0}
+
+
+class StaticPlayer(Player):
+    """A player's part of a classic hand: the runtime's fields and the static field's."""
+
+    static: list[str]  # the codes of the cards the player set aside face up
+    static_turn: int | None  # the turn the counts below belong to
+    added: int  # face-up cards set aside in that turn
+    removed: int  # face-up cards taken back in that turn
+
+
+def of(h: Hand, sid: str) -> StaticPlayer:
+    """`sid`'s part of classic hand `h`, with its static field (`OWN_PLAYER`: every hand of a
+    classic table has it)."""
+    return cast(StaticPlayer, h["p"][sid])
 
 
 #: What an undone static-field move was, in words (`evening.undone_words`).
@@ -48,9 +76,11 @@ def static_allowance(s: TableState, rules: RuleSet, sid: str) -> dict[str, bool]
     h = s["hand"]
     if rules.game_options.static_field is StaticField.NONE or h is None or h["stage"] != "play":
         return no
-    p = h["p"].get(sid)
+    if sid not in h["p"]:
+        return no
+    p = of(h, sid)
     step = current_step(h)
-    if p is None or p["folded"] or step is None or h["called_by"] is not None:
+    if p["folded"] or step is None or h["called_by"] is not None:
         return no
     room = len(p["static"]) < p["hand_size"]
     if rules.game_options.static_field is StaticField.FREE:
@@ -80,7 +110,8 @@ class StaticFieldMoves(Play):
         h = self.need_play()
         if self.rules.game_options.static_field is StaticField.NONE:
             raise Refused(409, "this rule set has no static field", None)
-        p = self.in_play(sid)
+        self.in_play(sid)
+        p = of(h, sid)
         try:
             code = self.rules.deck.normalize(f["card"])
         except deck.UnknownCard as exc:
@@ -98,18 +129,19 @@ class StaticFieldMoves(Play):
         if p["static_turn"] != turn:
             p["static_turn"], p["added"], p["removed"] = turn, 0, 0
         if add:
-            everywhere = [c for q in h["p"].values() if not q["folded"] for c in q["static"]] + [code]
+            everywhere = [c for q in h["p"] if not h["p"][q]["folded"] for c in of(h, q)["static"]] + [code]
             try:
                 self.rules.deck.check_copies(everywhere)
             except deck.TooManyCopies as exc:
                 raise Refused(422, f"{exc} across the static fields", "card") from None
-            p["static"].append(code)
+            p["static"] = [*p["static"], code]  # replaced, not changed in place (OWN_PLAYER)
             p["added"] += 1
             self.emit("static_added", seat=sid, card=code, static=list(p["static"]))
         else:
             if code not in p["static"]:
                 raise Refused(422, f"{code} is not in your static field", "card")
-            p["static"].remove(code)
+            i = p["static"].index(code)
+            p["static"] = p["static"][:i] + p["static"][i + 1:]
             p["removed"] += 1
             self.emit("static_removed", seat=sid, card=code, static=list(p["static"]))
 
@@ -128,7 +160,7 @@ class StaticFieldMoves(Play):
             out.append(offer({"type": "static_add"}, "Add to my static field",
                              inputs=[cards_input("card", rules, 1, "Card to put in your static field")]))
         if allowed["remove"] and h is not None:
-            held = h["p"][sid]["static"]
+            held = of(h, sid)["static"]
             out.append(offer({"type": "static_remove"}, "Take back", "quiet", inputs=[
                 {"field": "card", "kind": "choice", "words": "The card you take back from your static field",
                  "options": [[c, card_name(rules, c)] for c in dict.fromkeys(held)]}]))
@@ -138,11 +170,11 @@ class StaticFieldMoves(Play):
 
     def kept(self, sid: str) -> list[str]:
         """The static field's cards stay in front of the player through a shift."""
-        return self.hand["p"][sid]["static"]
+        return of(self.hand, sid)["static"]
 
     def kept_words(self) -> str:
         """What the kept cards are called."""
-        return "static field"
+        return BLOCK["words"]
 
     def shift_instructions(self, kind: ShiftKind) -> dict[str, str]:
         """What each player still in the hand does in this shift: the cards outside their
@@ -153,7 +185,7 @@ class StaticFieldMoves(Play):
         # A rule set without a static field has no cards "outside" it to speak of.
         outside = "" if self.rules.game_options.static_field is StaticField.NONE else " outside the static field"
         for i, sid in enumerate(live):
-            p = h["p"][sid]
+            p = of(h, sid)
             n = p["hand_size"] - len(p["static"])
             if n == 0:
                 out[sid] = "All your cards are in the static field: keep them."

@@ -21,7 +21,7 @@ from companion.games.classic.static_field import StaticFieldMoves
 from companion.table import tie_draw
 from companion.table.dealt import DealtHand
 from companion.table.outcome import Told
-from companion.table.state import Step, current_step
+from companion.table.state import OwnState, Step, current_step
 from companion.table.tie_draw import TieDraw
 
 #: The sudden demise, the runtime's tie broken by drawn cards (`tie_draw`), in the names
@@ -40,10 +40,13 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
     COMMANDS = {**DealtHand.COMMANDS, **calling.COMMANDS, **sides.COMMANDS, **static_field.COMMANDS,
                 **tie_draw.commands(TIE)}
 
-    #: The runtime's building blocks classic composes, in its names (Evening.BLOCKS).
-    BLOCKS: Mapping[str, Mapping[str, str]] = {"tie": TIE}
-    #: The tie's fields (older snapshots kept `demise_shown` for the face-up tie cards).
-    OWN_STATE = tie_draw.own_state(TIE, shown_before="demise_shown")
+    #: The runtime's building blocks classic composes, by its own names (`Evening.BLOCKS`):
+    #: the static field is its kept cards, calling the hand is the call step's moves, and the
+    #: sudden demise is the tie broken by drawn cards.
+    BLOCKS: Mapping[str, Mapping[str, str]] = {"kept": static_field.BLOCK, "call": calling.BLOCK, "tie": TIE}
+    #: Classic's own fields of a hand and of each player's part: the tie's (older snapshots
+    #: kept `demise_shown` for the face-up tie cards) and the static field's.
+    OWN_STATE = tie_draw.own_state(TIE, shown_before="demise_shown") | OwnState(player=static_field.OWN_PLAYER)
     HIDDEN_FIELDS = {**DealtHand.HIDDEN_FIELDS, **tie_draw.hidden(TIE)[0]}
     SHOWN_BY = {**DealtHand.SHOWN_BY, **tie_draw.hidden(TIE)[1]}
     cmd_demise_card = TieDraw.enter_tie_card
@@ -84,10 +87,10 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
         """The judge reads each player's side (Force Sabacc), in Hold 'Em which of a hand's
         cards lie in its static field (every other player's are community cards), and the
         card a sudden demise dealt."""
-        p, card = self.any_hand()["p"][sid], self.tie_names()["card"]
+        p, tie = static_field.of(self.hand, sid), self.any_hand()["p"][sid][self.tie_names()["card"]]
         return {"static": tuple(p["static"]) if self.rules.game_options.holdem and not p["folded"] else (),
                 "side": self.side_of(sid),
-                "demise": (p[card],) if p[card] else ()}
+                "demise": (tie,) if tie else ()}
 
     def settlement(self, reveals: list[dict[str, Any]], sabacc_pot: int) -> Settlement:
         """Classic's settlement of the reveal (`settle.settle`, RULES.md)."""
@@ -109,7 +112,8 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
         """What the words of a settlement read of a hand: its demise card, its static field
         (Hold 'Em's community cards) and its side (Force Sabacc)."""
         p = self.any_hand()["p"][sid]
-        return {"demise": p[self.tie_names()["card"]], "static": p["static"], "side": self.side_of(sid)}
+        return {"demise": p[self.tie_names()["card"]], "static": static_field.of(self.hand, sid)["static"],
+                "side": self.side_of(sid)}
 
     def why_of(self, x: dict[str, Any], told: Told) -> str:
         """Why a hand won or lost, with its demise card and a bomb-out (outcome.why)."""

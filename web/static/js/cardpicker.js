@@ -127,6 +127,7 @@ export class CardPicker {
    *   cards    initial card codes
    *   allowed  which cards the rules let a hand hold (card -> bool; default: every card)
    *   locked   cards that cannot be taken out (laid face up: they are part of the hand)
+   *   lockedWords  where the locked cards lie, in the game's words (default "the cards you keep face up")
    *   onChange called with the list of codes after every change
    */
   constructor(root, opts = {}) {
@@ -139,6 +140,8 @@ export class CardPicker {
     this.allowed = opts.allowed || null;
     this.disabled = false;
     this.locked = [...(opts.locked || [])];
+    // Where the locked cards lie, in the game's words (the kept block's: "your " and its words).
+    this.lockedWords = opts.lockedWords || "the cards you keep face up";
     this._cards = [];
     this.id = root.id || `cardpicker-${++pickerSeq}`;
     if (opts.label) root.setAttribute("aria-label", opts.label);
@@ -194,7 +197,7 @@ export class CardPicker {
   remove(index) {
     if (index < 0 || index >= this._cards.length) return;
     if (this._isLocked(index)) {
-      this._say(`${cardName(this.deck, this._cards[index], this.tarot)} lies in your static field: it stays in your hand.`);
+      this._say(`${cardName(this.deck, this._cards[index], this.tarot)} lies in ${this.lockedWords}: it stays in your hand.`);
       return;
     }
     this._cards.splice(index, 1);
@@ -403,7 +406,7 @@ export class CardPicker {
         b.disabled = true;
         b.classList.add("locked");
         x.textContent = "";
-        b.setAttribute("aria-label", `${name}, in your static field`);
+        b.setAttribute("aria-label", `${name}, in ${this.lockedWords}`);
       }
       b.addEventListener("click", () => {
         this.remove(i);

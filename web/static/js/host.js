@@ -7,8 +7,8 @@
 // untrusted: they are only ever set as textContent.
 
 import { clearFieldErrors, showFieldError } from "./api.js";
-import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement, outOfGame, blockNames } from "./live.js";
-import { offerBlocks } from "./moves.js";
+import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement, outOfGame, blockNames, capital } from "./live.js";
+import { offerBlocks, blockMoves, commandOf } from "./moves.js";
 import { tableFacts, seatFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { showdown } from "./showdown.js";
@@ -588,9 +588,13 @@ function consolePage(root) {
   // at each update, shows them as the phone's big buttons, marked "for Han", and sends them
   // with `seat`. (One seat's, not every seat's in every host view: each costs trial moves.)
 
-  // The moves the console draws itself; any other (a game's it does not know) is drawn from
-  // its offer by moves.js. Words, styles and second taps are the server's (offers.py).
-  const KNOWN = new Set(["check", "call", "bet", "raise", "all_in", "fold", "roll", "call_hand", "no_call", "draw", "no_show", "reveal", "demise_card", "show"]);
+  // The moves the console draws itself, and the building blocks' the game uses (the view's
+  // blocks: a call step's call and pass, the kept cards', a tie's card); any other (a game's it
+  // does not know) is drawn from its offer by moves.js. Words, styles and second taps are the
+  // server's (offers.py).
+  const KNOWN = ["check", "call", "bet", "raise", "all_in", "fold", "roll", "draw", "no_show", "reveal", "show"];
+  const known = () => new Set([...KNOWN, ...blockMoves(state.blocks)]);
+  const keptNames = () => (state.blocks || {}).kept || {}; // {} where the game keeps no cards face up
   let seatPlayKey = null;
   const tapGuard = new TapGuard(() => [$("seat-play")]);
   let armedKey = null;
@@ -681,7 +685,8 @@ function consolePage(root) {
       armedKey = null;
       sending = true;
       // The host rolls and closes the call window as the host: those commands name no seat.
-      let body = ["roll", "no_call"].includes(entry.type) ? entry : { ...entry, seat: sid };
+      const asHost = new Set(["roll", ...blockMoves(state.blocks, { call: ["pass"] })]);
+      let body = asHost.has(entry.type) ? entry : { ...entry, seat: sid };
       if (fill) {
         body = fill(body); // a move that discards names its card (the face-up discard pile)
         if (!body) { sending = false; return; }
@@ -727,9 +732,10 @@ function consolePage(root) {
     const got = await call("GET", `${base}/seats/${encodeURIComponent(sid)}/legal`, undefined, token);
     if (asked !== legalAsked || !got.ok) return; // a newer update asked again meanwhile
     const seat = state.seats.find((s) => s.seat === sid);
-    const keptMoves = got.data.legal.filter((l) => l.type === "static_add" || l.type === "static_remove");
+    const keptTypes = blockMoves(state.blocks, { kept: ["add", "remove"] });
+    const keptMoves = got.data.legal.filter((l) => keptTypes.has(l.type));
     const legal = got.data.legal.filter((l) =>
-      !["sit_out", "sit_in", "leave", "cash_out", "buy_in", "static_add", "static_remove"].includes(l.type));
+      !["sit_out", "sit_in", "leave", "cash_out", "buy_in"].includes(l.type) && !keptTypes.has(l.type));
     renderSeatKept(sid, seat, keptMoves);
     const key = JSON.stringify([sid, legal, Boolean(deck)]);
     if (key === seatPlayKey) return;
@@ -740,20 +746,22 @@ function consolePage(root) {
     let cards = null;
     const kind = (l) => (l.style === "primary" || l.style === "danger" ? l.style : "");
     const others = [];
+    const knows = known();
+    const blocks = blockMoves(state.blocks); // a building block's move without inputs: a plain button
     for (const l of legal) {
-      if (["check", "call", "all_in", "fold", "roll", "call_hand"].includes(l.type)) {
-        out.push(seatButton(sid, `${l.words} for ${name}`, { type: l.type }, kind(l), null, l.confirm));
+      if (["check", "call", "all_in", "fold", "roll"].includes(l.type)
+          || (blocks.has(l.type) && !(l.inputs || []).length)) {
+        out.push(seatButton(sid, `${l.words} for ${name}`, commandOf(l), kind(l), null, l.confirm));
       }
       else if (l.type === "bet" || l.type === "raise") amountMoves(sid, name, l, out);
-      // The console says these two of the seat, not as the seat would ("Keep my hand hidden").
-      else if (l.type === "no_call") out.push(seatButton(sid, `No call for ${name}`, { type: "no_call" }));
+      // The console says this of the seat, not as the seat would ("Keep my hand hidden").
       else if (l.type === "draw") {
         if (l.card && !cards) cards = { type: "discard", action: l.action };
         out.push(seatButton(sid, `${l.words} for ${name}`, { type: "draw", action: l.action },
           kind(l), l.card ? withDiscard : null, l.confirm));
       } else if (l.type === "no_show") out.push(seatButton(sid, `Keep ${name}'s hand hidden`, { type: "no_show" }));
       else if (l.type === "reveal" || l.type === blockNames("tie").move || l.type === "show") cards = l;
-      else if (!KNOWN.has(l.type)) others.push(l);
+      else if (!knows.has(l.type)) others.push(l);
     }
     // A move of a game the console does not know, drawn from its offer, for the seat.
     out.push(...offerBlocks(others, {
@@ -780,8 +788,11 @@ function consolePage(root) {
         if (cardsPicker) cardsPicker.destroy();
         const whole = cards.type === "reveal" || cards.type === "show";
         const max = whole ? cards.hand_size : 1;
+        // The cards of the hand already in (laid face up): the offer's cards input says which.
+        const inAlready = (cards.inputs && cards.inputs[0] && cards.inputs[0].locked) || [];
         cardsPicker = new CardPicker($("seat-cards"), {
-          deck, pool: new CardPool(deck), max, locked: cards.static || [], cards: cards.static || [],
+          deck, pool: new CardPool(deck), max, locked: inAlready, cards: inAlready,
+          lockedWords: `${name}'s ${keptNames().words}`,
           label: whole ? `${name}'s hand` : cards.type === "discard" ? `The card ${name} discards`
             : `${name}'s ${gameWords().tie_card}${cards.draw > 1 ? ` (tied again: draw ${cards.draw})` : ""}`,
         });
@@ -797,26 +808,31 @@ function consolePage(root) {
   // The cards the seat lays face up, as its phone would offer them (a seat without a phone too).
   let keptPicker = null;
   let keptFor = null;
+  let keptAdding = null; // the offer putting a card face up for the seat, while there is one
   function renderSeatKept(sid, seat, keptMoves) {
-    const removing = keptMoves.find((l) => l.type === "static_remove");
+    const names = keptNames();
+    const removing = keptMoves.find((l) => l.type === names.remove);
     const hand = state.hand && state.hand.stage !== "settled" ? state.hand : null;
     const player = hand ? hand.players.find((p) => p.seat === sid) : null;
+    const held = player && names.field ? player[names.field] : null;
     // Where the seat has cards to keep face up, or moves to keep one or take one back (a game
     // without such cards has neither).
-    const show = Boolean(player && player.static && deck && (keptMoves.length || player.static.length));
+    const show = Boolean(held && deck && (keptMoves.length || held.length));
     $("seat-kept-wrap").hidden = !show;
     if (!show) return;
+    $("seat-kept-words").textContent = capital(names.words);
     $("seat-kept-name").textContent = seat ? seat.name : sid;
-    $("seat-kept-list").replaceChildren(...(player.static.length ? player.static.map((c) => {
+    $("seat-kept-list").replaceChildren(...(held.length ? held.map((c) => {
       const li = el("li", { class: "card-chip" }, el("span", { text: cardWordsOf(c) }));
       if (removing) {
         const b = el("button", { type: "button", class: "button small", text: removing.words, "aria-label": `${removing.words}: ${cardWordsOf(c)}` });
-        b.addEventListener("click", () => send({ type: "static_remove", card: c, seat: sid }, $("seat-kept-wrap")));
+        b.addEventListener("click", () => send(commandOf(removing, { card: c }, { seat: sid }), $("seat-kept-wrap")));
         li.append(b);
       }
       return li;
     }) : [el("li", { class: "muted", text: "Empty." })]));
-    const adding = keptMoves.find((l) => l.type === "static_add");
+    const adding = keptMoves.find((l) => l.type === names.add);
+    keptAdding = adding || null;
     const canAdd = Boolean(adding);
     if (adding) $("seat-kept-add").textContent = adding.words; // as the seat's phone says it
     $("seat-kept-add").hidden = !canAdd;
@@ -832,7 +848,8 @@ function consolePage(root) {
     const card = keptPicker && keptPicker.cards[0];
     const slot = $("seat-kept-wrap").querySelector(".field-error");
     if (!card) { slot.textContent = "Pick the card first."; return; }
-    if (await send({ type: "static_add", card, seat: $("play-seat").value }, $("seat-kept-wrap"))) keptPicker.clear();
+    if (!keptAdding) return; // no longer offered: the next update hides the button
+    if (await send(commandOf(keptAdding, { card }, { seat: $("play-seat").value }), $("seat-kept-wrap"))) keptPicker.clear();
   });
 
   /** A discarding move played for a seat, with the card picked for it (or null: pick one). */

@@ -232,8 +232,6 @@ export function eventWords(ev, names) {
     case "passed": return `${who(ev.seat)} does not call`;
     // A draw that says itself (its event's words) is read so; else by its turn action.
     case "drew": return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : `${who(ev.seat)} ${actionWords(ev.action).done}`;
-    case "static_added": return `${who(ev.seat)} puts a card in the static field`;
-    case "static_removed": return `${who(ev.seat)} takes a card from the static field`;
     case "reveal_started": return "The reveal: enter your cards";
     case "cards_entered": return `${who(ev.seat)} has entered their cards`;
     // A card on the table more often than the deck holds: the engine says which, and who enters again.
@@ -258,8 +256,14 @@ export function eventWords(ev, names) {
     case "session_ended": return "The session is over: see the final standings";
     case "undone": return ev.words ? `The host undid ${nameCards(ev.words)}` : "The host undid the last entry";
     case "rules_changed": return `From the next hand the table plays ${ev.game}`;
-    // An event of a game this page does not know says itself in its `words` (shown as text).
-    default: return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : null;
+    default: {
+      // A card laid face up or taken back: the kept cards' events, by the game's names for them.
+      const kept = blockNames("kept");
+      if (ev.type === kept.added) return `${who(ev.seat)} puts a card in the ${kept.words}`;
+      if (ev.type === kept.removed) return `${who(ev.seat)} takes a card from the ${kept.words}`;
+      // An event of a game this page does not know says itself in its `words` (shown as text).
+      return typeof ev.words === "string" && ev.words ? nameCards(ev.words) : null;
+    }
   }
 }
 

@@ -27,6 +27,30 @@ import { loadDeck, CardPicker } from "./cardpicker.js";
 const ARM_MS = 4000;
 const CHOICES = new Set(["choice", "pile", "seat", "token"]);
 
+// The parts of each building block (the view's `blocks`: Evening.BLOCKS) that are moves: the kept
+// cards' putting one face up and taking one back, the tie's card entered, a call step's call and
+// pass. The block's other parts name its state, its events and its words.
+const BLOCK_MOVES = { kept: ["add", "remove"], tie: ["move"], call: ["move", "pass"] };
+// The blocks' moves a page draws in the block's own panel (the kept cards, the tie's card entry);
+// the others (a call step's) are buttons among the moves.
+export const PANEL_MOVES = { kept: ["add", "remove"], tie: ["move"] };
+
+/**
+ * The names the table's game gives the building blocks' moves (the view's `blocks`), as a Set:
+ * every block's moves, or only the parts `which` names ({block: [part, ...]}).
+ *
+ *   blockMoves({kept: {field: "stock", add: "stock_add", remove: "stock_take"}})
+ *     -> Set {"stock_add", "stock_take"}
+ */
+export function blockMoves(blocks, which = BLOCK_MOVES) {
+  const out = new Set();
+  for (const [block, parts] of Object.entries(which)) {
+    const names = (blocks || {})[block];
+    if (names) for (const part of parts) if (names[part]) out.add(names[part]);
+  }
+  return out;
+}
+
 /** The command an offer sends with `values` (its inputs'), for `forSeat` when the console plays. */
 export function commandOf(offer, values = {}, forSeat = null) {
   return { type: offer.type, ...(offer.fields || {}), ...values, ...(forSeat ? { seat: forSeat.seat } : {}) };

@@ -9,7 +9,7 @@ import {
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
   gameWords, capital, hasSabaccPot, handSizeWords, outOfGame, blockNames,
 } from "./live.js";
-import { offerBlocks } from "./moves.js";
+import { offerBlocks, blockMoves, PANEL_MOVES, commandOf } from "./moves.js";
 import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
@@ -20,12 +20,16 @@ const root = document.getElementById("play-root");
 const code = root.dataset.code;
 const $ = (id) => document.getElementById(id);
 
-// Commands that get their own panel rather than a button in "Your move".
-const ELSEWHERE = new Set(["static_add", "static_remove", "reveal", "show", "demise_card", "sit_out", "sit_in", "leave", "cash_out"]);
-// The moves "Your move" draws itself; any other (a game's this page does not know) is drawn
+// Commands that get their own panel rather than a button in "Your move": the runtime's, and a
+// building block's that the game uses (the kept cards', a tie's card: the view's blocks).
+const PANELS = ["reveal", "show", "sit_out", "sit_in", "leave", "cash_out"];
+const elsewhere = (state) => new Set([...PANELS, ...blockMoves(state.blocks, PANEL_MOVES)]);
+// The moves "Your move" draws itself, and the building blocks' (a call step's call and pass, by
+// the game's names: a plain button each); any other (a game's this page does not know) is drawn
 // from its offer by moves.js. Each move's words, style and second tap are the server's
 // (companion/table/offers.py: a move that cannot be taken back asks twice).
-const KNOWN = new Set([...ELSEWHERE, "buy_in", "check", "call", "bet", "raise", "all_in", "fold", "roll", "call_hand", "no_call", "draw", "no_show"]);
+const KNOWN = [...PANELS, "buy_in", "check", "call", "bet", "raise", "all_in", "fold", "roll", "draw", "no_show"];
+const known = (state) => new Set([...KNOWN, ...blockMoves(state.blocks)]);
 const ARM_MS = 4000;
 
 // ---- join ------------------------------------------------------------------------------------
@@ -274,7 +278,8 @@ function announceShift(ev, names, state) {
 // after any tap and after any rebuild the panel ignores taps for a moment (TapGuard).
 
 // Moves that make it this player's move ("Your move" lights up); a fold out of turn does not.
-const MY_MOVE = new Set(["check", "call", "bet", "raise", "roll", "draw", "no_call"]);
+// A call step's pass (the call block's) is one too.
+const MY_MOVE = ["check", "call", "bet", "raise", "roll", "draw"];
 const tapGuard = new TapGuard(() => [$("actions-panel"), $("buyin-panel")]);
 let actionsKey = null;
 const typed = new Map(); // amount form -> the text typed in it (kept across rebuilds)
@@ -370,7 +375,9 @@ function amountForm(label, type, field, lo, hi, verb) {
 /** Whether the table waits for this seat (not merely: it could fold). A move of a game this
  * page does not know counts as one. */
 function isMyMove(state) {
-  return ((state.you && state.you.legal) || []).some((l) => MY_MOVE.has(l.type) || !KNOWN.has(l.type));
+  const mine = new Set([...MY_MOVE, ...blockMoves(state.blocks, { call: ["pass"] })]);
+  const knows = known(state);
+  return ((state.you && state.you.legal) || []).some((l) => mine.has(l.type) || !knows.has(l.type));
 }
 
 /** An offer's button options: its style and its second tap (the server's). */
@@ -393,7 +400,9 @@ function amountMoves(l, into) {
 
 function renderActions(state) {
   const all = (state.you && state.you.legal) || [];
-  const legal = all.filter((l) => !ELSEWHERE.has(l.type) && l.type !== "buy_in");
+  const aside = elsewhere(state);
+  const legal = all.filter((l) => !aside.has(l.type) && l.type !== "buy_in");
+  const blocks = blockMoves(state.blocks); // a building block's move without inputs: a plain button
   const me = state.seats.find((s) => s.seat === live.seat);
   const stack = me ? me.stack : 0;
   const mine = isMyMove(state);
@@ -422,7 +431,7 @@ function renderActions(state) {
   const others = []; // moves of a game this page does not know: drawn from their offers
   for (const l of legal) {
     switch (l.type) {
-      case "check": case "call": case "all_in": case "roll": case "call_hand": case "no_call": case "no_show":
+      case "check": case "call": case "all_in": case "roll": case "no_show":
         out.push(actionButton(l.words, { type: l.type }, styled(l)));
         break;
       case "bet": case "raise": amountMoves(l, later); break;
@@ -439,7 +448,10 @@ function renderActions(state) {
           styled(l, { key: `draw-${l.action}`, fill: l.card ? withDiscard : null })));
         break;
       }
-      default: others.push(l); break;
+      default:
+        if (blocks.has(l.type) && !(l.inputs || []).length) out.push(actionButton(l.words, commandOf(l), styled(l)));
+        else others.push(l);
+        break;
     }
   }
   out.push(...offerBlocks(others, {
@@ -489,27 +501,39 @@ function renderBuyIn(state) {
 function cardItem(code, removable) {
   const li = h("li", { class: "card-item" }, h("span", { class: "card-name" }, cardWords(code)));
   if (removable) {
-    const b = h("button", { type: "button", class: "button small", dataset: { action: "static_remove" } },
+    const b = h("button", { type: "button", class: "button small", dataset: { action: removable.type } },
       removable.words);
     b.setAttribute("aria-label", `${removable.words}: ${cardWords(code)}`);
-    b.addEventListener("click", () => send({ type: "static_remove", card: code }, b));
+    b.addEventListener("click", () => send(commandOf(removable, { card: code }), b));
     li.append(b);
   }
   return li;
 }
 
+/** The names the table's game gives its kept cards (the view's blocks.kept: their field on a
+ * seat of the hand, the moves putting one face up and taking one back, their words); {} where
+ * its players keep none. */
+function keptNames(state) {
+  return (state.blocks || {}).kept || {};
+}
+
+let keptAdding = null; // the offer putting a card face up, while there is one
+
 function renderKept(state, mine) {
   // Shown where the player keeps cards face up, or may put one there or take one back now (the
   // server's offers): a game without such cards has neither.
-  const cards = mine ? mine.static : [];
-  const canRemove = legalOf(state, "static_remove")[0] || null;
-  const shown = Boolean(cards.length || canRemove || legalOf(state, "static_add").length);
+  const names = keptNames(state);
+  const cards = mine && names.field ? mine[names.field] || [] : [];
+  const canRemove = (names.remove && legalOf(state, names.remove)[0]) || null;
+  const adding = (names.add && legalOf(state, names.add)[0]) || null;
+  keptAdding = adding;
+  const shown = Boolean(cards.length || canRemove || adding);
   $("kept-panel").hidden = !shown;
   if (!shown) return;
+  $("kept-title").textContent = `My ${names.words}`;
   $("my-kept").replaceChildren(...(cards.length
     ? cards.map((c) => cardItem(c, canRemove))
     : [h("li", { class: "muted" }, "Empty.")]));
-  const adding = legalOf(state, "static_add")[0];
   const canAdd = adding && deck;
   $("kept-add-wrap").hidden = !canAdd;
   if (adding) $("kept-add").textContent = adding.words;
@@ -517,7 +541,7 @@ function renderKept(state, mine) {
     pickers.kept = new CardPicker($("kept-picker"), { deck, max: 1, label: adding.inputs[0].words });
   }
   if (pickers.kept && state.hand) {
-    pickers.kept.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p.static || []));
+    pickers.kept.pool.setReserved(state.hand.players.filter((p) => !p.folded).flatMap((p) => p[names.field] || []));
   }
 }
 
@@ -527,7 +551,8 @@ async function addKept(button) {
     $("kept-panel").querySelector(".field-error").textContent = "Pick the card first.";
     return;
   }
-  const result = await send({ type: "static_add", card }, button);
+  if (!keptAdding) return; // no longer offered: the next update hides the button
+  const result = await send(commandOf(keptAdding, { card }), button);
   if (result.ok) pickers.kept.clear();
 }
 
@@ -546,32 +571,37 @@ function renderReveal(state, mine) {
     clash = null;
   }
   $("reveal-panel").hidden = !reveal || !deck;
-  const othersStatic = hand ? hand.players.filter((p) => p.seat !== live.seat && !p.folded).flatMap((p) => p.static || []) : [];
+  const keptField = keptNames(state).field;
+  const othersKept = hand && keptField
+    ? hand.players.filter((p) => p.seat !== live.seat && !p.folded).flatMap((p) => p[keptField] || []) : [];
+  // The cards of the hand already in (laid face up): the offer's cards input says which.
+  const inAlready = (reveal && reveal.inputs && reveal.inputs[0] && reveal.inputs[0].locked) || [];
   if (reveal && deck) {
     const saved = `sabacc.reveal.${code}.${handKey}`;
     if (!pickers.reveal) {
       const pool = new CardPool(deck);
-      pool.setReserved(othersStatic); // laid face up by the others: not in this hand
+      pool.setReserved(othersKept); // laid face up by the others: not in this hand
       let kept = null;
       try { kept = JSON.parse(sessionStorage.getItem(saved) || "null"); } catch (err) { kept = null; }
       // After a reload the cards picked but not sent are still there.
-      const yours = state.you.cards || (kept && kept.length ? kept : reveal.static || []);
+      const yours = state.you.cards || (kept && kept.length ? kept : inAlready);
       pickers.reveal = new CardPicker($("reveal-picker"), {
-        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: reveal.static || [],
+        deck, pool, max: reveal.hand_size, label: "Your hand", cards: yours, locked: inAlready,
+        lockedWords: `your ${keptNames(state).words}`,
         onChange: (cards) => {
           try { sessionStorage.setItem(saved, JSON.stringify(cards)); } catch (err) { /* private mode */ }
           countCards(reveal.hand_size);
         },
       });
     } else {
-      pickers.reveal.pool.reserved = othersStatic;
+      pickers.reveal.pool.reserved = othersKept;
     }
     $("reveal-hint").textContent = clash ? `${clash}`
       : mine && mine.entered
       ? "Your cards are in; you can still change them until everyone has entered theirs."
       : reveal.type === "show"
       ? `Everyone else is out: show your ${reveal.hand_size} cards for the sabacc pot, or keep them hidden (Moves).`
-      : `Enter all ${reveal.hand_size} cards of your hand.${(reveal.static || []).length ? " Your static field is already in." : ""}`;
+      : `Enter all ${reveal.hand_size} cards of your hand.${inAlready.length ? ` Your ${keptNames(state).words} is already in.` : ""}`;
     $("reveal-hint").classList.toggle("clash", Boolean(clash));
     $("reveal-send").textContent = mine && mine.entered ? "Change my hand" : reveal.words;
     $("reveal-send").dataset.type = reveal.type;
