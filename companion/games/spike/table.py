@@ -41,11 +41,6 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieDraw, DealtHand)
     #: An undone tie card says the game's word for it ({tie_card}: the blind-draw card).
     UNDONE = {"demise_card": "{who}'s {tie_card}"}
 
-    #: The runtime's building blocks Spike uses, by its names (`Evening.BLOCKS`): the blind draw
-    #: is the tie (its stage, its tied players and its move: the names the pages and the bench
-    #: read; the tie draw's block names the rest).
-    BLOCKS = {"tie": {"stage": "demise", "move": "demise_card", "players": "demise_players"}}
-
     def hand_view(self, viewer: str | None) -> dict[str, Any] | None:
         """The shared hand view, with Spike's facts (docs/games.md "Facts"): the discard pile's
         top card."""
