@@ -77,6 +77,8 @@ def comparable(recorded: Any, new: Any) -> tuple[Any, Any]:
        a reveal offer (objects with a `hand_size`) no longer carry an empty `static`: the kept
        cards are shown only by a game that has them, under its own name for them (classic's
        `static`, as recorded).
+    10. The view's `rules` GAIN `kind_marks`: how the result tables mark a hand of a kind
+        (a special hand, a bust), which the page's style sheet read from the kinds' names.
 
     Raises AssertionError where the new value breaks these (a lost `name`, an added key, a
     legal list of another length), so the failure says what.
@@ -137,9 +139,10 @@ def _is_rule_set(value: Any) -> bool:
 
 def _rules_comparable(recorded: dict, new: dict) -> tuple[dict, dict]:
     assert "name" in new and "title" in new, f"the view's rules lost name or title: {sorted(new)}"
-    added = sorted(set(new) - set(recorded))
+    added = sorted(set(new) - set(recorded) - {"kind_marks"})  # 10.
     assert not added, f"the view's rules gained keys {added} (only losing the other game's is allowed)"
-    kept = {k: recorded[k] for k in new}
+    kept = {k: recorded[k] for k in new if k in recorded}
+    new = {k: v for k, v in new.items() if k in recorded}
     if isinstance(kept.get("words"), dict) and "bomb_out" in kept["words"]:  # 7.
         kept["words"] = {WORD_KEYS_RENAMED.get(k, k): v for k, v in kept["words"].items()}
     return comparable(kept, dict(new))

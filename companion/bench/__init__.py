@@ -382,7 +382,7 @@ def play_hands(client: JsonClient, table: Table, hands: int, times: list[float],
                out: dict[str, Any]) -> Table:
     """Play `hands` hands at `table` over HTTP, recording accepted actions' round trips in
     `times`; returns the table played last. The scripted player plays the games it knows; any
-    other game is played by its offers, and one that is over (Kessel, Coruscant Shift play to a
+    other game is played by its offers, and one that is over (a game played to a
     winner) is replaced by a new table of the same game, as the people at it would start one
     (`out["new_tables"]` counts them)."""
     for _ in range(hands):

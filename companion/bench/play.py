@@ -11,8 +11,8 @@ do, which deck: `state["rules"]["deck"]`), never a preset name.
 `build_session(registry, hands)` plays whole hands straight through a `TableOwner` — the same
 path as the API, minus HTTP — to prepare long sessions for the benchmark.
 
-Games whose commands this scripted player does not send (`scripted()`: Kessel, Coruscant
-Shift, a plug-in) are played by their offers instead (`OfferPlayer`, `play_offers`): each
+Games whose commands this scripted player does not send (`scripted()`: a game played to a
+winner, a plug-in) are played by their offers instead (`OfferPlayer`, `play_offers`): each
 seat's `you.legal` and the host's `host_legal`, a move picked at random and its inputs filled
 at random within their ranges and options; a refused move is never a stall, another is tried.
 The dealt-hand games keep the scripted player: it is deterministic, needs no view per seat
@@ -295,7 +295,7 @@ class OfferPlayer:
         if kind == "cards":
             return self.cards(item)
         values = [o[0] for o in item.get("options", [])]
-        if "count" in item:  # several distinct options (Kessel's three tokens)
+        if "count" in item:  # several distinct options (three tokens of a hand of them)
             return self.rng.sample(values, min(item["count"], len(values)))
         return self.rng.choice(values) if values else None
 

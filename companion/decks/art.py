@@ -137,7 +137,7 @@ def face_svg(deck: str, code: str, *, tarot: bool = False, copy: int = 0) -> str
     c = card(deck, code)
     signed = printed_deck(deck).signed
     colour, shape = ink(deck, c), mark(deck, c, copy)
-    # A card of a group with its own ink prints its picker face ("+7", "Impostor"): the value
+    # A card of a group with its own ink prints its picker face ("+7", a card's name): the value
     # on such a card may be known only at the reveal.
     value = c.short or value_text(c.value, signed=signed)
     name = card_name(deck, c, tarot)

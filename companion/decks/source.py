@@ -34,7 +34,7 @@ class DeckCard:
     its copies, one each (a deck that tells a value's copies apart), or empty; `set_aside`
     names the variant that sets the card aside (in the game's words) or is None. `ink` and `mark` are its group's own
     (`companion.rules.decks.Group`), empty when the group leaves them to the art; `short` is
-    the picker's face ("+7", "Impostor"), which a card of such a group prints large.
+    the picker's face ("+7", a card's name), which a card of such a group prints large.
     """
 
     code: str

@@ -69,6 +69,10 @@ class HandRanking:
     # Option names this game gives an attribute every rule set has (a game may call the rule
     # set's `ante` or `fold_fee` by a name of its own): (option, attribute).
     renames: tuple[tuple[str, str], ...] = ()
+    # How the result tables mark a hand of a kind, (kind, mark): "special" (a hand the game
+    # rewards beyond the pot, drawn in the accent colour) or "bust" (a hand that loses by itself,
+    # drawn in the warning colour); a kind not listed is drawn plainly.
+    marks: tuple[tuple[str, str], ...] = ()
     _loaded: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
 
     def _load(self, ref: str) -> Callable[..., Any]:

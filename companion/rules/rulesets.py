@@ -289,6 +289,7 @@ class RuleSet:
         del out["game_options"]  # the game's own options are keys of the rules, as every other
         out.update(self.game_options.to_json())
         out["kind_words"] = dict(self.hands.kinds)  # the pages say a hand's kind in these words
+        out["kind_marks"] = dict(self.hands.marks)  # ... and mark a special or a bust hand so
         out["tie"] = self.hands.tie  # the pages name the tie's exchange (the game's name for it)
         out["pot_words"], out["fold_words"] = self.pot_words, self.fold_words  # = words.pot, words.fold
         out["overrides"] = list(self.overrides)

@@ -1,8 +1,8 @@
 """`sabacc-companion scrambler simulate` and `sabacc-companion verify`.
 
     sabacc-companion scrambler simulate --trigger 2d6-doubles --rolls 100000 --json
-    sabacc-companion scrambler simulate --game coruscant --rolls 60000 --seed HEX
-    sabacc-companion scrambler simulate --dice kessel-dice --json
+    sabacc-companion scrambler simulate --game GAME --rolls 60000 --seed HEX
+    sabacc-companion scrambler simulate --dice DICE-KEY --json
     sabacc-companion verify --seed HEX --commitment HEX --roll 2d6-doubles:3,3 --roll d6-low:2
     sabacc-companion verify --record hand-7.json
 

@@ -3,7 +3,7 @@
 The names are the ones the USB box understands (`firmware/PROTOCOL.md`): LED ``idle``,
 ``rolling``, ``shift``, ``noshift``, ``rolled``, ``armed``, ``off``; beeps ``shift``,
 ``noshift``, ``rolled``, ``press``, ``error``. ``rolled`` announces dice whose faces are read,
-not judged for a shift (a game's `DiceSpec` says which: an Impostor's values, a target). On the Pi the same names are played on gpiozero devices by a
+not judged for a shift (a game's `DiceSpec` says which: a card's value, a target). On the Pi the same names are played on gpiozero devices by a
 `PatternPlayer`: one thread per device, so no GPIO callback ever waits for a blink.
 
 ``idle``, ``armed`` and ``off`` are *background* patterns: they last until replaced. The
@@ -83,7 +83,9 @@ def patterns_for(roll: Roll | Mapping) -> tuple[str, str]:
 
         >>> patterns_for({"trigger": "2d6-doubles", "dice": [3, 3], "shift": True})
         ('shift', 'shift')
-        >>> patterns_for({"trigger": "kessel-dice", "dice": [2, 5], "shift": False})
+        >>> from companion.games import registry  # any game's dice whose faces are read
+        >>> read = next(k for k, spec in registry.dice().items() if not spec.shifts and spec.led == "rolled")
+        >>> patterns_for({"trigger": read, "dice": [2, 5], "shift": False})
         ('rolled', 'rolled')
     """
     if isinstance(roll, Roll):

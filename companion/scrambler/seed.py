@@ -18,7 +18,7 @@ SubtleCrypto):
    `k` are written in decimal without leading zeros (``roll:0:0``, ``roll:12:0``).
 5. **Faces**: the roll's dice (the count of n-sided dice its key names, see `DiceSpec`: two
    d6 for ``2d6-*``, one d6 for ``d6-*``, one d10/d12/d20; a game's own dice as the game
-   declares them, e.g. two d6 for ``kessel-dice`` and ``coruscant-target``) are taken in order from that stream, one
+   declares them under a key of its own, e.g. two d6) are taken in order from that stream, one
    byte at a time: a byte ``b`` is *rejected* when ``b >= 256 - (256 % n)`` (the largest
    multiple of n not above 256: 252 for d6 and d12, 250 for d10, 240 for d20), otherwise the
    face is ``b % n + 1``. Rejection keeps every face exactly equally likely.

@@ -183,7 +183,7 @@ def _describe(item: Mapping[str, Any], rules: RuleSet, seat: SeatFacts) -> dict[
     typ = item["type"]
     words, style = typ.replace("_", " ").capitalize(), ""
     inputs: list[dict[str, Any]] = []
-    ante = getattr(rules, "ante", 0) or 1  # a game without an ante (Kessel's chips) counts in ones
+    ante = getattr(rules, "ante", 0) or 1  # a game without an ante (it plays for chips) counts in ones
     confirm = typ in CONFIRMED
     if typ == "check":
         words, style = "Check", "primary"

@@ -61,6 +61,8 @@ CLASSIC_HANDS = HandRanking(
     evaluator="companion.games.classic.hands:evaluate",
     sabacc_pot_kinds=frozenset({"idiots_array", "pure_sabacc"}),
     tie=SUDDEN_DEMISE,
+    # The hands that take the sabacc pot stand out; a bomb-out is the hand that loses by itself.
+    marks=(("idiots_array", "special"), ("pure_sabacc", "special"), ("bomb_out", "bust")),
     options=frozenset({"bomb_out_penalty", "ranking", "negative_pure", "fairy_empress", "holdem",
                        "force_sabacc", "corellia_run"}),
 )

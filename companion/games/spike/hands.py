@@ -227,6 +227,7 @@ SPIKE_HANDS = HandRanking(
     evaluator="companion.games.spike.hands:evaluate",
     sabacc_pot_kinds=frozenset(k.kind for k in KINDS if k.sabacc),
     tie=BLIND_DRAW,
+    marks=(("pure_sabacc", "special"),),  # as the result tables have always marked it
     last_player_shows=True,
     options=OPTIONS,
     draw_key="companion.games.spike.hands:blind_draw_key",

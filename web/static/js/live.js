@@ -169,7 +169,7 @@ export function blockNames(block) {
 
 /** Take the game's words from a view's rules: its kinds of hand, turn actions and dice. */
 function setGameWords(rules) {
-  setKindWords(rules.kind_words, rules.pot_words);
+  setKindWords(rules.kind_words, rules.pot_words, rules.kind_marks);
   if (rules.actions) turnActions = new Map(rules.actions.map((a) => [a.action, a]));
   if (rules.dice) diceFaces = rules.dice.faces || [];
   if (rules.dice && rules.dice.name) diceName = rules.dice.name;

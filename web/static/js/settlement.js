@@ -10,6 +10,7 @@
 
 let kindWords = {};
 let potWords = "hand pot";
+let kindMarks = {};
 // The game's own words (a rule set's `words`, from the server: its pot, its fold, how it
 // breaks a tie); until a page sets them, plain ones, and none for what a game may not have.
 let gameWordsNow = {
@@ -19,9 +20,16 @@ let gameWordsNow = {
 
 /** The words of the game in play for each kind of hand ({kind: words}, from the server) and
  * for the pot a hand is played for ("hand pot"). */
-export function setKindWords(words, pot = null) {
+export function setKindWords(words, pot = null, marks = null) {
   if (words) kindWords = { ...words };
   if (pot) potWords = pot;
+  if (marks) kindMarks = { ...marks };
+}
+
+/** How the result tables mark a hand of `kind` (a rule set's `kind_marks`): "special", "bust"
+ * or "" (plain). */
+export function kindMark(kind) {
+  return (kind && kindMarks[kind]) || "";
 }
 
 /** Take the game's own words (a rule set's `words`): every page says these, never its own. */

@@ -12,7 +12,7 @@
 // Every name goes on the page as text (h()): a player called <script> shows as typed.
 
 import { h, blockNames } from "./live.js";
-import { concededWords, handWords, gameWords, capital, penaltyWords } from "./settlement.js";
+import { concededWords, handWords, gameWords, capital, penaltyWords, kindMark } from "./settlement.js";
 
 /** {seat: [codes]|null} from state.hand.players (a tie-break card appended: the tie's `card`,
  * blockNames("tie")) or a history entry. */
@@ -108,7 +108,8 @@ export function showdown(settlement, cards, names, cardWords, { caption = "The h
     // After a tie broken by one more card: that card and the total after it, beside the first total.
     const after = dealt ? `${cardWords(dealt)} → ${x[tie.total]} (${handWords({ kind: x[tie.kind], total: null })})` : "";
     const drawn = tieDrawn(x);
-    return h("tr", { dataset: { seat: x.name, kind: (dealt && x[tie.kind]) || x.kind } },
+    const kind = (dealt && x[tie.kind]) || x.kind;
+    return h("tr", { dataset: { seat: x.name, kind, mark: kindMark(kind) } },
       h("th", { scope: "row", class: "sd-name" }, n(x.name)),
       h("td", { class: "sd-cards", "data-label": "Cards" }, codes && codes.length ? codes.map(cardWords).join(", ") : "—"),
       anyTotal ? h("td", { class: "sd-total num", "data-label": "Total" }, x.total === null || x.total === undefined ? "—" : String(x.total)) : null,
