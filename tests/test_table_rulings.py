@@ -265,6 +265,22 @@ def test_ruling_7_force_sabacc_side_is_declared_once_and_the_host_corrects_it_on
     assert [s["side"] for s in t.view()["seats"]] == ["dark", "dark"]
 
 
+def test_ruling_7_every_screen_shows_each_players_declared_side_during_the_hand():
+    t = table("classic", players=3, force_sabacc=True)
+    for seat, side in (("s1", "light"), ("s2", "dark"), ("s3", "light")):
+        do(t, seat, "declare_side", side=side)
+    do(t, HOST, "start_hand")
+    for viewer in ("s1", "s2", "s3", None):  # each phone and the display: a side is public
+        facts = t.view(viewer)["hand"]["facts"]["seats"]
+        shown = {sid: [f["value"] for f in found if f["key"] == "side"] for sid, found in facts.items()}
+        assert shown == {"s1": ["Light (aims for +23)"], "s2": ["Dark (aims for −23)"],
+                         "s3": ["Light (aims for +23)"]}
+    # Without Force Sabacc there is no side to show.
+    plain = table("classic", players=2)
+    do(plain, HOST, "start_hand")
+    assert plain.view()["hand"]["facts"]["seats"] == {}
+
+
 # -- 8. the Plutt's stake matches a bet ---------------------------------------------------------------
 
 def test_ruling_8_a_staked_item_counts_toward_matching_a_bet():

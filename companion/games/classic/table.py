@@ -64,7 +64,12 @@ class ClassicHand(Calling, Sides, StaticFieldMoves, TieDraw, DealtHand):
         static field."""
         view, h = super().hand_view(viewer), self.s["hand"]
         if view is not None and h is not None:
-            view["facts"] = {"table": [], "seats": facts.seat_facts(h, self.rules)}
+            # The sides, where the rules have them (Force Sabacc), of the players still seated
+            # (a settled hand stays on screen after a player left).
+            seats = self.s["seats"]
+            sides = {sid: seats[sid]["side"] for sid in h["players"]
+                     if sid in seats and self.rules.game_options.force_sabacc}
+            view["facts"] = {"table": [], "seats": facts.seat_facts(h, self.rules, sides)}
         return view
 
     def own_checked(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:
