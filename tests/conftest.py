@@ -49,14 +49,21 @@ def pytest_ignore_collect(collection_path, config):
 def pytest_collection_modifyitems(config, items):
     """Keep the tests `--timed` asks for; the others are deselected (and reported so)."""
     which = config.getoption("--timed")
-    if which == "with":
-        return
-    keep, drop = [], []
-    for item in items:
-        (keep if (item.get_closest_marker("timed") is not None) == (which == "only") else drop).append(item)
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+    if which != "with":
+        keep, drop = [], []
+        for item in items:
+            (keep if (item.get_closest_marker("timed") is not None) == (which == "only") else drop).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+    if hasattr(config, "workerinput"):
+        # A pytest-xdist worker (scripts/test: a file to a worker, in this order): the files
+        # with slow or browser tests first, so that the many quick files fill the end instead
+        # of a browser game left to one worker while the other idles. (Every worker sorts the
+        # same way.)
+        slow = {item.path for item in items
+                if item.get_closest_marker("slow") is not None or item.get_closest_marker("browser") is not None}
+        items.sort(key=lambda item: item.path not in slow)
 
 
 @pytest.fixture
