@@ -7,7 +7,7 @@ in flight when the process died, which a retry with the same idempotency key the
 Each server is a process of its own, forked from one that imported the companion once (`Forks`):
 the kill is a real SIGKILL of a real `serve`, and each start is a real start (the data folder's
 lock, the ledger read back, the app, the socket); only the interpreter's start and the imports,
-which the disk never sees, are not paid fifty times (they were most of the drill's time)."""
+which the disk never sees, are not paid fifty times (they were about half the drill's time)."""
 
 from __future__ import annotations
 
