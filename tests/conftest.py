@@ -25,6 +25,47 @@ CHROMIUM_ARGS = [
 ARTIFACTS = REPO / "test-artifacts"
 
 
+def pytest_addoption(parser):
+    """`--timed`: which of the tests marked `timed` (wall-clock bounds that only hold on a
+    machine doing nothing else) to run: all tests (the default), only the timed ones, or all
+    but them. scripts/test runs the rest on two workers first, then the timed ones alone."""
+    parser.addoption("--timed", choices=("with", "only", "without"), default="with",
+                     help="run the tests marked timed with the others (default), only them, or without them")
+
+
+#: Where the timed tests are (the reliability drills): `--timed only` collects nothing else,
+#: instead of importing every test module to deselect all of them.
+TIMED_HOME = REPO / "tests" / "drills"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under `--timed only`, test files outside TIMED_HOME are not collected."""
+    if (config.getoption("--timed") == "only" and collection_path.suffix == ".py"
+            and TIMED_HOME not in collection_path.parents):
+        return True
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Keep the tests `--timed` asks for; the others are deselected (and reported so)."""
+    which = config.getoption("--timed")
+    if which != "with":
+        keep, drop = [], []
+        for item in items:
+            (keep if (item.get_closest_marker("timed") is not None) == (which == "only") else drop).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
+    if hasattr(config, "workerinput"):
+        # A pytest-xdist worker (scripts/test: a file to a worker, in this order): the files
+        # with slow or browser tests first, so that the many quick files fill the end instead
+        # of a browser game left to one worker while the other idles. (Every worker sorts the
+        # same way.)
+        slow = {item.path for item in items
+                if item.get_closest_marker("slow") is not None or item.get_closest_marker("browser") is not None}
+        items.sort(key=lambda item: item.path not in slow)
+
+
 @pytest.fixture
 def factory():
     """gpiozero's own mock pins (PWM-capable) for one test: pins cannot be opened twice, so

@@ -86,6 +86,7 @@ def _credits(state: dict) -> tuple[int, int]:
     return held, sum(s["bought_in"] - s["cashed_out"] + s["adjusted"] for s in seats)
 
 
+@pytest.mark.slow
 def test_the_bench_plays_every_registered_preset_through_a_real_server(tmp_path):
     """Every registered preset, at a table made over HTTP on the real server: the bench's
     player (scripted for classic and Spike, by the offers for any other game) plays two hands

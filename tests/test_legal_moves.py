@@ -391,6 +391,7 @@ class Driver:
         assert_same_legal_moves(self.t)
 
 
+@pytest.mark.slow
 def test_every_game_derived_moves_equal_the_trial_moves():
     """Every preset with its variants, a few hands each: at every step the derived moves equal
     the trial moves, and the run reached every situation they depend on."""
@@ -419,6 +420,7 @@ def test_every_game_derived_moves_equal_the_trial_moves():
         assert seen["draw " + action], f"the random play never drew {action!r}"
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=st.sampled_from(GAMES), rng=st.randoms(use_true_random=False),
        fold_turns=st.sampled_from([0.0, 0.0, 0.6]))
@@ -470,6 +472,7 @@ class InTurnDriver(Driver):
         super().step()
 
 
+@pytest.mark.slow
 def test_no_seat_is_offered_a_move_out_of_its_turn_at_a_house_dealers_table():
     """Issue 28: a `weg` table with a house dealer offered a seat "bet" while a folded turn
     player's call window was open (`do` call, `to_act` None). It was the next turn's player:
@@ -519,6 +522,7 @@ def quiet_dice(t: Table) -> list[int]:
 
 # -- no copy ---------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_listing_legal_moves_copies_no_table(monkeypatch):
     """While the legal moves are listed, no copy of the table is made: `working_copy` and
     `copy_json` fail if called. Only in a folded turn player's call window is the hand (alone)

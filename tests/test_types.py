@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -29,6 +31,7 @@ def mypy(tmp_path: Path, *paths: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_companion_type_checks_clean(tmp_path: Path) -> None:
     """mypy finds no error in companion/, and it did check the package's modules."""
     run = mypy(tmp_path, ROOT / "companion")

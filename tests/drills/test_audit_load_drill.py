@@ -20,6 +20,9 @@ from companion.bench.clients import JsonClient
 from companion.bench.server import ServerProcess
 from companion.server.host_pages import AUDIT_PAGE_ENTRIES
 
+#: Its bounds are wall-clock times: scripts/test runs it alone, after the rest (`--timed`).
+pytestmark = pytest.mark.timed
+
 GUESTS = 16
 LOAD_S = 6.0
 #: What a phone may feel while 16 guests read the audit page (it was a 1.2 s median).

@@ -161,6 +161,7 @@ def test_twenty_commands_made_against_the_same_version_only_one_is_applied(serve
     assert table_credits(state["state"]) == 800 + sum(s["adjusted"] for s in state["state"]["seats"])
 
 
+@pytest.mark.slow
 def test_twenty_phones_racing_through_hands_lose_nothing_and_double_nothing(server, table):
     """Each client plays for one actor (four clients per seat and four for the host), reads the
     state and sends what it thinks is next with the version it saw. Clients of one actor that
@@ -169,6 +170,7 @@ def test_twenty_phones_racing_through_hands_lose_nothing_and_double_nothing(serv
     race(server, table)
 
 
+@pytest.mark.slow
 def test_item9_twenty_client_race_drill_holds_on_any_machine(tight_server):
     """The same race where the server answers fast enough for the clients' loops to meet the
     per-token limit: they wait out Retry-After as real clients do, and the drill holds."""

@@ -22,6 +22,9 @@ from companion.bench.server import ServerProcess
 from companion.server import front
 from served_table import server  # noqa: F401  (fixture)
 
+#: Its bounds are wall-clock times: scripts/test runs it alone, after the rest (`--timed`).
+pytestmark = pytest.mark.timed
+
 ATTACK_S = 12.0
 
 

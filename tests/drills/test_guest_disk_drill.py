@@ -27,6 +27,9 @@ from companion.bench.clients import JsonClient
 from companion.bench.server import ServerProcess
 from companion.table import ledger as ledger_mod
 
+#: Its bounds are wall-clock times: scripts/test runs it alone, after the rest (`--timed`).
+pytestmark = pytest.mark.timed
+
 ATTACK_S = 12.0
 #: Temporary files plus memory growth the server may reach during an attack (MiB).
 SPENT_MB = 64.0

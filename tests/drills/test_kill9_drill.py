@@ -2,21 +2,151 @@
 while a client plays whole hands; after each restart the audit log holds every acknowledged
 action, in order and unchanged, and nothing else — except possibly the one request that was
 in flight when the process died, which a retry with the same idempotency key then finds
-(applied exactly once either way). Credits are conserved across every restart."""
+(applied exactly once either way). Credits are conserved across every restart.
+
+Each server is a process of its own, forked from one that imported the companion once (`Forks`):
+the kill is a real SIGKILL of a real `serve`, and each start is a real start (the data folder's
+lock, the ledger read back, the app, the socket); only the interpreter's start and the imports,
+which the disk never sees, are not paid fifty times (they were about half the drill's time)."""
 
 from __future__ import annotations
 
 import http.client
+import os
 import random
+import select
+import signal
+import subprocess
+import sys
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
 from companion.bench.clients import JsonClient
 from companion.bench.play import moves
-from companion.bench.server import ServerProcess
+from companion.bench.server import START_TIMEOUT_S, free_port
+
+#: The parent of every server: imports what `serve` imports, then forks one `serve` per line it
+#: reads (`port data log`), answering the child's pid. Its children are reaped by the kernel
+#: (SIGCHLD ignored), so a killed server is gone as soon as it dies.
+FORKS = r"""
+import os, signal, sys
+from companion.cli import main
+import companion.serve, companion.server.app, companion.scrambler.hub, companion.scrambler.link
+import companion.table.registry
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+for line in sys.stdin:
+    port, data, log = line.rstrip("\n").split("\t")
+    pid = os.fork()
+    if pid == 0:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        try:
+            code = main(["serve", "--host", "127.0.0.1", "--port", port, "--data", data])
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code or 0)
+    print(pid, flush=True)
+"""
+
+
+class Forks:
+    """The forking parent (`FORKS`) as a child of the test; `start` gives a `ForkedServer`."""
+
+    def __init__(self, log: Path):
+        with open(log, "ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-c", FORKS], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=out, text=True)
+
+    def fork(self, port: int, data: Path, log: Path) -> int:
+        """A new `serve` on `port` with `data`, its output appended to `log`: its pid."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{port}\t{data}\t{log}\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        assert line.strip().isdigit(), f"the forking parent answered {line!r}"
+        return int(line)
+
+    def close(self) -> None:
+        """Stop the parent (its servers are killed one by one by their owners)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                pipe.close()
+
+
+class ForkedServer:
+    """One `serve` forked by `Forks`: started (first ping answered), killed (`kill -9`, waited
+    until it is gone) or stopped (SIGTERM, as systemd does), as `ServerProcess` is."""
+
+    def __init__(self, forks: Forks, data: Path, port: int | None = None):
+        self.forks, self.data = forks, Path(data)
+        self.port = port or free_port()
+        self.pid: int | None = None
+        self.pidfd: int | None = None
+        self.log_path = self.data.parent / f"server-{self.port}.log"
+
+    def start(self) -> "ForkedServer":
+        """Fork the server and wait for its first answer to a ping."""
+        self.pid = self.forks.fork(self.port, self.data, self.log_path)
+        self.pidfd = os.pidfd_open(self.pid)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not self._pings():
+            if self._gone(0):
+                raise RuntimeError(f"the server exited; see {self.log_path}")
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError(f"the server did not answer within {START_TIMEOUT_S} s")
+            time.sleep(0.002)
+        return self
+
+    def _pings(self) -> bool:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+        try:
+            conn.request("GET", "/api/v1/ping")
+            return conn.getresponse().status == 200
+        except OSError:
+            return False
+        finally:
+            conn.close()
+
+    def _gone(self, timeout: float) -> bool:
+        """Whether the process has ended, waiting up to `timeout` seconds (its pidfd turns
+        readable when it exits)."""
+        assert self.pidfd is not None
+        return bool(select.select([self.pidfd], [], [], timeout)[0])
+
+    def _signal(self, sig: int, timeout: float) -> bool:
+        if self.pidfd is None or self._gone(0):
+            return True
+        signal.pidfd_send_signal(self.pidfd, sig)
+        return self._gone(timeout)
+
+    def kill(self) -> None:
+        """`kill -9`: no goodbye, no clean shutdown; returns once the process is gone."""
+        assert self._signal(signal.SIGKILL, 10), f"server {self.pid} outlived kill -9"
+        self._close_fd()
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM); `kill -9` if it hangs."""
+        if not self._signal(signal.SIGTERM, 15):
+            self.kill()
+        self._close_fd()
+
+    def _close_fd(self) -> None:
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
 
 KILLS = 50
 NAMES = ("Lando", "Han", "Leia")
@@ -100,17 +230,21 @@ def same_command(logged: dict, sent: dict) -> bool:
 
 
 @pytest.fixture
-def servers():
-    """Starts servers and makes sure none outlives the test."""
-    started: list[ServerProcess] = []
+def servers(tmp_path):
+    """Starts servers (forked, see `Forks`) and makes sure none outlives the test."""
+    forks = Forks(tmp_path / "forks.log")
+    started: list[ForkedServer] = []
 
-    def start(data, port=None) -> ServerProcess:
-        started.append(ServerProcess(data, port=port).start())
+    def start(data, port=None) -> ForkedServer:
+        started.append(ForkedServer(forks, data, port=port).start())
         return started[-1]
 
-    yield start
-    for srv in started:
-        srv.kill()
+    try:
+        yield start
+    finally:
+        for srv in started:
+            srv.kill()
+        forks.close()
 
 
 @pytest.fixture

@@ -36,6 +36,9 @@ from companion.server import front
 from companion.bench.clients import Listener
 from served_table import server  # noqa: F401  (fixture)
 
+#: Its bounds are wall-clock times: scripts/test runs it alone, after the rest (`--timed`).
+pytestmark = pytest.mark.timed
+
 #: The pipelining guest reads its answers slowly: the answers it has not read yet are held in
 #: memory by design, up to `front.GUEST_UNSENT_BYTES` over all the guests' connections, on top
 #: of the drills' usual bound (seen: +16 to +18 MB on a quiet machine, +22.8 MB with the other

@@ -20,6 +20,9 @@ from companion.bench.clients import Listener
 from companion.server import front
 from served_table import seated, server  # noqa: F401  (fixtures)
 
+#: Its bounds are wall-clock times: scripts/test runs it alone, after the rest (`--timed`).
+pytestmark = pytest.mark.timed
+
 SLOW_CONNECTIONS = 420
 FLOOD_S = 12.0
 LINE_EVERY_S = 2.0

@@ -18,6 +18,9 @@ from companion.bench.clients import Listener
 from companion.server import events, front
 from served_table import seated, server  # noqa: F401  (fixtures)
 
+#: Its bounds are wall-clock times: scripts/test runs it alone, after the rest (`--timed`).
+pytestmark = pytest.mark.timed
+
 HOG_STREAMS = 100
 #: Updates (about 2 KB each to a spectator) that fill a non-reading stream's buffers.
 UPDATES = 80
