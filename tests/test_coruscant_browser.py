@@ -116,7 +116,12 @@ class Seat:
     def count(self, n, words):
         """Choose `n` cards of the offer's choice and send it (the selection, the improve step)."""
         self.ready()
-        self.box.get_by_role("radio", name=str(n), exact=True).check()
+        # The offer is drawn (the console fetches a seat's moves after choosing it) before its
+        # count is chosen, and the choice holds before it is sent.
+        expect(self.button(words)).to_be_visible()
+        radio = self.box.get_by_role("radio", name=str(n), exact=True)
+        radio.check()
+        expect(radio).to_be_checked()
         self.s.act(lambda: self.button(words).click())
 
     def amount(self, label, n, words):

@@ -1,4 +1,5 @@
-"""The table state holds exactly what companion/table/state.py declares (issue 16's guard).
+"""The table state holds exactly what companion/table/state.py declares, and the game its own
+fields (issue 16's guard; a game's `OWN_STATE`, issue 29).
 
 The type checker (tests/test_types.py) proves that the engine reads and writes only declared
 keys; these tests check the other side at run time: a snapshot, fresh or migrated from an older
@@ -17,7 +18,8 @@ from typing import Any
 import pytest
 
 from companion.refusal import Refused
-from companion.table.engine import Game, Table
+from companion.rules.rulesets import ruleset_from
+from companion.table.engine import Game, Table, engine_of
 from companion.table.ledger import Ledger
 from companion.table.state import (
     Betting,
@@ -25,6 +27,7 @@ from companion.table.state import (
     DrewLast,
     Hand,
     HistoryRow,
+    OwnState,
     Player,
     Seat,
     Settings,
@@ -36,12 +39,20 @@ from test_table_fuzz import PRESETS, Fuzz
 FIXTURE = Path(__file__).parent / "fixtures" / "table-snapshot-v0.json"
 
 
-def _keys(record: dict[str, Any], declared: Any, where: str) -> list[str]:
-    """What `record` holds beyond, or lacks of, the keys the TypedDict `declared` names."""
-    names = set(declared.__required_keys__) | set(declared.__optional_keys__)
-    out = [f"{where} holds {k!r}, which {declared.__name__} does not declare" for k in sorted(set(record) - names)]
-    out += [f"{where} lacks {k!r} of {declared.__name__}" for k in sorted(set(declared.__required_keys__) - set(record))]
+def _keys(record: dict[str, Any], declared: Any, where: str, own: Any = ()) -> list[str]:
+    """What `record` holds beyond, or lacks of, the keys the TypedDict `declared` names and the
+    game's own fields `own` (its `OWN_STATE.hand` or `.player`: required as well)."""
+    names = set(declared.__required_keys__) | set(declared.__optional_keys__) | set(own)
+    out = [f"{where} holds {k!r}, which neither {declared.__name__} nor the game declares"
+           for k in sorted(set(record) - names)]
+    out += [f"{where} lacks {k!r} of {declared.__name__} or the game"
+            for k in sorted((set(declared.__required_keys__) | set(own)) - set(record))]
     return out
+
+
+def own_state(state: dict[str, Any]) -> OwnState:
+    """The game's own fields at the table of snapshot `state` (its engine's `OWN_STATE`)."""
+    return engine_of(ruleset_from(state["settings"]["rules"])).OWN_STATE
 
 
 def shape_problems(state: dict[str, Any]) -> list[str]:
@@ -55,9 +66,10 @@ def shape_problems(state: dict[str, Any]) -> list[str]:
         out += _keys(row, HistoryRow, f"hands[{i}]")
     h = state.get("hand")
     if h is not None:
-        out += _keys(h, Hand, "the hand")
+        own = own_state(state)
+        out += _keys(h, Hand, "the hand", own.hand)
         for sid, p in h.get("p", {}).items():
-            out += _keys(p, Player, f"hand.p[{sid}]")
+            out += _keys(p, Player, f"hand.p[{sid}]", own.player)
         for i, st in enumerate(h.get("steps", [])):
             out += _keys(st, Step, f"hand.steps[{i}]")
         for i, job in enumerate(h.get("deal", [])):

@@ -204,12 +204,17 @@ function drawForm(g) {
     if (field.kind === "flag") el.addEventListener("change", showWhen);
     options.push({ field, el });
   }
+  // What was typed into a field the next game's form has too (the sabacc pot) stays typed: the
+  // form is drawn again once the next game's deck has loaded, maybe after the typing.
+  const typed = new Map(fields.filter(({ el }) => el instanceof HTMLInputElement && el.type !== "checkbox" && el.value !== "")
+    .map(({ field, el }) => [field.key, el.value]));
   fields = [];
   fieldsRoot.replaceChildren();
   document.getElementById("fields-legend").textContent = shape.legend || "The reveal";
   for (const field of shape.fields || []) {
     const { wrap, el } = control(field, `field-${field.key.replace(/\W+/g, "-")}`);
     wrap.dataset.field = field.key;
+    if (typed.has(field.key) && el instanceof HTMLInputElement) el.value = typed.get(field.key);
     fieldsRoot.append(wrap);
     fields.push({ field, el });
   }
