@@ -46,6 +46,19 @@ def kb_field_mb(value: str) -> float:
     return int(value.split()[0]) / 1024
 
 
+def pings(port: int) -> bool:
+    """Whether a server on `port` of this machine answers its ping (False while it is not
+    listening yet, or has gone)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        conn.request("GET", "/api/v1/ping")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
 class ServerProcess:
     """`sabacc-companion serve` on a free port with data folder `data`.
 
@@ -99,23 +112,13 @@ class ServerProcess:
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}; see {self.log_path}")
-            if self._pings():
+            if pings(self.port):
                 self._startup_s = time.perf_counter() - t0
                 return self
             if time.perf_counter() > deadline:
                 self.kill()
                 raise RuntimeError(f"the server did not answer within {START_TIMEOUT_S} s")
             time.sleep(0.002)
-
-    def _pings(self) -> bool:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-        try:
-            conn.request("GET", "/api/v1/ping")
-            return conn.getresponse().status == 200
-        except OSError:
-            return False
-        finally:
-            conn.close()
 
     def status(self) -> dict[str, str]:
         """The child's /proc status."""

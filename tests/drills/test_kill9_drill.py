@@ -27,7 +27,7 @@ import pytest
 
 from companion.bench.clients import JsonClient
 from companion.bench.play import moves
-from companion.bench.server import START_TIMEOUT_S, free_port
+from companion.bench.server import START_TIMEOUT_S, free_port, pings
 
 #: The parent of every server: imports what `serve` imports, then forks one `serve` per line it
 #: reads (`port data log`), answering the child's pid. Its children are reaped by the kernel
@@ -101,7 +101,7 @@ class ForkedServer:
         self.pid = self.forks.fork(self.port, self.data, self.log_path)
         self.pidfd = os.pidfd_open(self.pid)
         deadline = time.monotonic() + START_TIMEOUT_S
-        while not self._pings():
+        while not pings(self.port):
             if self._gone(0):
                 raise RuntimeError(f"the server exited; see {self.log_path}")
             if time.monotonic() > deadline:
@@ -109,16 +109,6 @@ class ForkedServer:
                 raise RuntimeError(f"the server did not answer within {START_TIMEOUT_S} s")
             time.sleep(0.002)
         return self
-
-    def _pings(self) -> bool:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-        try:
-            conn.request("GET", "/api/v1/ping")
-            return conn.getresponse().status == 200
-        except OSError:
-            return False
-        finally:
-            conn.close()
 
     def _gone(self, timeout: float) -> bool:
         """Whether the process has ended, waiting up to `timeout` seconds (its pidfd turns
