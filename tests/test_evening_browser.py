@@ -319,6 +319,68 @@ def test_item7_stale_messages_are_cleared_and_an_undo_says_what_it_undid(evening
     expect(lando_c.locator("#deal")).to_be_hidden()
 
 
+def test_a_first_tap_stays_armed_when_the_moves_are_drawn_again_and_runs_out_after_4s(evening):
+    """A move that asks twice (a fold) is tapped once; before the second tap the table moves on
+    (the host corrects the player's stack, so he can no longer call or raise), which draws the
+    moves again. The new button is still armed and one more tap sends it: on the phone and on
+    the console playing a seat. An arming four seconds old has run out: one tap only arms
+    again (the console's used to last for ever)."""
+    t = evening("weg")
+    t.host.do("start_hand")
+    t.host.do("bet", seat="s2", amount=2)  # Chewie (s3), then Lando (s1), face Han's bet of 2
+    chewie, con = t.phone("s3"), t.console()
+    not_settling = "() => !document.querySelector('.settling, [aria-busy=true]')"
+
+    def all_but_one(seat: str) -> None:
+        stack = t.owner.table.to_json()["seats"][seat]["stack"]
+        t.host.do("adjust", seat=seat, amount=1 - stack, reason="a chip under the table")
+
+    def folded(seat: str) -> bool:
+        return t.owner.table.to_json()["hand"]["p"][seat]["folded"]
+
+    # The phone: Chewie's first tap on Fold, then the host corrects his stack.
+    fold = chewie.locator('#actions button[data-action="fold"]')
+    chewie.wait_for_function(not_settling)
+    fold.click()
+    expect(fold).to_have_text("Tap again: fold")
+    fold.evaluate("b => { window.firstButton = b; }")
+    before = t.owner.version
+    all_but_one("s3")
+    t.synced(chewie)
+    chewie.wait_for_function("() => !window.firstButton.isConnected")  # the moves were drawn again
+    expect(fold).to_have_text("Tap again: fold")
+    chewie.wait_for_function(not_settling)
+    fold.click()
+    expect(chewie.locator("body")).to_have_attribute("data-version", str(before + 2))
+    assert folded("s3")
+
+    # The console playing Lando (s1, to act now): the same, then an arming that ran out.
+    con.locator("#play-seat").select_option("s1")
+    box = con.locator("#seat-moves")
+    expect(con.locator("#seat-play-for")).to_have_text("Moves for Lando")
+    lando_fold = box.get_by_role("button", name="Fold for Lando", exact=True)
+    con.wait_for_function(not_settling)
+    lando_fold.click()
+    armed = box.get_by_role("button", name="Tap again: fold for lando", exact=True)
+    expect(armed).to_be_visible()
+    armed.evaluate("b => { window.firstButton = b; }")
+    all_but_one("s1")
+    t.synced(con)
+    con.wait_for_function("() => !window.firstButton.isConnected")  # the moves were drawn again
+    con.wait_for_function(not_settling)
+    expect(armed).to_be_visible()  # the new button is still armed
+    con.wait_for_timeout(4300)  # the arming runs out
+    expect(lando_fold).to_be_visible()
+    before = t.owner.version
+    lando_fold.click()  # one tap, four seconds after the first: it only arms again
+    expect(armed).to_be_visible()
+    assert t.owner.version == before and not folded("s1")
+    con.wait_for_function(not_settling)
+    armed.click()
+    expect(con.locator("body")).to_have_attribute("data-version", str(before + 1))
+    assert folded("s1")
+
+
 def test_item8_a_players_next_action_counts_as_done_after_a_shift(evening):
     t = evening("weg")
     t.host.do("start_hand")

@@ -116,7 +116,7 @@ def test_the_phone_and_the_console_draw_moves_they_do_not_know_from_their_offers
     seat_moves = con.locator("#seat-moves")
     expect(seat_moves.get_by_role("button", name="Wager 40 for Lando", exact=True)).to_be_visible()
     expect(con.get_by_label("Wager another amount for Lando")).to_have_attribute("max", "40")
-    con.wait_for_function("() => !document.querySelector('.settling')")
+    con.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
     seat_moves.get_by_role("button", name="Wager 40 for Lando", exact=True).click()
     con.wait_for_function("() => !document.querySelector('#seat-moves button[disabled]')")
     expect(seat_moves.locator('[data-offer="wager"] .field-error').first).not_to_be_empty()

@@ -95,7 +95,7 @@ def console(t: Table):
 
 def settle_ui(page):
     """Wait until the moves panel takes taps again (it ignores them for 400 ms after a change)."""
-    page.wait_for_function("() => !document.querySelector('.settling')")
+    page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
 
 
 def double_tap(page, locator, gap_ms=150):

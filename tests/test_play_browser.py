@@ -272,7 +272,7 @@ def measure_latency(t: Table, seat: str, label: str, expected) -> float:
         )
     button = page.locator("#actions").get_by_role("button", name=label, exact=True)
     button.wait_for()
-    page.wait_for_function("() => !document.querySelector('.settling')")
+    page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
     tapped = button.evaluate("b => { const t = Date.now(); b.click(); return t; }")
     t.wait_version(target)
     seen = [w.evaluate("() => window.__seenAt") for w in watchers]

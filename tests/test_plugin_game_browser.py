@@ -129,7 +129,7 @@ def screens(screens, highcard):  # noqa: F811 - the imported fixture
 
 def tap(page, name: str, *, within="#actions", confirm=False):
     """Tap the button `name` (twice, when it asks to confirm) once the panel takes taps."""
-    page.wait_for_function("() => !document.querySelector('.settling')")
+    page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
     box = page.locator(within)
     box.get_by_role("button", name=name, exact=True).click()
     if confirm:

@@ -165,10 +165,10 @@ def test_spike_with_a_console_seat_an_all_in_side_pot_and_the_sabacc_pot_carried
             t.dice.queue.append(dice)
         t.synced(page)
         before = t.version
-        page.wait_for_function("() => !document.querySelector('.settling')")
+        page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
         page.locator(box).get_by_role("button", name=label, exact=True).click()
         if label.startswith(("All-in", "Junk")):  # taps that cannot be taken back ask twice
-            page.wait_for_function("() => !document.querySelector('.settling')")
+            page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
             page.locator(box).get_by_role("button", name=f"Tap again: {label.lower()}", exact=True).click()
         t.wait_version(before + 1)
 

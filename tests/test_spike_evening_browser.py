@@ -248,10 +248,10 @@ class SpikeTable:
             self.dice.queue.append(dice)
         self.synced(page)
         before = self.owner.version
-        page.wait_for_function("() => !document.querySelector('.settling')")
+        page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
         page.locator(box).get_by_role("button", name=label, exact=True).click()
         if label.startswith(("All-in", "Junk")):  # taps that cannot be taken back ask twice
-            page.wait_for_function("() => !document.querySelector('.settling')")
+            page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
             page.locator(box).get_by_role("button", name=f"Tap again: {label.lower()}", exact=True).click()
         expect(page.locator("body")).to_have_attribute("data-version", str(before + 1))
 
@@ -427,7 +427,7 @@ def test_a_spike_evening_four_phones_a_console_seat_and_the_display(tables, find
     t.synced(chewie)
     chewie.get_by_label("Raise to another total").fill("4")
     before = t.owner.version
-    chewie.wait_for_function("() => !document.querySelector('.settling')")
+    chewie.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
     chewie.locator("#actions form").get_by_role("button", name="Raise to", exact=True).click()
     expect(chewie.locator("body")).to_have_attribute("data-version", str(before + 1))
     # Leia faces a bet at 360x640: "Call 4" and "Junk" in view.

@@ -8,7 +8,7 @@
 
 import { clearFieldErrors, showFieldError } from "./api.js";
 import { LiveTable, TapGuard, amountField, h as el, newKey, keepScreenOn, setCardNamer, actionWords, seatNames, gameWords, hasSabaccPot, namedSettlement, outOfGame, blockNames, capital } from "./live.js";
-import { offerBlocks, blockMoves, commandOf } from "./moves.js";
+import { offerBlocks, blockMoves, commandOf, arming } from "./moves.js";
 import { tableFacts, seatFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { showdown } from "./showdown.js";
@@ -597,7 +597,6 @@ function consolePage(root) {
   const keptNames = () => (state.blocks || {}).kept || {}; // {} where the game keeps no cards face up
   let seatPlayKey = null;
   const tapGuard = new TapGuard(() => [$("seat-play")]);
-  let armedKey = null;
   let sending = false;
   let deck = null;
   let cardsPicker = null;
@@ -671,18 +670,17 @@ function consolePage(root) {
   }
 
   function seatButton(sid, label, entry, kind = "", fill = null, confirm = false) {
-    const key = JSON.stringify(entry);
+    const key = JSON.stringify([sid, entry]);
     const b = el("button", { type: "button", class: `button big ${kind}`.trim(), dataset: { action: entry.type } }, label);
+    if (confirm) arming.show(key, b, label); // still armed when drawn again between the taps
     b.addEventListener("click", async (event) => {
       if (tapGuard.ignores(event, sending)) return;
-      if (confirm && armedKey !== key) {
-        armedKey = key;
-        b.textContent = `Tap again: ${label.toLowerCase()}`;
-        b.classList.add("armed");
+      if (confirm && !arming.isArmed(key)) {
+        arming.arm(key, b, label);
         tapGuard.arm();
         return;
       }
-      armedKey = null;
+      arming.clear();
       sending = true;
       // The host rolls and closes the call window as the host: those commands name no seat.
       const asHost = new Set(["roll", ...blockMoves(state.blocks, { call: ["pass"] })]);
@@ -729,8 +727,13 @@ function consolePage(root) {
     const sid = select.value || (state.seats[0] && state.seats[0].seat);
     if (!sid) return;
     const asked = ++legalAsked;
+    // The seat's moves are being asked for: they may be drawn again in a moment (screen
+    // readers wait for them; so do the browser tests before a tap).
+    $("seat-play").setAttribute("aria-busy", "true");
     const got = await call("GET", `${base}/seats/${encodeURIComponent(sid)}/legal`, undefined, token);
-    if (asked !== legalAsked || !got.ok) return; // a newer update asked again meanwhile
+    if (asked !== legalAsked) return; // a newer update asked again meanwhile (it ends the wait)
+    $("seat-play").removeAttribute("aria-busy");
+    if (!got.ok) return;
     const seat = state.seats.find((s) => s.seat === sid);
     const keptTypes = blockMoves(state.blocks, { kept: ["add", "remove"] });
     const keptMoves = got.data.legal.filter((l) => keptTypes.has(l.type));

@@ -67,27 +67,77 @@ function classes(style, big = true) {
 }
 
 /**
+ * The one "tap twice" of the pages: a move that cannot be taken back is armed by a first tap
+ * ("Tap again: …") and sent by a second within 4 s. The arming belongs to the move (its key),
+ * not to a button: the moves are drawn again whenever the table moves on (another player acted
+ * between the two taps), and the new button of the same move is still armed and says so. It
+ * runs out after 4 s, so an old first tap never makes a later single tap send.
+ *   const arming = new Arming();
+ *   button.textContent = arming.words(key, label);     // when drawn
+ *   if (!arming.isArmed(key)) { arming.arm(key, button, label); return; } // the first tap
+ *   arming.clear();                                     // the second: send
+ */
+export class Arming {
+  constructor(ms = ARM_MS) {
+    this.ms = ms;
+    this.key = null;
+    this.until = 0;
+  }
+
+  /** Whether the move `key` was tapped once and waits for its second tap. */
+  isArmed(key) {
+    return this.key === key && this.until > Date.now();
+  }
+
+  /** The words of `key`'s button: "Tap again: …" while it is armed. */
+  words(key, label) {
+    return this.isArmed(key) ? `Tap again: ${label.toLowerCase()}` : label;
+  }
+
+  /** Draw `button` (the move `key`, its words `label`) armed or not; an armed one is itself
+   * again once the arming runs out. */
+  show(key, button, label) {
+    const armed = this.isArmed(key);
+    button.textContent = this.words(key, label);
+    button.classList.toggle("armed", armed);
+    if (armed) setTimeout(() => { if (button.isConnected) this.show(key, button, label); }, this.until - Date.now() + 50);
+  }
+
+  /** The first tap: arm `key`; `button` says so. */
+  arm(key, button, label) {
+    this.key = key;
+    this.until = Date.now() + this.ms;
+    this.show(key, button, label);
+  }
+
+  /** The second tap (or a refusal): nothing is armed. */
+  clear() {
+    this.key = null;
+    this.until = 0;
+  }
+}
+
+// The page's arming: one move at a time waits for its second tap.
+export const arming = new Arming();
+
+/**
  * A button that sends `body()` (null: nothing, something is missing, which `body` says) with
- * `opts.send`; where `confirm`, the first tap arms it ("Tap again: …") and only a second one
- * within 4 s sends.
+ * `opts.send`; where `confirm`, the first tap arms it (`arming`) and only a second one within
+ * 4 s sends, also when the button was drawn again between the taps (the same `key`).
  */
 export function offerButton(words, body, { send, confirm = false, style = "", guard = null, key = "" } = {}) {
+  const id = `offer:${key}:${words}`; // the words name the seat the console plays for
   const button = h("button", { type: "button", class: classes(style), dataset: { key } }, words);
-  let until = 0;
+  if (confirm) arming.show(id, button, words);
   button.addEventListener("click", async (event) => {
     if (guard && guard(event)) return;
     const entry = body(); // what is missing is said at the first tap, before any arming
     if (!entry) return;
-    if (confirm && until < Date.now()) {
-      until = Date.now() + ARM_MS;
-      button.textContent = `Tap again: ${words.toLowerCase()}`;
-      button.classList.add("armed");
-      setTimeout(() => {
-        if (until <= Date.now() && button.isConnected) { button.textContent = words; button.classList.remove("armed"); }
-      }, ARM_MS + 50);
+    if (confirm && !arming.isArmed(id)) {
+      arming.arm(id, button, words);
       return;
     }
-    until = 0;
+    if (confirm) arming.clear();
     button.textContent = words;
     button.classList.remove("armed");
     await send(entry, button);

@@ -9,7 +9,7 @@ import {
   keepScreenOn, beep, vibrate, newKey, setCardNamer,
   gameWords, capital, hasSabaccPot, handSizeWords, outOfGame, blockNames,
 } from "./live.js";
-import { offerBlocks, blockMoves, PANEL_MOVES, commandOf } from "./moves.js";
+import { offerBlocks, blockMoves, PANEL_MOVES, commandOf, arming } from "./moves.js";
 import { tableFacts, seatFacts, ownFacts, renderFacts, seatFactsLine } from "./facts.js";
 import { loadDeck, CardPool, CardPicker, cardName, codeNamer, pageDeckName } from "./cardpicker.js";
 import { resultWords } from "./settlement.js";
@@ -30,7 +30,6 @@ const elsewhere = (state) => new Set([...PANELS, ...blockMoves(state.blocks, PAN
 // (companion/table/offers.py: a move that cannot be taken back asks twice).
 const KNOWN = [...PANELS, "buy_in", "check", "call", "bet", "raise", "all_in", "fold", "roll", "draw", "no_show"];
 const known = (state) => new Set([...KNOWN, ...blockMoves(state.blocks)]);
-const ARM_MS = 4000;
 
 // ---- join ------------------------------------------------------------------------------------
 
@@ -113,7 +112,6 @@ async function joinPage() {
 
 let live = null;
 let deck = null;
-let armed = null; // {key, until}: a fold/all-in waiting for its second tap
 let busy = false;
 const log = [];
 const pickers = { reveal: null, tie: null, kept: null };
@@ -315,29 +313,20 @@ function withDiscard(entry) {
 
 function actionButton(label, entry, { primary = false, danger = false, key = null, quiet = false, fill = null, confirm = false } = {}) {
   const id = key || entry.type;
-  const isArmed = armed && armed.key === id && armed.until > Date.now();
-  const text = isArmed ? `Tap again: ${label.toLowerCase()}` : label;
   const button = h("button", {
     type: "button",
-    class: `button ${quiet ? "small quiet" : "big"}${primary ? " primary" : ""}${danger ? " danger" : ""}${isArmed ? " armed" : ""}`,
+    class: `button ${quiet ? "small quiet" : "big"}${primary ? " primary" : ""}${danger ? " danger" : ""}`,
     dataset: { action: entry.type, key: id },
-  }, text);
+  }, label);
+  if (confirm) arming.show(id, button, label); // still armed when drawn again between the taps
   button.addEventListener("click", async (event) => {
     if (tapGuard.ignores(event, busy)) return; // a double tap, or a tap meant for the button before
-    if (confirm && !(armed && armed.key === id && armed.until > Date.now())) {
-      armed = { key: id, until: Date.now() + ARM_MS };
-      button.textContent = `Tap again: ${label.toLowerCase()}`;
-      button.classList.add("armed");
+    if (confirm && !arming.isArmed(id)) {
+      arming.arm(id, button, label);
       tapGuard.arm(); // the second tap is a deliberate one, not the bounce of the first
-      setTimeout(() => {
-        if (armed && armed.key === id && armed.until <= Date.now()) {
-          armed = null;
-          if (button.isConnected) { button.textContent = label; button.classList.remove("armed"); }
-        }
-      }, ARM_MS + 50);
       return;
     }
-    armed = null;
+    arming.clear();
     const body = fill ? fill(entry) : entry;
     if (!body) return;
     const result = await send(body, button);
