@@ -107,6 +107,26 @@ def test_every_viewer_gets_what_table_view_gives():
     assert views.legal("s2") == t.legal("s2")
 
 
+def test_version_after_version_every_text_is_dumps_and_an_unchanged_own_part_is_not_encoded_again():
+    """A table's versions rendered in turn with one carry (as its owner does): every viewer's
+    text is `dumps` of its state; a seat's own part equal to the last version's (the host
+    corrected another seat's stack) takes the last text, kept under the viewer in the carry."""
+    t = _table()
+    carry: dict = {}
+    viewers = [(None, False), (None, True), *((sid, False) for sid in t.seat_ids())]
+    kept = {}
+    for i in range(6):
+        if i:  # between the versions: the host corrects s1's stack (s2's own part is the same)
+            t.apply({"type": "adjust", "seat": "s1", "amount": 1 if i % 2 else -1, "reason": "a chip"}, HOST)
+        views = VersionViews(t.frozen(), 9 + i, VIEW_HISTORY, carry=carry)
+        for seat, host in viewers:
+            assert views.text(seat, host) == dumps(views.state(seat, host))
+        kept[i] = carry[("you", "s2", False)][0]
+    you = VersionViews(t.frozen(), 99, VIEW_HISTORY).state("s2")["you"]
+    assert kept[5] == you
+    assert all(kept[i] is kept[0] for i in range(6))  # encoded once, at the first version
+
+
 def test_a_seats_legal_moves_are_worked_out_once_per_version():
     t = _table().frozen()
     calls = []

@@ -39,6 +39,7 @@ A game that calls dropping out of a hand "drop out" has its fold offered in thos
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -74,13 +75,14 @@ def seat_facts(s: Mapping[str, Any], sid: str, kept: tuple[str, ...] = ()) -> Se
     mine = h["p"].get(sid) if h is not None else None
 
     def usual() -> tuple[int, ...]:
-        chips = sum(c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"])
-        return _usual(chips, (x["bought_in"] for k, x in s["seats"].items() if k != sid and x["bought_in"] > 0))
+        chips = sum([c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"]])
+        return _usual(chips, tuple([x["bought_in"] for k, x in s["seats"].items() if k != sid and x["bought_in"] > 0]))
 
     return SeatFacts(stack=seat["stack"], bet=mine["bet"] if mine else 0, buy_ins=usual, kept=kept)
 
 
-def _usual(chips: int, others: Iterable[int]) -> tuple[int, ...]:
+@functools.lru_cache(maxsize=256)  # the same few amounts at every seat, version after version
+def _usual(chips: int, others: tuple[int, ...]) -> tuple[int, ...]:
     """The buy-ins offered as buttons: the chip set's, what others bought in for (the first
     three of these; the ante's round multiples are added up to four by `describe`)."""
     out: list[int] = []
@@ -120,20 +122,32 @@ def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> li
     the same rules, stack and bet, is the same dict as then (`_MEMO`: read-only, shared)."""
     out = []
     for item in items:
-        free_buy_in = item["type"] == "buy_in" and not item.get("amount")  # asks the other seats
+        if _DESCRIBED <= item.keys():  # described already (`plain_offer`, a game's own `offer`)
+            out.append(item)
+            continue
+        facts: SeatFacts | None = seat
+        if item["type"] == "buy_in" and not item.get("amount"):
+            # A free buy-in's amounts are what the other seats bought in for, and only they:
+            # asked once, and remembered by them (the same at every seat, version after version).
+            buy_ins = seat.buy_ins() if callable(seat.buy_ins) else tuple(seat.buy_ins)
+            head: tuple[Any, ...] = (id(rules), buy_ins)
+            facts = None  # made only where the move was not described before
+        else:
+            head = (id(rules), seat.stack, seat.bet, seat.kept)
         key: tuple[Any, ...] | None = None
-        hit = None
-        if not free_buy_in:
-            try:
-                key = (id(rules), seat.stack, seat.bet, seat.kept, *item.items())
-                hit = _MEMO.get(key)
-            except TypeError:  # a field that is no plain value (a list): not remembered
-                key = None
+        fields = (*head, *item.items())
+        try:
+            hit = _MEMO.get(fields)
+            key = fields
+        except TypeError:  # a field that is no plain value (a list): not remembered
+            hit = None
         if hit is not None and hit[0] is rules:
             out.append(hit[1])
             continue
+        if facts is None:
+            facts = SeatFacts(stack=0, buy_ins=buy_ins)
         said = dict(item)
-        for k, v in _describe(item, rules, seat).items():
+        for k, v in _describe(item, rules, facts).items():
             said.setdefault(k, v)  # what the item says itself stands
         if key is not None:
             if len(_MEMO) >= _MEMO_MOST:
@@ -143,8 +157,9 @@ def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> li
     return out
 
 
-#: Described moves already worked out: (the rules' id, the seat's stack and bet, the move's
-#: fields) -> (the rules, the described move). The same moves come back in every version of a
+#: Described moves already worked out: (the rules' id, the seat's stack, bet and kept cards —
+#: for a free buy-in, the amounts it offers —, the move's fields) -> (the rules, the described
+#: move). The same moves come back in every version of a
 #: table for every seat (a check, a sit out, a turn action), and describing them again was a
 #: quarter of a version's views. Views are read, never changed, so the dicts are shared.
 #: Forgotten whole when it grows past `_MEMO_MOST`.
@@ -153,6 +168,32 @@ _MEMO_MOST = 1024
 
 
 _ADDED = ("words", "style", "confirm", "inputs")
+_DESCRIBED = frozenset(_ADDED)
+
+
+def plain_offer(typ: str, rules: RuleSet) -> dict[str, Any]:
+    """The offer of the move `typ` with no fields (a sit out, a leave, a check): its words
+    are the rules' alone, so it is worked out once per rules and shared (read-only), and
+    `describe` passes it on as it is.
+
+    >>> from companion.rules.rulesets import ruleset_from
+    >>> weg = ruleset_from("weg")
+    >>> plain_offer("leave", weg)
+    {'type': 'leave', 'words': 'Leave the table', 'style': 'danger', 'confirm': True, 'inputs': []}
+    >>> plain_offer("leave", weg) is plain_offer("leave", weg)
+    True
+    """
+    key = (id(rules), typ)
+    hit = _PLAIN.get(key)
+    if hit is None or hit[0] is not rules:
+        item = {"type": typ}
+        hit = _PLAIN[key] = (rules, {**item, **_describe(item, rules, SeatFacts(stack=0))})
+    return hit[1]
+
+
+#: `plain_offer`'s offers: (the rules' id, the move) -> (the rules, the offer). A table's rules
+#: are one value for its life, so this holds a few moves for each table's rules at most.
+_PLAIN: dict[tuple[int, str], tuple[RuleSet, dict[str, Any]]] = {}
 
 
 def _amount(field: str, lo: int, hi: int, verb: str, words: str, ante: int,

@@ -291,7 +291,7 @@ class TableOwner:
         # The texts of the last version's public parts, for the next version's views to find
         # what has not changed (the rule set, the settled hands' rows) already encoded
         # (VersionViews' `carry`).
-        self._carried_texts: dict[int, tuple[Any, str]] = {}
+        self._carried_texts: dict[Any, tuple[Any, str]] = {}
         self._host_hash: str | None = None  # the host token's hash, once read (`_host_token_hash`)
         self.version = 0
         self.hand_start_seq = 0

@@ -8,7 +8,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.table.chips import breakdown
 from companion.table.commands import HOST, NAME_MAX
-from companion.table.offers import describe, seat_facts
+from companion.table.offers import describe, plain_offer, seat_facts
 from companion.table.play import PLAYING, Play, Refusal, need, sure
 from companion.table.state import new_seat
 
@@ -20,6 +20,7 @@ OUTSIDE_A_HAND = frozenset({"leave", "cash_out", "buy_in"})
 
 #: A seat's own moves of the session, in the order its phone lists them.
 SESSION_MOVES = ("sit_out", "sit_in", "leave", "cash_out", "buy_in")
+_CHECKS = {typ: "check_" + typ for typ in SESSION_MOVES}  # each move's read-only check
 
 
 class Seats(Play):
@@ -40,25 +41,30 @@ class Seats(Play):
         legal items, each asked of its command's own read-only check. Any game's engine lists
         them among a seat's legal moves (`session_offers`: with their words)."""
         playing = self.not_in_running_hand(sid) is not None  # asked once for the three
+        rules = self.rules
+        mid_hand = playing and self.LEAVES_MID_HAND
         out: list[dict[str, Any]] = []
         for typ in SESSION_MOVES:
-            if typ in OUTSIDE_A_HAND and playing and not (typ == "leave" and self.LEAVES_MID_HAND):
+            if playing and typ in OUTSIDE_A_HAND:
+                if typ == "leave" and mid_hand:  # dealt in, where the game lets them go
+                    offered = self.leave_offer(sid)
+                    if offered is not None:
+                        out.append(offered)
                 continue
-            if typ == "leave" and playing:  # dealt in, where the game lets them go
-                offered = self.leave_offer(sid)
-                if offered is not None:
-                    out.append(offered)
-                continue
-            free = typ == "buy_in" and self.rules.buy_in == 0
             # The seat's own check, asked directly: `allows` would first ask whether the actor
             # is seated (it is) and which game past a call window checks it (none of these is
             # a next turn's move: this one), for five moves of every seat in every version.
             try:
-                ok = not isinstance(getattr(self, "check_" + typ)({"amount": 1} if free else {}, sid), Refusal)
+                if typ == "buy_in":
+                    ok = not isinstance(self.check_buy_in({} if rules.buy_in else {"amount": 1}, sid), Refusal)
+                    if ok:
+                        out.append({"type": typ, "amount": rules.buy_in or None})
+                    continue
+                ok = not isinstance(getattr(self, _CHECKS[typ])({}, sid), Refusal)
             except Refused:
                 ok = False
-            if ok:
-                out.append({"type": typ, "amount": self.rules.buy_in or None} if typ == "buy_in" else {"type": typ})
+            if ok:  # a plain move's offer is the same for every seat: worked out once
+                out.append(plain_offer(typ, rules))
         return out
 
     def session_offers(self, sid: str) -> list[dict[str, Any]]:

@@ -68,7 +68,7 @@ class SharedEncoder:
     ('{"hand":{"pots":[1,2],"words":"Lando: bet."},"version":7}', '{"hand":{"pots":[1,2],"words":"You: bet."},"version":7,"you":1}')
     """
 
-    def __init__(self, carry: dict[int, tuple[Any, str]] | None = None) -> None:
+    def __init__(self, carry: dict[Any, tuple[Any, str]] | None = None) -> None:
         # id -> (the object, kept alive so that its id is not reused; its text)
         self._done: dict[int, tuple[Any, str]] = {}
         # id of a base dict -> (the dict, {key: (its value, '"key":' + the value's text)}),
@@ -76,6 +76,7 @@ class SharedEncoder:
         self._parts: dict[int, tuple[dict, dict[str, tuple[Any, str]] | None]] = {}
         self._keys: dict[str, str] = {}  # a key -> its text and the colon after it
         self._carry = carry
+        self._owned: list[tuple[Any, dict]] = []  # viewers' own parts to leave in `carry`
 
     def encode(self, value: Any, like: dict | None = None) -> str:
         """`dumps(value)`; for a dict made from the dict `like`, from the parts they share."""
@@ -122,8 +123,47 @@ class SharedEncoder:
                     continue
             elif type(k) is not str:
                 return self._whole(value)
+            elif type(v) is dict and self._carry is not None:
+                # A viewer's own part (a seat's private part): its text from the last version
+                # where it is the same (`own`), else item by item, so that what it shares with
+                # other viewers (the same described moves) is encoded once.
+                hit = self._done.get(id(v))
+                out.append(self._key(k) + (hit[1] if hit is not None and hit[0] is v else self._items(v)))
+                continue
             out.append(self._key(k) + self._whole(v))
         return "{" + ",".join(out) + "}"
+
+    def _items(self, value: dict) -> str:
+        """A dict item by item (`_whole` each value): its dicts and lists remembered."""
+        if not all(type(k) is str for k in value):
+            return self._whole(value)
+        key, whole = self._key, self._whole
+        text = "{" + ",".join([key(k) + whole(v) for k, v in value.items()]) + "}"
+        self._done[id(value)] = (value, text)
+        return text
+
+    def own(self, viewer: Any, value: dict) -> None:
+        """`value`, a viewer's own part, has the text it had at the last version where it was
+        equal (compared, not encoded: a seat's private part rarely changes when another seat
+        acts); then leaves its text for the next version (`carry`, under the key `viewer`)."""
+        carry = self._carry
+        if carry is None:
+            return
+        last = carry.get(viewer)
+        if last is not None and last[0] == value:
+            self._done[id(value)] = (value, last[1])
+            return
+        self._owned.append((viewer, value))
+
+    def owned_texts(self) -> dict[Any, tuple[Any, str]]:
+        """The texts of the viewers' own parts encoded since the last call (for `carry`)."""
+        out = {}
+        for viewer, value in self._owned:
+            hit = self._done.get(id(value))
+            if hit is not None and hit[0] is value:
+                out[viewer] = hit
+        self._owned.clear()
+        return out
 
     def _parts_of(self, base: dict) -> dict[str, tuple[Any, str]] | None:
         """Each item of `base` with its text, worked out once per base."""
@@ -195,7 +235,7 @@ class VersionViews:
     """
 
     def __init__(self, table: Any, version: int, history: int | None,
-                 carry: dict[int, tuple[Any, str]] | None = None):
+                 carry: dict[Any, tuple[Any, str]] | None = None):
         self.table = table
         self.version = version
         self.history = history
@@ -272,9 +312,15 @@ class VersionViews:
                     state = self.state(None, False)
                 if self._split:  # from the parts it shares with the public view
                     public = self.public()
-                    text = self._encoder.encode(state, like=public)
+                    encoder = self._encoder
+                    for part, value in state.items():
+                        if type(value) is dict and part not in public:
+                            encoder.own((part, seat, host), value)
+                    text = encoder.encode(state, like=public)
                     if not self._texts:
                         self._remember(public)
+                    if self._carry is not None:
+                        self._carry.update(encoder.owned_texts())
                 else:
                     text = dumps(state)
                 self._texts[key] = text
@@ -285,8 +331,11 @@ class VersionViews:
         in place of the last version's: only what both share is found there again."""
         if self._carry is not None:
             texts = self._encoder.base_texts(public)
+            # The viewers' own parts (keyed by viewer, not by id: `SharedEncoder.own`) stay.
+            owned = {k: v for k, v in self._carry.items() if type(k) is tuple}
             self._carry.clear()
             self._carry.update(texts)
+            self._carry.update(owned)
 
 
 class Update:
