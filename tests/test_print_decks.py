@@ -151,7 +151,7 @@ def test_the_reference_card_is_the_rule_sets_own_words():
             assert section_text(card, key) == (rules[key].text() if key in rules else "")
     for name, rs in PRESETS.items():
         card = reference(name)
-        assert RANKING_WORDS[rs.ranking] in section_text(card, "ranking")
+        assert RANKING_WORDS[rs.game_options.ranking] in section_text(card, "ranking")
         assert SHIFT_WORDS[rs.shift_kind] in section_text(card, "shift")
         assert "Trade a card: take 1 card from the draw pile and discard 1 card." in section_text(card, "your-turn")
     assert "Sabacc Shift" in section_text(reference("spike"), "dice")
@@ -203,7 +203,7 @@ def test_classics_reference_card_shows_its_special_hands_with_examples():
 
 def test_the_rules_summary_follows_the_rule_set(client):
     text = " ".join(s.text() for s in summary("classic"))
-    assert "76 cards" in text and RANKING_WORDS[PRESETS["classic"].ranking] in text
+    assert "76 cards" in text and RANKING_WORDS[PRESETS["classic"].game_options.ranking] in text
     page = client.get("/decks/sabacc/summary").get_data(as_text=True)
     assert "Commander 12" in page
 

@@ -68,31 +68,31 @@ def test_rules_page_states_the_values_of_each_preset(client, name):
     assert f"fold fee of {credits(rs.fold_fee)}" in s["money"]
     assert (f"Buy-in: {credits(rs.buy_in)}" in s["money"]) if rs.buy_in else ("Buy-in: free" in s["money"])
     # Ranking words, Pure Sabacc at -23, the Fairy Empress.
-    assert RANKING[rs.ranking] in s["ranking"]
-    assert ("exactly 23 or exactly -23" in s["hands"]) == rs.negative_pure
-    assert ("Fairy Empress:" in s["hands"]) == rs.fairy_empress
+    assert RANKING[rs.game_options.ranking] in s["ranking"]
+    assert ("exactly 23 or exactly -23" in s["hands"]) == rs.game_options.negative_pure
+    assert ("Fairy Empress:" in s["hands"]) == rs.game_options.fairy_empress
     # The scrambler and the shift kind.
     assert TRIGGER[rs.scrambler_trigger] in s["shift"]
     assert SHIFT[rs.shift_kind] in s["shift"]
-    assert STATIC[rs.static_field] in s["static-field"]
+    assert STATIC[rs.game_options.static_field] in s["static-field"]
     protected = "protected from a shift" in s["shift"]
-    assert protected == (rs.static_field is not StaticField.NONE)
+    assert protected == (rs.game_options.static_field is not StaticField.NONE)
     # Calling: when, by whom, what happens between the call and the reveal.
-    rounds = rs.calling.rounds_before_call
+    rounds = rs.game_options.calling.rounds_before_call
     assert (f"from round {rounds + 1} on" if rounds > 1 else "one full round") in s["calling"]
-    assert ("other than the one whose turn it is" in s["calling"]) == rs.calling.not_by_turn_player
-    assert ("scrambler is rolled once more" in s["calling"]) == (AfterCall.ROLL in rs.calling.after_call)
-    assert ("revealed at once" in s["calling"]) == (rs.calling.after_call == (AfterCall.REVEAL,))
+    assert ("other than the one whose turn it is" in s["calling"]) == rs.game_options.calling.not_by_turn_player
+    assert ("scrambler is rolled once more" in s["calling"]) == (AfterCall.ROLL in rs.game_options.calling.after_call)
+    assert ("revealed at once" in s["calling"]) == (rs.game_options.calling.after_call == (AfterCall.REVEAL,))
     # Order of play: the deal, and the dealer's rolls.
     assert f"deals each player {rs.deal_size} cards" in s["order"]
     for phase in rs.dealer_rolls_after:
         assert f"At the end of each {phase.value}" in s["order"]
-    assert ("Only the player whose turn it is may open the betting" in s["order"]) == rs.only_turn_player_opens
+    assert ("Only the player whose turn it is may open the betting" in s["order"]) == rs.game_options.only_turn_player_opens
     # Penalty amount.
-    if rs.bomb_out_penalty == HAND_POT:
+    if rs.game_options.bomb_out_penalty == HAND_POT:
         assert "size of the hand pot" in s["penalties"]
     else:
-        assert f"a fixed {credits(rs.bomb_out_penalty)}" in s["penalties"]
+        assert f"a fixed {credits(rs.game_options.bomb_out_penalty)}" in s["penalties"]
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -177,11 +177,11 @@ def test_rules_partial_renders_a_tables_own_rule_set(app):
 # -- issue 14 item 5: every ruling of RULES.md that applies, for every preset and option ---------
 
 def _turns(rs):
-    return rs.calling.not_by_turn_player  # weg/classic: the call window of a turn
+    return rs.game_options.calling.not_by_turn_player  # weg/classic: the call window of a turn
 
 
 def _bets_on_after_call(rs):
-    return rs.calling.phase.value == "betting" and AfterCall.FINISH_PHASE in rs.calling.after_call
+    return rs.game_options.calling.phase.value == "betting" and AfterCall.FINISH_PHASE in rs.game_options.calling.after_call
 
 
 def _rim(rs):
@@ -202,7 +202,7 @@ RULINGS = [
     ("the caller cannot fold", lambda rs: True, "The caller cannot fold"),
     ("where betting goes on after a call the caller bets like anyone", _bets_on_after_call,
      "the caller checks, calls, raises or goes all-in like anyone else"),
-    ("folding until the turn's roll", lambda rs: rs.fold_until_roll, "until that turn's roll"),
+    ("folding until the turn's roll", lambda rs: rs.game_options.fold_until_roll, "until that turn's roll"),
     ("an all-in player cannot fold, offered or sent by hand", lambda rs: True,
      "all-in has nothing to fold for and cannot fold, whether the button is offered or the "
      "command is sent by hand"),
@@ -212,21 +212,21 @@ RULINGS = [
      "closes as soon as the next player acts (or on a tap from them or the host)"),
     ("any other player may call while it is open", _turns, "may call while it is open"),
     ("pagat's call window is open to everyone still in the hand",
-     lambda rs: rs.calling.phase.value == "betting",
+     lambda rs: rs.game_options.calling.phase.value == "betting",
      "call window open to every player still in the hand, all-in players included"),
-    ("static field timing", lambda rs: rs.static_field is StaticField.FREE,
+    ("static field timing", lambda rs: rs.game_options.static_field is StaticField.FREE,
      "in your turn or out of it, until the hand is called"),
-    ("static field timing", lambda rs: rs.static_field is StaticField.ONE_CHANGE_PER_TURN,
+    ("static field timing", lambda rs: rs.game_options.static_field is StaticField.ONE_CHANGE_PER_TURN,
      "until the next player acts or the dice phase begins"),
-    ("static field timing", lambda rs: rs.static_field is StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
+    ("static field timing", lambda rs: rs.game_options.static_field is StaticField.ONE_IN_ONE_OUT_PLAY_ROUND,
      "also after your draw, until your roll"),
-    ("Corellia Run's set-aside cards are refused everywhere", lambda rs: rs.corellia_run,
+    ("Corellia Run's set-aside cards are refused everywhere", lambda rs: rs.game_options.corellia_run,
      "refused wherever a card is entered: the static field, the reveal and the sudden demise"),
-    ("Corellia Run's deck holds 62", lambda rs: rs.corellia_run, "the deck holds 62 cards"),
+    ("Corellia Run's deck holds 62", lambda rs: rs.game_options.corellia_run, "the deck holds 62 cards"),
     ("the rim shift's picker", _rim, "the nearest player to their right who is still in the hand"),
-    ("Force Sabacc's side is declared once", lambda rs: rs.force_sabacc,
+    ("Force Sabacc's side is declared once", lambda rs: rs.game_options.force_sabacc,
      "declares their side once, when they first sit down, before their first hand"),
-    ("the host corrects a side only before the first hand", lambda rs: rs.force_sabacc,
+    ("the host corrects a side only before the first hand", lambda rs: rs.game_options.force_sabacc,
      "the host may correct it before that first hand"),
     ("a stake counts toward the bet", lambda rs: True,
      "counts toward the player's bet in the current betting round"),

@@ -25,7 +25,7 @@ def test_the_five_presets_exist():
 )
 def test_preset_ranking_and_pure_sabacc(name, ranking, negative_pure, fairy_empress):
     rs = PRESETS[name]
-    assert (rs.ranking, rs.negative_pure, rs.fairy_empress) == (ranking, negative_pure, fairy_empress)
+    assert (rs.game_options.ranking, rs.game_options.negative_pure, rs.game_options.fairy_empress) == (ranking, negative_pure, fairy_empress)
 
 
 @pytest.mark.parametrize(
@@ -40,7 +40,7 @@ def test_preset_ranking_and_pure_sabacc(name, ranking, negative_pure, fairy_empr
 )
 def test_preset_scrambler_shift_and_static_field(name, trigger, shift, static):
     rs = PRESETS[name]
-    assert (rs.scrambler_trigger, rs.shift_kind, rs.static_field) == (trigger, shift, static)
+    assert (rs.scrambler_trigger, rs.shift_kind, rs.game_options.static_field) == (trigger, shift, static)
 
 
 def test_weg_bet_limit_is_3_and_the_others_have_none():
@@ -55,19 +55,19 @@ def test_holodex_buy_in_is_500_and_its_chips_add_up():
 
 
 def test_calling_rounds_holodex_two_pagat_from_the_4th_betting_round():
-    assert PRESETS["holodex"].pot_building_rounds == 2
-    assert PRESETS["pagat"].pot_building_rounds == 3
+    assert PRESETS["holodex"].game_options.pot_building_rounds == 2
+    assert PRESETS["pagat"].game_options.pot_building_rounds == 3
 
 
 def test_every_preset_penalty_defaults_to_the_hand_pot_and_no_variant_is_on():
     for rs in PRESETS.values():
-        assert rs.bomb_out_penalty == HAND_POT
-        assert not (rs.holdem or rs.force_sabacc or rs.corellia_run)
+        assert rs.game_options.bomb_out_penalty == HAND_POT
+        assert not (rs.game_options.holdem or rs.game_options.force_sabacc or rs.game_options.corellia_run)
 
 
 def test_options_override_the_preset():
     rs = ruleset_from({"preset": "weg", "ranking": "closest-negative", "negative_pure": True, "bomb_out_penalty": 7})
-    assert (rs.ranking, rs.negative_pure, rs.bomb_out_penalty) == (Ranking.CLOSEST_NEGATIVE, True, 7)
+    assert (rs.game_options.ranking, rs.game_options.negative_pure, rs.game_options.bomb_out_penalty) == (Ranking.CLOSEST_NEGATIVE, True, 7)
     assert rs.overrides == ("bomb_out_penalty", "negative_pure", "ranking")
     assert rs.bet_limit == 3  # untouched options keep the preset's value
 
@@ -115,12 +115,12 @@ def test_variant_shift_kind_core_rim_wild_or_by_symbol(kind):
 def test_variant_bet_limit_pot_building_rounds_fold_fee_house_dealer_and_fixed_penalty():
     rs = ruleset_from({"preset": "classic", "bet_limit": 5, "pot_building_rounds": 4, "fold_fee": 2,
                        "house_dealer": True, "bomb_out_penalty": 12})
-    assert (rs.bet_limit, rs.pot_building_rounds, rs.fold_fee, rs.house_dealer, rs.bomb_out_penalty) == (
+    assert (rs.bet_limit, rs.game_options.pot_building_rounds, rs.fold_fee, rs.house_dealer, rs.game_options.bomb_out_penalty) == (
         5, 4, 2, True, 12
     )
     # "no limit" is an explicit choice too, and the preset's other calling rules stay
     assert ruleset_from({"preset": "weg", "bet_limit": None}).bet_limit is None
-    assert rs.calling.phase == PRESETS["classic"].calling.phase
+    assert rs.game_options.calling.phase == PRESETS["classic"].game_options.calling.phase
 
 
 def test_variant_timer_with_a_chosen_mean():
@@ -172,5 +172,5 @@ def test_an_option_sets_its_games_own_value_and_the_preset_keeps_its_own():
         5, True, PRESETS["pagat"].game_options.calling.phase)
     assert (PRESETS["pagat"].game_options.pot_building_rounds, PRESETS["pagat"].game_options.holdem) == (3, False)
     spike = ruleset_from({"preset": "spike", "phase_order": "turn-spike-bet", "fee_swap": 0})
-    assert (spike.game_options.phase_order, spike.game_options.fee_swap, spike.fee_swap) == ("turn-spike-bet", 0, 0)
+    assert (spike.game_options.phase_order, spike.game_options.fee_swap, spike.option("fee_swap")) == ("turn-spike-bet", 0, 0)
     assert [p.words for p in spike.turn_phases] == ["turn", "spike dice", "betting"]

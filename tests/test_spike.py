@@ -182,13 +182,13 @@ def test_spike_ranking_is_a_total_order_respecting_the_hierarchy(a, b, c, prime)
 
 
 def test_spike_presets_and_their_options():
-    assert (SPIKE.fee_gain_discard, SPIKE.fee_swap, SPIKE.prime_sabacc) == (1, 2, True)
-    assert (BOOK.fee_gain_discard, BOOK.fee_swap, BOOK.prime_sabacc) == (0, 0, False)
-    assert (SPIKE.ante, SPIKE.ante_sabacc) == (1, 2)
+    assert (SPIKE.game_options.fee_gain_discard, SPIKE.game_options.fee_swap, SPIKE.game_options.prime_sabacc) == (1, 2, True)
+    assert (BOOK.game_options.fee_gain_discard, BOOK.game_options.fee_swap, BOOK.game_options.prime_sabacc) == (0, 0, False)
+    assert (SPIKE.ante, SPIKE.game_options.ante_sabacc) == (1, 2)
     assert SPIKE.ending.rounds == 3 and not SPIKE.ending.by_call
     rs = ruleset_from({"preset": "spike", "ante_game": 2, "ante_sabacc": 4, "junk_penalty": 1,
                        "phase_order": "turn-spike-bet", "bet_limit": 10, "dealer_rotates": "round"})
-    assert (rs.ante, rs.ante_sabacc, rs.fold_fee, rs.phase_order, rs.bet_limit, rs.dealer_rotates) == (
+    assert (rs.ante, rs.game_options.ante_sabacc, rs.fold_fee, rs.game_options.phase_order, rs.bet_limit, rs.game_options.dealer_rotates) == (
         2, 4, 1, "turn-spike-bet", 10, "round")
     with pytest.raises(InvalidRules) as exc:
         ruleset_from({"preset": "spike", "phase_order": "bet-first"})
@@ -381,7 +381,7 @@ def test_spike_turn_actions_are_values_with_their_fees():
     assert list(actions) == ["stand", "gain_keep", "gain_discard", "gain_keep_discard", "swap", "junk"]
     assert (actions["gain_keep"].cards, actions["gain_keep"].dealt) == (1, 1)
     assert (actions["gain_discard"].cards, actions["gain_discard"].discards) == (0, 1)
-    assert getattr(SPIKE, actions["gain_keep_discard"].fee) == 1 and getattr(BOOK, actions["swap"].fee) == 0
+    assert SPIKE.option(actions["gain_keep_discard"].fee) == 1 and BOOK.option(actions["swap"].fee) == 0
     assert actions["swap"].takes_discard and actions["junk"].leaves
 
 

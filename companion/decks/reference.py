@@ -54,7 +54,7 @@ def action_words(rs: RuleSet, action: TurnAction) -> str:
     words = f"{action.button}: " + (" and ".join(what) or "keep your hand as it is")
     if action.cards:
         words += f" (your hand grows by {cards(action.cards)})"
-    fee = getattr(rs, action.fee) if action.fee else 0
+    fee = rs.option(action.fee) if action.fee else 0
     return words + (f"; fee {credits(fee)}" if fee else "") + "."
 
 

@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from companion.rules.cards import Card, TooManyCopies, UnknownCard
+from companion.rules.game import option_of
 
 __all__ = ["Deck", "Group", "SetAside", "UnknownCard", "TooManyCopies"]
 
@@ -122,7 +123,7 @@ class Deck:
 
     def options_on(self, rules: Any) -> tuple[str, ...]:
         """Which of this deck's set-aside options a rule set has on."""
-        return tuple(s.option for s in self.set_asides if getattr(rules, s.option, False))
+        return tuple(s.option for s in self.set_asides if option_of(rules, s.option, False))
 
     def in_play(self, rules: Any) -> int:
         """How many cards the deck holds under a rule set (its set-aside cards left out)."""
@@ -133,7 +134,7 @@ class Deck:
         Run"), or None when the card is in play."""
         c = self.card(code)
         for s in self.set_asides:
-            if c.code in s.codes and getattr(rules, s.option, False):
+            if c.code in s.codes and option_of(rules, s.option, False):
                 return f"{c.name} is set aside in {s.words}"
         return None
 

@@ -181,3 +181,15 @@ class GameWords:
     tie_started: str = "one more card each for the tied players"  # the log, when one starts
     draw_step: str = "draw"  # the step of a turn in which a player takes a turn action
     over_limit: str = ""  # what a hand over the limit pays ("": no such penalty)
+
+
+def option_of(rules: Any, name: str, default: Any = None) -> Any:
+    """The option `name` of any game's rules: a `RuleSet`'s `option` (its game's own options
+    too), else the attribute of that name (a game whose rules are a value of its own).
+
+    >>> from types import SimpleNamespace
+    >>> option_of(SimpleNamespace(ante=2), "ante"), option_of(SimpleNamespace(), "ante", 0)
+    (2, 0)
+    """
+    read = getattr(rules, "option", None)
+    return read(name, default) if read is not None else getattr(rules, name, default)

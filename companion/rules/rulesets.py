@@ -23,7 +23,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from companion.games import registry
 from companion.games.api import InvalidRules
@@ -249,18 +249,22 @@ class RuleSet:
     # there as the game's own class).
     game_options: Any = field(kw_only=True)
 
-    if not TYPE_CHECKING:  # hidden from mypy: typed code reads `rules.game_options.<option>`
-        def __getattr__(self, name: str) -> Any:
-            """A game's own option read by its name as if it were the rule set's (what the
-            runtime does where a value names an option: a turn action's `fee`, a deck's
-            set-aside `option`, a page's `ruleset.<option>`)."""
-            own = self.__dict__.get("game_options")
-            if name.startswith("_") or own is None:
-                raise AttributeError(name)
-            try:
-                return getattr(own, name)
-            except AttributeError:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
+    def option(self, name: str, default: Any = None) -> Any:
+        """The option a value names, read by that name (a turn action's `fee`, a deck's
+        set-aside `option`): the rule set's own field, else the game's (`game_options`);
+        `default` where neither has it. Typed code reads `rules.game_options.<option>`.
+
+        >>> from companion.games import registry
+        >>> rs = next(iter(registry.presets().values()))
+        >>> own = next(iter(rs.game_options.to_json()))  # the first of its game's options
+        >>> rs.option("ante") == rs.ante, rs.option(own) == getattr(rs.game_options, own)
+        (True, True)
+        >>> rs.option("no_such", False)
+        False
+        """
+        if name in self.__dataclass_fields__:
+            return getattr(self, name)
+        return getattr(self.game_options, name, default)
 
     def phase_name(self, phase: Phase) -> str:
         """A phase named as this order of play names it, from its `PhaseRule` words: "draw

@@ -34,6 +34,7 @@ from companion.scrambler.seed import BY_HAND, HAND_WORDS
 from companion.paths import STATIC_DIR
 from companion.rules.option_fields import GROUPS, option_fields, presets_fields
 from companion.games import registry
+from companion.rules.game import option_of
 from companion.rules.rulesets import HAND_POT, InvalidRules, RuleSet
 from companion.scrambler.dice import DICE
 from companion.server.charts import legend, stack_chart
@@ -309,7 +310,8 @@ def clock(ts: float) -> str:
 
 def _preset_defaults(rs) -> dict[str, Any]:
     """The option values of a preset, as the start page's form fills them in."""
-    out = {name: getattr(rs, name) for name in registry.options() if hasattr(rs, name)}
+    absent = object()
+    out = {name: v for name in registry.options() if (v := option_of(rs, name, absent)) is not absent}
     out["chip_set"] = [{"name": c.name, "value": c.value, "per_buy_in": c.per_buy_in}
                        for c in getattr(rs, "chip_set", ())]
     return {k: (v.value if hasattr(v, "value") and not isinstance(v, (int, str)) else v) for k, v in out.items()}
@@ -344,7 +346,12 @@ def console(code: str):
     now = {f["name"]: f["default"] for f in option_fields(rules)}
     for f in fields.get(rules.name, []):
         f["value"] = now.get(f["name"], f["default"])
+    # Whether the table's game turns its discards face up (the runtime's public discard
+    # pile, which the console enters the top card of).
+    names_discards = getattr(owner.table, "names_discards", None)
+    discard_pile = bool(names_discards and names_discards())
     return render_template("host/console.html", code=owner.code, state=state, ruleset=rules,
+                           discard_pile=discard_pile,
                            presets=choices, fields=fields, groups=GROUPS, hand_pot=HAND_POT,
                            deck_name=state["rules"].get("deck") or "",
                            game_name=state["game"], dice_table=dice_table())

@@ -64,11 +64,6 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         block = self.BLOCKS.get("kept")
         return {block["field"]: list(self.kept(sid))} if block else {}
 
-    def names_discards(self) -> bool:
-        """Whether a move that discards names the card it puts on the discard pile (a face-up
-        pile: `discard.PublicDiscardPile`); by default not."""
-        return False
-
     def seat_moves(self, sid: str) -> list[dict[str, Any]]:
         """A game's own moves of a seat that `sid` may make now, listed after the session's
         (each with its words: `offers.offer`); by default none."""

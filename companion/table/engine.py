@@ -387,6 +387,11 @@ class Table:
             raise Refused(404, f"there is no seat {seat!r} at this table", "seat")
         return self._reader().host_offers(seat)
 
+    def names_discards(self) -> bool:
+        """Whether the table's game lays its discard pile face up (its top card entered by
+        whoever turns it up, each discard named): the console offers the pile's entry."""
+        return self._reader().names_discards()
+
     def _seat_view(self, sid: str) -> dict[str, Any]:
         seat = self._s["seats"][sid]
         hand = self._s["hand"]

@@ -176,11 +176,11 @@ def plain_offer(typ: str, rules: RuleSet) -> dict[str, Any]:
     are the rules' alone, so it is worked out once per rules and shared (read-only), and
     `describe` passes it on as it is.
 
-    >>> from companion.rules.rulesets import ruleset_from
-    >>> weg = ruleset_from("weg")
-    >>> plain_offer("leave", weg)
+    >>> from companion.games import registry
+    >>> rules = next(iter(registry.presets().values()))
+    >>> plain_offer("leave", rules)
     {'type': 'leave', 'words': 'Leave the table', 'style': 'danger', 'confirm': True, 'inputs': []}
-    >>> plain_offer("leave", weg) is plain_offer("leave", weg)
+    >>> plain_offer("leave", rules) is plain_offer("leave", rules)
     True
     """
     key = (id(rules), typ)

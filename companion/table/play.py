@@ -157,6 +157,11 @@ class Play:
         by default it goes into the sabacc pot."""
         return False
 
+    def names_discards(self) -> bool:
+        """Whether a move that discards names the card it puts on the discard pile (a face-up
+        pile: `discard.PublicDiscardPile`); by default not."""
+        return False
+
     def hand_on_discard_pile(self) -> None:
         """A whole hand went face up onto the discard pile (a fold): a game whose discard
         pile is public says what that changes (`discard.PublicDiscardPile`); by default

@@ -282,7 +282,7 @@ class Turns(Play):
         top = self.discarded_card(f, needed=bool(taken.discards))
         if taken.leaves:
             return sid, taken, top, 0
-        fee = getattr(self.rules, taken.fee) if taken.fee else 0
+        fee = self.rules.option(taken.fee) if taken.fee else 0
         if fee > self.stack(sid):
             return Refusal(409, f"{taken.button} costs {fee} and you have {self.stack(sid)}: "
                                 "choose a free move", "action")

@@ -313,9 +313,9 @@ class VersionViews:
                 if self._split:  # from the parts it shares with the public view
                     public = self.public()
                     encoder = self._encoder
-                    for part, value in state.items():
-                        if type(value) is dict and part not in public:
-                            encoder.own((part, seat, host), value)
+                    for part in state.keys() - public.keys():  # the viewer's own parts
+                        if type(state[part]) is dict:
+                            encoder.own((part, seat, host), state[part])
                     text = encoder.encode(state, like=public)
                     if not self._texts:
                         self._remember(public)

@@ -76,7 +76,7 @@ def _game(rs: RuleSet) -> Section:
 def _turn(rs: RuleSet) -> Section:
     points = []
     for a in rs.actions:
-        fee = getattr(rs, a.fee) if a.fee else 0
+        fee = rs.option(a.fee) if a.fee else 0
         cost = f" Fee: {credits(fee)} into the game pot." if fee else ""
         points.append(f"{a.button}.{cost}")
     penalty = (f" Junking costs {credits(rs.fold_fee)} into the game pot." if rs.fold_fee else "")

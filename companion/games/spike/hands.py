@@ -187,7 +187,7 @@ def evaluate(rules: Any, cards: Iterable[str], **_: Any) -> SpikeHand:
     """
     codes = tuple(SPIKE_DECK.normalize(c) for c in cards)
     values = [SPIKE_DECK.cards[c].value for c in codes]
-    kind, rank = judge(values, prime=bool(getattr(rules, "prime_sabacc", False)))
+    kind, rank = judge(values, prime=bool(rules.option("prime_sabacc", False)))
     return SpikeHand(kind, sum(values), rank, codes)
 
 

@@ -49,6 +49,11 @@ class SpikeHand(BlindDraw, SurvivorShows, PublicDiscardPile, TieDraw, DealtHand)
             view["facts"] = {"table": facts.table_facts(h, self.rules), "seats": {}}
         return view
 
+    def names_discards(self) -> bool:
+        """The discard pile lies face up where the rules say so (every preset): a move that
+        discards then names its card, and the console enters the top card."""
+        return bool(self.rules.game_options.discard_pile_public)
+
     def hand_moves(self, sid: str) -> list[dict[str, Any]]:
         """Spike's own moves in the hand: the survivor's show or no show."""
         return self.survivor_moves(sid)
