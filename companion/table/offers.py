@@ -40,8 +40,7 @@ A game that calls dropping out of a hand "drop out" has its fold offered in thos
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from companion.rules.rulesets import RuleSet
 
@@ -55,11 +54,11 @@ ROUND_AMOUNTS = (2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
 #: The most a typed buy-in may be (the phone's field; the engine takes any positive amount).
 MOST_BUY_IN = 1_000_000
 
-@dataclass(frozen=True)
-class SeatFacts:
+class SeatFacts(NamedTuple):
     """What the words of a seat's moves depend on besides the rules: its stack (an amount
     that puts all of it in is marked all-in), its bet in the betting round and the amounts a
-    free buy-in offers as buttons besides the ante's round multiples."""
+    free buy-in offers as buttons besides the ante's round multiples. (A named tuple: one is
+    made for every seat at every version.)"""
 
     stack: int
     bet: int = 0
@@ -75,10 +74,29 @@ def seat_facts(s: Mapping[str, Any], sid: str, kept: tuple[str, ...] = ()) -> Se
     mine = h["p"].get(sid) if h is not None else None
 
     def usual() -> tuple[int, ...]:
-        chips = sum([c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"]])
-        return _usual(chips, tuple([x["bought_in"] for k, x in s["seats"].items() if k != sid and x["bought_in"] > 0]))
+        return _buy_ins_of(s)[sid]
 
-    return SeatFacts(stack=seat["stack"], bet=mine["bet"] if mine else 0, buy_ins=usual, kept=kept)
+    return SeatFacts(seat["stack"], mine["bet"] if mine else 0, usual, kept)
+
+
+def _buy_ins_of(s: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Every seat's usual buy-ins (`_usual`) at the table state `s`, worked out once for all
+    its seats: a version's seats (a new dict at every version: `working_copy`) are asked for
+    them by every seat's view."""
+    seats = s["seats"]
+    hit = _BUY_INS.get(id(seats))
+    if hit is None or hit[0] is not seats:
+        chips = sum([c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"]])
+        bought = [(k, x["bought_in"]) for k, x in seats.items()]
+        hit = (seats, {sid: _usual(chips, tuple([b for k, b in bought if k != sid and b > 0])) for sid, _ in bought})
+        if len(_BUY_INS) >= 64:  # a few versions of a few tables
+            _BUY_INS.clear()
+        _BUY_INS[id(seats)] = hit
+    return hit[1]
+
+
+#: `_buy_ins_of`'s answers: the id of a version's seats -> (those seats, each seat's buy-ins).
+_BUY_INS: dict[int, tuple[Any, dict[str, tuple[int, ...]]]] = {}
 
 
 @functools.lru_cache(maxsize=256)  # the same few amounts at every seat, version after version
