@@ -123,29 +123,14 @@ class SharedEncoder:
                     continue
             elif type(k) is not str:
                 return self._whole(value)
-            elif type(v) is dict and self._carry is not None:
-                # A viewer's own part (a seat's private part): its text from the last version
-                # where it is the same (`own`), else item by item, so that what it shares with
-                # other viewers (the same described moves) is encoded once.
-                hit = self._done.get(id(v))
-                out.append(self._key(k) + (hit[1] if hit is not None and hit[0] is v else self._items(v)))
-                continue
             out.append(self._key(k) + self._whole(v))
         return "{" + ",".join(out) + "}"
-
-    def _items(self, value: dict) -> str:
-        """A dict item by item (`_whole` each value): its dicts and lists remembered."""
-        if not all(type(k) is str for k in value):
-            return self._whole(value)
-        key, whole = self._key, self._whole
-        text = "{" + ",".join([key(k) + whole(v) for k, v in value.items()]) + "}"
-        self._done[id(value)] = (value, text)
-        return text
 
     def own(self, viewer: Any, value: dict) -> None:
         """`value`, a viewer's own part, has the text it had at the last version where it was
         equal (compared, not encoded: a seat's private part rarely changes when another seat
-        acts); then leaves its text for the next version (`carry`, under the key `viewer`)."""
+        acts: `_whole` then finds it done); then leaves its text for the next version (`carry`,
+        under the key `viewer`)."""
         carry = self._carry
         if carry is None:
             return
