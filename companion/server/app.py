@@ -101,7 +101,28 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         return response
 
+    app.wsgi_app = without_file_wrapper(app.wsgi_app)  # type: ignore[method-assign]
     return app
+
+
+def without_file_wrapper(wsgi_app: Any) -> Any:
+    """`wsgi_app` served without the server's `wsgi.file_wrapper`: a file (a static asset) is
+    then an iterable the server reads and always closes. Waitress takes a wrapped file over
+    and closes it once written, but a phone that hangs up just as that happens (a page closed
+    while its icons load) could leave the file open until it was collected.
+
+    >>> seen = []
+    >>> def app(environ, start_response):
+    ...     seen.append("wsgi.file_wrapper" in environ)
+    ...     return [b""]
+    >>> without_file_wrapper(app)({"wsgi.file_wrapper": object()}, None), seen
+    ([b''], [False])
+    """
+    def serve(environ: dict[str, Any], start_response: Any) -> Any:
+        environ.pop("wsgi.file_wrapper", None)
+        return wsgi_app(environ, start_response)
+
+    return serve
 
 
 def _deliver(owners: list) -> None:
