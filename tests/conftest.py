@@ -194,6 +194,12 @@ def screens(chromium, live_server):
     s.close()
 
 
+def settled(page) -> None:
+    """Wait until `page` takes taps: its moves were not just drawn again (`.settling`, the tap
+    guard) and none are being asked for (`[aria-busy=true]`, the console playing a seat)."""
+    page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
+
+
 def screenshot(page, name: str) -> Path:
     """Save a screenshot of `page` under test-artifacts/screenshots/ and return its path."""
     out = ARTIFACTS / "screenshots" / f"{name}.png"

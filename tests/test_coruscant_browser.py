@@ -32,7 +32,7 @@ from companion.games.coruscant.cards import GOLD, SILVER
 from companion.rules.rulesets import Trigger
 from companion.scrambler.seed import SeededRoller, derive_dice
 from companion.server.app import create_app
-from conftest import PHONE, screenshot
+from conftest import PHONE, screenshot, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -97,6 +97,7 @@ class Seat:
         if not self.phone:
             self.s.console.locator("#play-seat").select_option(self.seat)
             expect(self.s.console.locator("#seat-play-for")).to_have_text(f"Moves for {self.name}")
+        settled(self.page)  # a tap now is not one the page ignores (its moves were just drawn)
 
     def button(self, words):
         return self.box.get_by_role("button", name=words + self.suffix, exact=True)

@@ -20,7 +20,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PHONE, screenshot
+from conftest import PHONE, screenshot, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -46,6 +46,7 @@ class Seat:
     def press(self, words, confirm=False):
         """Press the offer's button (twice where it asks to confirm); wait for the table to take it."""
         button = self.box.get_by_role("button", name=words + self.suffix, exact=True)
+        settled(self.phone or self.s.console)  # a tap now is not one the page ignores
 
         def do():
             button.click()

@@ -106,7 +106,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def without_file_wrapper(wsgi_app: Any) -> Any:
-    """`wsgi_app` served without the server's `wsgi.file_wrapper`: a file (a static asset) is
+    """`wsgi_app` served without the server's `wsgi.file_wrapper`: a file of web/ (an icon) is
     then an iterable the server reads and always closes. Waitress takes a wrapped file over
     and closes it once written, but a phone that hangs up just as that happens (a page closed
     while its icons load) could leave the file open until it was collected.
