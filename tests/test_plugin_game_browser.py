@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.table.registry import registry_for
-from conftest import DISPLAY, PHONE, screenshot
+from conftest import DISPLAY, PHONE, screenshot, settled
 from test_plugin_game import highcard  # noqa: F401 - the fixture: High card found as a plug-in
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -129,7 +129,7 @@ def screens(screens, highcard):  # noqa: F811 - the imported fixture
 
 def tap(page, name: str, *, within="#actions", confirm=False):
     """Tap the button `name` (twice, when it asks to confirm) once the panel takes taps."""
-    page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
+    settled(page)
     box = page.locator(within)
     box.get_by_role("button", name=name, exact=True).click()
     if confirm:
@@ -200,6 +200,7 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
 
     # Han bets 3 from the offer's amount (no usual amounts: the number field, within 1..19).
     bet = han.get_by_label("How much")
+    settled(han)
     bet.fill("30")
     han.locator("#actions").get_by_role("button", name="Bet", exact=True).click()
     expect(han.locator("#actions")).to_contain_text("30 is outside what you may bet now: from 1 to 19.")
@@ -213,6 +214,7 @@ def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):
     con.locator("#play-seat").select_option(label="Chewie")
     expect(con.locator("#seat-play-for")).to_have_text("Moves for Chewie")
     expect(con.locator("#seat-moves").get_by_role("button", name="Call 3 for Chewie", exact=True)).to_be_visible()
+    settled(con)  # the seat's moves were just drawn: a tap now would be ignored (and said so)
     con.get_by_label("Raise to for Chewie").fill("5")
     s.act(lambda: con.locator("#seat-moves").get_by_role("button", name="Raise to", exact=True).click())
     s.money({"s1": 19, "s2": 16, "s3": 14}, 11)
