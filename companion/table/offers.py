@@ -39,7 +39,6 @@ A game that calls dropping out of a hand "drop out" has its fold offered in thos
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from companion.rules.rulesets import RuleSet
@@ -99,7 +98,6 @@ def _buy_ins_of(s: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
 _BUY_INS: dict[int, tuple[Any, dict[str, tuple[int, ...]]]] = {}
 
 
-@functools.lru_cache(maxsize=256)  # the same few amounts at every seat, version after version
 def _usual(chips: int, others: tuple[int, ...]) -> tuple[int, ...]:
     """The buy-ins offered as buttons: the chip set's, what others bought in for (the first
     three of these; the ante's round multiples are added up to four by `describe`)."""
@@ -143,13 +141,12 @@ def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> li
         if _DESCRIBED <= item.keys():  # described already (`plain_offer`, a game's own `offer`)
             out.append(item)
             continue
-        facts: SeatFacts | None = seat
+        facts = seat
         if item["type"] == "buy_in" and not item.get("amount"):
             # A free buy-in's amounts are what the other seats bought in for, and only they:
-            # asked once, and remembered by them (the same at every seat, version after version).
-            buy_ins = seat.buy_ins() if callable(seat.buy_ins) else tuple(seat.buy_ins)
-            head: tuple[Any, ...] = (id(rules), buy_ins)
-            facts = None  # made only where the move was not described before
+            # remembered by them (the same at every seat, version after version).
+            facts = SeatFacts(0, 0, seat.buy_ins() if callable(seat.buy_ins) else tuple(seat.buy_ins))
+            head: tuple[Any, ...] = (id(rules), facts.buy_ins)
         else:
             head = (id(rules), seat.stack, seat.bet, seat.kept)
         key: tuple[Any, ...] | None = None
@@ -162,8 +159,6 @@ def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> li
         if hit is not None and hit[0] is rules:
             out.append(hit[1])
             continue
-        if facts is None:
-            facts = SeatFacts(stack=0, buy_ins=buy_ins)
         said = dict(item)
         for k, v in _describe(item, rules, facts).items():
             said.setdefault(k, v)  # what the item says itself stands

@@ -54,17 +54,14 @@ class Seats(Play):
             # The seat's own check, asked directly: `allows` would first ask whether the actor
             # is seated (it is) and which game past a call window checks it (none of these is
             # a next turn's move: this one), for five moves of every seat in every version.
+            free = typ == "buy_in" and not rules.buy_in  # checked with any amount
             try:
-                if typ == "buy_in":
-                    ok = not isinstance(self.check_buy_in({} if rules.buy_in else {"amount": 1}, sid), Refusal)
-                    if ok:
-                        out.append({"type": typ, "amount": rules.buy_in or None})
-                    continue
-                ok = not isinstance(getattr(self, _CHECKS[typ])({}, sid), Refusal)
+                ok = not isinstance(getattr(self, _CHECKS[typ])({"amount": 1} if free else {}, sid), Refusal)
             except Refused:
                 ok = False
             if ok:  # a plain move's offer is the same for every seat: worked out once
-                out.append(plain_offer(typ, rules))
+                out.append({"type": typ, "amount": rules.buy_in or None} if typ == "buy_in"
+                           else plain_offer(typ, rules))
         return out
 
     def session_offers(self, sid: str) -> list[dict[str, Any]]:
