@@ -107,8 +107,8 @@ class SharedEncoder:
                 out[id(v)] = done[id(v)]
         return out
 
-    def _like(self, value: dict, base: dict) -> str:
-        parts = self._parts_of(base)
+    def _like(self, value: dict, base: dict, top: bool = True) -> str:
+        parts = self._parts_of(base, top)
         if parts is None:
             return self._whole(value)
         out = []
@@ -119,7 +119,7 @@ class SharedEncoder:
                     out.append(hit[1])
                     continue
                 if type(v) is dict and type(hit[0]) is dict:
-                    out.append(self._key(k) + self._like(v, hit[0]))
+                    out.append(self._key(k) + self._like(v, hit[0], False))
                     continue
             elif type(k) is not str:
                 return self._whole(value)
@@ -150,15 +150,17 @@ class SharedEncoder:
         self._owned.clear()
         return out
 
-    def _parts_of(self, base: dict) -> dict[str, tuple[Any, str]] | None:
-        """Each item of `base` with its text, worked out once per base."""
+    def _parts_of(self, base: dict, top: bool = True) -> dict[str, tuple[Any, str]] | None:
+        """Each item of `base` with its text, worked out once per base. `top`: `base` is the
+        public view itself, whose lists' items a later version may share (`carry`: encoded
+        item by item); a list deeper down is new with each version, encoded whole."""
         found = self._parts.get(id(base))
         if found is not None and found[0] is base:
             return found[1]
         parts: dict[str, tuple[Any, str]] | None = None
         if all(type(k) is str for k in base):
             key, whole = self._key, self._whole
-            parts = {k: (v, key(k) + whole(v)) for k, v in base.items()}
+            parts = {k: (v, key(k) + whole(v, top)) for k, v in base.items()}
         self._parts[id(base)] = (base, parts)
         return parts
 
@@ -168,8 +170,9 @@ class SharedEncoder:
             text = self._keys[k] = _encode_str(k) + ":"
         return text
 
-    def _whole(self, value: Any) -> str:
-        """One value as `dumps` gives it: remembered if it is a dict or a list."""
+    def _whole(self, value: Any, items: bool = False) -> str:
+        """One value as `dumps` gives it: remembered if it is a dict or a list. `items`: a list
+        of the public view's own, encoded item by item where there is a `carry`."""
         if value is None:
             return "null"
         if value is True:
@@ -187,15 +190,19 @@ class SharedEncoder:
                 carry = self._carry
                 hit = carry.get(id(value)) if carry is not None else None
                 if hit is None or hit[0] is not value:
-                    # With a carry, a list item by item: a later version's list (a new one)
-                    # holds many of the same items (the settled hands' rows, issue 19).
-                    hit = (value, self._list(value) if kind is list and carry is not None else dumps(value))
+                    # With a carry, a public list item by item: a later version's list (a new
+                    # one) holds many of the same items (the settled hands' rows, issue 19).
+                    # Only there: `carry` keeps no deeper item, and a list encoded item by
+                    # item costs a call per item (the hand's lists, a row's numbers).
+                    by_items = items and kind is list and carry is not None
+                    hit = (value, self._list(value) if by_items else dumps(value))
                 self._done[id(value)] = hit
             return hit[1]
         return dumps(value)
 
     def _list(self, value: list) -> str:
-        """A list item by item (`_whole`): its dicts and lists remembered, or found in `carry`."""
+        """A list item by item (`_whole`): its dicts and lists remembered, or found in `carry`
+        (each whole: `carry` keeps the public lists' items, nothing deeper)."""
         return "[" + ",".join([self._whole(item) for item in value]) + "]"
 
 
