@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.wsgi import ClosingIterator
 
 from companion.paths import STATIC_DIR, TEMPLATES_DIR
 from companion.server import errors, front, limits
@@ -74,26 +76,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         if hasattr(module, "init_app"):
             module.init_app(app)
 
-    # Under waitress a command's answer is sent before the other viewers' streams are written
-    # (their updates wait in the table's outbox until the answer is out: TableOwner.deliver);
-    # waitress closes every response once it is written. Elsewhere (a test client, which may
-    # never close a response) they are written before the answer.
-    @app.before_request
-    def _defer_delivery():
-        if front.served_by_waitress(request.environ):
-            defer_delivery()
-
-    @app.after_request
-    def _deliver_after_answer(response):
-        owners = deferred_deliveries()
-        if owners:
-            response.call_on_close(lambda: _deliver(owners))
-        return response
-
-    @app.teardown_request
-    def _deliver_unanswered(_exc):
-        _deliver(deferred_deliveries())  # a request that ended without an answer
-
     app.wsgi_app = served(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
@@ -107,7 +89,15 @@ _DEFAULT_NAMES = tuple(name.lower() for name, _ in DEFAULT_HEADERS)
 
 def served(wsgi_app: Any) -> Any:
     """`wsgi_app` as the server runs it: each answer given the `DEFAULT_HEADERS` it does not
-    set itself, and no `wsgi.file_wrapper` offered.
+    set itself, no `wsgi.file_wrapper` offered, and the other viewers' updates written once
+    the answer is out.
+
+    Under waitress a command's answer is sent before the other viewers' streams are written
+    (their updates wait in the table's outbox until the answer is closed:
+    `TableOwner.deliver`; waitress closes every response once it is written; a request that
+    ends without an answer delivers them at once). Elsewhere (a test client, which may never
+    close a response) they are written before the answer. Done here rather than in Flask's
+    request hooks: each hook is a call through Flask's coroutine check on every request.
 
     The headers are added to the list the answer starts with: the same on werkzeug's
     `Headers` (`setdefault`) raised and caught a `KeyError` for each missing name, a tenth of
@@ -128,6 +118,9 @@ def served(wsgi_app: Any) -> Any:
     """
     def serve(environ: dict[str, Any], start_response: Any) -> Any:
         environ.pop("wsgi.file_wrapper", None)
+        deferred = front.served_by_waitress(environ)
+        if deferred:
+            defer_delivery()
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             have = {name.lower() for name, _ in headers}
@@ -136,7 +129,14 @@ def served(wsgi_app: Any) -> Any:
                     headers.append(header)
             return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
 
-        return wsgi_app(environ, start)
+        try:
+            body = wsgi_app(environ, start)
+        except BaseException:
+            if deferred:
+                _deliver(deferred_deliveries())  # a request that ended without an answer
+            raise
+        owners = deferred_deliveries() if deferred else None
+        return ClosingIterator(body, partial(_deliver, owners)) if owners else body
 
     return serve
 
