@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.games.classic.presets import DEFAULT_CHIPS, HOLODEX_LAY_CHIPS, HOLODEX_TOURNAMENT_CHIPS
 from companion.rules.rulesets import Chip
@@ -32,7 +33,7 @@ def test_an_amount_no_chip_covers_is_reported_with_how_the_table_settles_it():
                                     {"name": "bronzium", "value": 5, "count": 3}]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 100_000))
 def test_a_breakdown_adds_up_to_the_amount(amount):
     for chips in (DEFAULT_CHIPS, HOLODEX_LAY_CHIPS):

@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.games import registry
 from companion.games.api import InvalidRules, section
@@ -323,7 +324,7 @@ def test_the_worked_round_leaves_han_54_lando_17_bria_11_tobias_38_and_next_ante
 # -- random games ---------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6), preset=st.sampled_from(list(PRESETS)),
        stock=st.integers(5, 60))
 def test_random_games_conserve_credits_pay_side_pots_to_the_eligible_and_follow_the_ante_schedule(

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
 sys.path.insert(0, str(FIRMWARE))
@@ -161,7 +162,7 @@ def test_a_button_held_at_power_on_reports_nothing_until_released_once():
     assert events == [(2230, PRESS)]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.integers(1, 29), min_size=0, max_size=6),
        st.lists(st.integers(1, 29), min_size=0, max_size=6),
        st.integers(60, 500))

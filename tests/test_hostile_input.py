@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.server import create_app
 from test_tables_api import Api, flask_call
@@ -155,7 +156,7 @@ command_like = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.one_of(json_values, command_like), who=st.sampled_from(["s1", "s2", "host", None]))
 def test_random_json_never_500s_and_is_stored_only_when_accepted(hostile, body, who):
     app, client, a = hostile

@@ -13,6 +13,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.games import registry
 from companion.games.api import InvalidRules
@@ -438,7 +439,7 @@ def games(draw_):
     return n, chips, tariff, seed
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(games())
 def test_random_games_with_tokens_keep_k24_and_end_with_one_winner_taking_the_credits_pot(game):
     n, chips, tariff, rnd = game

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from conftest import examples
 from test_kessel import EXAMPLES
 
 from companion.games.kessel.cards import KESSEL_DECK
@@ -230,7 +231,7 @@ def _bodies(draw):
     return body
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_bodies())
 def test_any_request_is_answered_or_refused_in_words_never_a_500(client, body):
     r = client.post("/api/v1/settle", json=body)

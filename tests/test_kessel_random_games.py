@@ -20,6 +20,7 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.games.kessel.cards import KESSEL_DECK
 from companion.games.kessel.tokens import TOKENS
@@ -141,7 +142,7 @@ def _play(t: Table, rnd: random.Random, draws_to: str | None = None) -> dict:
     raise AssertionError("the game did not end")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 6), st.sampled_from(["kessel", "kessel-plain"]), st.sampled_from(["invested", "out"]),
        st.integers(4, 8), st.integers(0, 2**32))
 def test_random_games_keep_credits_chips_and_secrets_and_end_with_the_pot_paid(players, preset, tariff, chips, seed):

@@ -370,6 +370,7 @@ class _Rows:
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from conftest import examples  # noqa: E402
 
 from companion.games.classic.cards import CARDS  # noqa: E402
 from companion.table.engine import Table  # noqa: E402
@@ -442,7 +443,7 @@ def test_undoing_a_bet_that_was_called_is_refused_with_the_real_engine(ledger):
     assert owner.view(turn)[1]["you"]["legal"][0]["type"] == "bet"
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(choices=st.lists(st.tuples(st.integers(0, 1000), st.booleans()), min_size=5, max_size=40))
 def test_random_commands_conserve_credits_and_the_ledger_replays_to_the_live_table(tmp_path_factory, choices):
     ledger = Ledger(tmp_path_factory.mktemp("ledger") / "t.sqlite3")

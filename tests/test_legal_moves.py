@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 import companion.table.engine as engine_module
 import companion.table.state as state_module
@@ -421,7 +422,7 @@ def test_every_game_derived_moves_equal_the_trial_moves():
 
 
 @pytest.mark.slow
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=st.sampled_from(GAMES), rng=st.randoms(use_true_random=False),
        fold_turns=st.sampled_from([0.0, 0.0, 0.6]))
 def test_derived_moves_equal_the_trial_moves_in_any_random_play(game, rng, fold_turns):

@@ -10,6 +10,7 @@ import threading
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.rules.rulesets import Trigger
 from companion.scrambler.dice import DICE
@@ -46,7 +47,7 @@ def test_known_answer_for_the_first_rolls_of_a_fixed_seed():
     assert derive_rolls(bytes(range(32)), Trigger.TWO_D6_DOUBLES, 3) == [(5, 2), (6, 4), (3, 1)]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(seeds, st.integers(0, 500), st.sampled_from(DICE_TRIGGERS))
 def test_rolls_follow_the_documented_derivation(seed, index, trigger):
     count, sides = DICE[trigger]

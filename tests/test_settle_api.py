@@ -293,6 +293,7 @@ def test_openapi_documents_every_status_of_the_endpoint(client):
 
 import schemathesis  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
+from conftest import examples  # noqa: E402
 from schemathesis.specs.openapi.checks import positive_data_acceptance, unsupported_method  # noqa: E402
 
 
@@ -309,7 +310,7 @@ settle_schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", _app_for_
 
 
 @settle_schema.include(path="/api/v1/settle").parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 def test_every_settle_response_matches_the_openapi_document(case):
     # Excluded checks: positive_data_acceptance, because a schema cannot say "no card twice
     # across the table" or "names unique", so schema-valid bodies can rightly get a 422;

@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.games.classic.cards import CARDS, DECK
 from companion.games.classic.presets import PRESETS
@@ -114,7 +115,7 @@ def settle_fully(rules, players, sabacc_pot, spare):
     return first, settle(rules, players, sabacc_pot), players
 
 
-PROPERTY = settings(max_examples=200, deadline=None)
+PROPERTY = settings(max_examples=examples(200), deadline=None)
 
 
 @PROPERTY

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from conftest import examples
 from pokerkit import Automation, NoLimitTexasHoldem
 
 from companion.rules.settle import build_pots
@@ -43,7 +44,7 @@ def play(stacks: list[int], data) -> object:
     return state
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(stacks=st.lists(st.integers(3, 120), min_size=2, max_size=9), data=st.data())
 def test_side_pots_match_pokerkit_on_random_all_in_hands(stacks, data):
     state = play(stacks, data)

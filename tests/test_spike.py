@@ -7,6 +7,7 @@ import jsonschema_rs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.rules.rulesets import RULE_SETS, InvalidRules, ruleset_from
 from companion.games.spike.hands import KINDS, SPIKE_DECK, blind_draw_key, evaluate, judge
@@ -160,7 +161,7 @@ def hands(draw):
     return [VALUES[i] for i in picks]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(hands(), hands(), hands(), st.booleans())
 def test_spike_ranking_is_a_total_order_respecting_the_hierarchy(a, b, c, prime):
     (ka, ra), (kb, rb), (kc, rc) = (judge(h, prime=prime) for h in (a, b, c))

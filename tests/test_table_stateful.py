@@ -15,6 +15,7 @@ import json
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from conftest import examples
 
 from companion.games.classic.cards import CARDS
 from companion.scrambler.dice import DICE
@@ -260,7 +261,7 @@ class TableMachine(RuleBasedStateMachine):
 
 
 TableMachine.TestCase.settings = settings(
-    max_examples=30, stateful_step_count=40, deadline=None,
+    max_examples=examples(30), stateful_step_count=40, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_random_commands_conserve_credits_and_replay_exactly = TableMachine.TestCase

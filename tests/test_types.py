@@ -4,7 +4,9 @@ The table state is declared as TypedDicts (companion/table/state.py); only a che
 every use makes that worth anything: a key read that the state no longer has, or a hand read
 where there may be none, fails here instead of at a table. mypy runs with the repository's own
 configuration (pyproject.toml's [tool.mypy]) over the repository's companion/ folder, on every
-Python the suite runs on, with a cache of its own so that nothing from an earlier run counts.
+Python the suite runs on, with a cache of this run's own so that nothing from an earlier run
+counts (the probe's check reads what the check of companion/ wrote, when it ran first: the
+same modules, the same configuration).
 """
 
 from __future__ import annotations
@@ -20,21 +22,27 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def mypy(tmp_path: Path, *paths: Path) -> subprocess.CompletedProcess[str]:
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """mypy's cache for this module's checks: new for each run, shared by its tests."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def mypy(cache: Path, *paths: Path) -> subprocess.CompletedProcess[str]:
     """mypy with the repository's configuration over `paths` (companion/ importable from the
-    repository), its cache under `tmp_path`."""
+    repository), its cache in `cache`."""
     env = {**os.environ, "MYPY_FORCE_COLOR": "0", "NO_COLOR": "1", "MYPYPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-         "--cache-dir", str(tmp_path / "mypy-cache"), *map(str, paths)],
+         "--cache-dir", str(cache), *map(str, paths)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
 
 
 @pytest.mark.slow
-def test_companion_type_checks_clean(tmp_path: Path) -> None:
+def test_companion_type_checks_clean(cache: Path) -> None:
     """mypy finds no error in companion/, and it did check the package's modules."""
-    run = mypy(tmp_path, ROOT / "companion")
+    run = mypy(cache, ROOT / "companion")
     report = f"mypy exited with {run.returncode}\n{run.stdout}{run.stderr}"
     assert run.returncode == 0, report
     checked = re.search(r"Success: no issues found in (\d+) source files", run.stdout)
@@ -43,7 +51,7 @@ def test_companion_type_checks_clean(tmp_path: Path) -> None:
     assert int(checked.group(1)) == len(modules), report
 
 
-def test_a_key_the_state_does_not_declare_is_an_error_read_either_way(tmp_path: Path) -> None:
+def test_a_key_the_state_does_not_declare_is_an_error_read_either_way(tmp_path: Path, cache: Path) -> None:
     """The guard itself: a hand's key that is not (or no longer) declared fails as `h["key"]`
     (mypy) and as `h.get("key")` (tests/mypy_plugins/typeddict_get.py); a declared one passes."""
     probe = tmp_path / "probe.py"
@@ -54,7 +62,7 @@ def test_a_key_the_state_does_not_declare_is_an_error_read_either_way(tmp_path: 
         "def declared(h: Hand) -> object:\n"
         "    return h['reentry'], h.get('drew_last')\n"
     )
-    run = mypy(tmp_path, probe)
+    run = mypy(cache, probe)
     report = f"mypy exited with {run.returncode}\n{run.stdout}{run.stderr}"
     errors = [line for line in run.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 2, report

@@ -6,6 +6,7 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 
 from companion.table.engine import HOST, Table
 from companion.table.ledger import Ledger
@@ -22,7 +23,7 @@ def plain_dumps(value):
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(public=st.dictionaries(st.text(max_size=5), JSON, min_size=1, max_size=6),
        own=st.lists(st.tuples(st.text(max_size=5), JSON), max_size=3),
        inner=st.dictionaries(st.text(max_size=5), JSON, max_size=4),
@@ -69,7 +70,7 @@ def test_a_later_versions_list_of_the_same_rows_is_encoded_from_their_texts():
     assert text.startswith('{"hands":["carried",{"hand":1,"winner":"s2"') and "stale" not in text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(value=JSON)
 def test_dumps_with_its_one_c_encoder_gives_json_dumpss_text(value):
     """`dumps` calls the C encoder it made once: the same text as json.dumps, whatever the
