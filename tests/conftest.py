@@ -13,21 +13,7 @@ from companion.server import create_app
 
 REPO = Path(__file__).resolve().parent.parent
 
-
-def _chromium() -> str:
-    """The Chromium the browser tests drive: $CHROMIUM, else Debian's chromium-headless-shell
-    (Chromium's engine without the browser's own windows, what Playwright itself runs headless:
-    the same pages, rendered and scripted alike, for about a tenth less CPU per browser test,
-    measured; scripts/test installs it), else Debian's chromium."""
-    if "CHROMIUM" in os.environ:
-        return os.environ["CHROMIUM"]
-    for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium"):
-        if Path(path).exists():
-            return path
-    return "/usr/bin/chromium"
-
-
-CHROMIUM = _chromium()
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Flags that keep Chromium off the (closed) network and working as root in a container.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -200,7 +186,7 @@ def chromium():
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/test, which installs Debian's chromium-headless-shell")
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/test, which installs Debian's chromium")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
