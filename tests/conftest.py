@@ -12,7 +12,6 @@ from hypothesis import settings
 from companion.server import create_app
 
 REPO = Path(__file__).resolve().parent.parent
-
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # Flags that keep Chromium off the (closed) network and working as root in a container.
 CHROMIUM_ARGS = [

@@ -176,6 +176,38 @@ def test_within_a_web_request_the_update_waits_for_the_answer(registry):
     assert sub.messages.get_nowait()[0] == 2
 
 
+
+def test_the_served_app_writes_a_requests_updates_once_its_answer_is_closed(registry, monkeypatch):
+    """The app as the server runs it (`app.served`): under waitress, what a request commits
+    reaches the streams when its answer is closed (after it is written), not before; a request
+    that ends in an error delivers at once; outside waitress nothing waits."""
+    from companion.server.app import served
+
+    owner, _ = registry.create({"rules": "weg"})
+    sub, _, _ = owner.subscribe()
+    names = iter(["Lando", "Han", "Leia"])
+
+    def commits(environ, start_response):
+        owner.join(next(names))
+        if environ.get("fail"):
+            raise RuntimeError("the request broke after committing")
+        start_response("200 OK", [])
+        return [b"answer"]
+
+    by_waitress = {"waitress": True}
+    monkeypatch.setattr(front, "served_by_waitress", lambda environ: by_waitress["waitress"])
+    app = served(commits)
+    answer = app({}, lambda *a: None)
+    assert list(answer) == [b"answer"] and sub.messages.empty()
+    answer.close()
+    assert sub.messages.get_nowait()[0] == 1
+    with pytest.raises(RuntimeError):
+        app({"fail": True}, lambda *a: None)
+    assert sub.messages.get_nowait()[0] == 2
+    by_waitress["waitress"] = False
+    assert app({}, lambda *a: None) == [b"answer"]
+    assert sub.messages.get_nowait()[0] == 3
+
 def _read_events(resp, count: int, timeout: float) -> list[dict]:
     """`count` SSE messages (id, event, data) read from an HTTP/1.1 (chunked) response."""
     out: list[dict] = []

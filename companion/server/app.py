@@ -127,7 +127,7 @@ def served(wsgi_app: Any) -> Any:
             for lower, header in zip(_DEFAULT_NAMES, DEFAULT_HEADERS):
                 if lower not in have:
                     headers.append(header)
-            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+            return start_response(status, headers, exc_info)
 
         try:
             body = wsgi_app(environ, start)
