@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import gc
 import io
 import logging
 import signal
@@ -253,6 +254,10 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     print_banner(url, sys.stdout)
     print_owner_notes(tables, sys.stdout, url)
+    # What is loaded by now (the code of every module and game, the tables' rules) lives as
+    # long as the process: out of the garbage collector's passes, which would otherwise walk
+    # all of it again and again while tables are played (a fifth of an action's CPU time).
+    gc.freeze()
     try:
         server.run()  # returns after the interrupt, once the worker threads have finished
     except KeyboardInterrupt:

@@ -240,3 +240,40 @@ def test_the_server_caps_glibcs_malloc_arenas_where_it_can():
 
     took = serve.cap_malloc_arenas()
     assert took is (platform.libc_ver()[0] == "glibc")
+
+
+def test_serve_keeps_what_it_loaded_out_of_the_collectors_passes(monkeypatch, tmp_path):
+    """What `serve` has loaded when it starts serving (every module and game, the tables)
+    lives as long as the process: it is frozen out of the garbage collector's passes, which
+    otherwise walked it all again and again while tables were played (docs/PERFORMANCE.md,
+    "Issue 29, seventh session": a tenth of an action's instructions)."""
+    import argparse
+    import gc
+
+    from companion import serve
+    from companion.server import front
+
+    class Server:
+        effective_port = 0
+        frozen_when_serving = -1
+
+        def run(self):
+            Server.frozen_when_serving = gc.get_freeze_count()
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(front, "make_server", lambda app, host, port, threads: Server())
+    parser = argparse.ArgumentParser()
+    serve.register(parser.add_subparsers())
+    args = parser.parse_args(["serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path / "data"),
+                              "--gpio", "off", "--serial", "off"])
+    before = gc.get_freeze_count()
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(signal, "signal", lambda *a: None)  # the test process keeps its own handlers
+            assert serve.run(args) == 0
+    finally:
+        gc.unfreeze()  # the test process's objects go back to the collector
+    assert before == 0
+    assert Server.frozen_when_serving > 1000  # the modules' functions and classes at the least

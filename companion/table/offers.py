@@ -81,21 +81,29 @@ def seat_facts(s: Mapping[str, Any], sid: str, kept: tuple[str, ...] = ()) -> Se
 def _buy_ins_of(s: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
     """Every seat's usual buy-ins (`_usual`) at the table state `s`, worked out once for all
     its seats: a version's seats (a new dict at every version: `working_copy`) are asked for
-    them by every seat's view."""
+    them by every seat's view; and remembered by what they depend on (the chip set and what
+    each seat bought in for), which a new version rarely changes."""
     seats = s["seats"]
     hit = _BUY_INS.get(id(seats))
     if hit is None or hit[0] is not seats:
-        chips = sum([c["value"] * c["per_buy_in"] for c in s["settings"]["chip_set"]])
-        bought = [(k, x["bought_in"]) for k, x in seats.items()]
-        hit = (seats, {sid: _usual(chips, tuple([b for k, b in bought if k != sid and b > 0])) for sid, _ in bought})
+        bought = tuple([(k, x["bought_in"]) for k, x in seats.items()])
+        key = (tuple([(c["value"], c["per_buy_in"]) for c in s["settings"]["chip_set"]]), bought)
+        usual = _BY_BOUGHT.get(key)
+        if usual is None:
+            chips = sum([value * per for value, per in key[0]])
+            usual = {sid: _usual(chips, tuple([b for k, b in bought if k != sid and b > 0])) for sid, _ in bought}
         if len(_BUY_INS) >= 64:  # a few versions of a few tables
             _BUY_INS.clear()
-        _BUY_INS[id(seats)] = hit
+            _BY_BOUGHT.clear()
+        hit = _BUY_INS[id(seats)] = (seats, usual)
+        _BY_BOUGHT[key] = usual
     return hit[1]
 
 
-#: `_buy_ins_of`'s answers: the id of a version's seats -> (those seats, each seat's buy-ins).
+#: `_buy_ins_of`'s answers: the id of a version's seats -> (those seats, each seat's buy-ins)
 _BUY_INS: dict[int, tuple[Any, dict[str, tuple[int, ...]]]] = {}
+#: ... and (the chip set's (value, per buy-in) pairs, each seat's bought-in amount) -> the same.
+_BY_BOUGHT: dict[tuple[Any, ...], dict[str, tuple[int, ...]]] = {}
 
 
 def _usual(chips: int, others: tuple[int, ...]) -> tuple[int, ...]:
