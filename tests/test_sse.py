@@ -105,6 +105,40 @@ def test_a_stream_starts_with_a_snapshot_then_sends_each_update_with_its_version
     stream.close()
 
 
+def test_a_stream_asking_for_changes_only_gets_updates_that_rebuild_the_whole_view(sse_app, table):
+    """`?changed=1` (what the pages ask for): each update's state leaves out the top-level
+    parts that are the same as in the last state the stream sent (the rules and the game's
+    blocks, most of a view's bytes); the page keeps them (live.js), and the last state with
+    the update's parts over it is the viewer's whole view at that version, byte for byte."""
+    client = sse_app.test_client()
+    full = Stream(client, events_url(table, table.tokens["s2"]))
+    changed = Stream(client, events_url(table, table.tokens["s2"]) + "&changed=1")
+    kept = changed.next_event()["data"]["state"]
+    assert full.next_event()["data"]["state"] == kept and "rules" in kept and "blocks" in kept
+    table.ok("host", "start_hand")
+    turn = table.state()["state"]["hand"]["turn"]
+    table.ok(turn, "bet", amount=2)
+    table.ok("host", "adjust", seat="s1", amount=1, reason="found a chip")
+    for _ in range(3):
+        whole, part = full.next_event()["data"], changed.next_event()["data"]
+        assert part["version"] == whole["version"] and part["events"] == whole["events"]
+        assert "rules" not in part["state"] and "blocks" not in part["state"]
+        assert len(json.dumps(part["state"])) < 0.75 * len(json.dumps(whole["state"]))
+        kept = {**kept, **part["state"]}
+        assert json.dumps(kept) == json.dumps(whole["state"])  # the same keys in the same order too
+    assert kept == table.state("s2")["state"]  # the whole view at the last version
+    full.close()
+    changed.close()
+    # A page coming back from sleep gets the missed entries and, with the last, its whole view.
+    back = Stream(client, events_url(table, table.tokens["s2"]) + "&changed=1", {"Last-Event-ID": "7"})
+    assert back.next_event()["id"] == 8
+    last = back.next_event()["data"]
+    assert last["version"] == 9 and last["state"] == table.state("s2")["state"]
+    table.ok("host", "adjust", seat="s1", amount=-1, reason="gave it back")
+    assert "rules" not in back.next_event()["data"]["state"]
+    back.close()
+
+
 def test_a_quiet_stream_sends_heartbeat_comments(sse_app, table):
     stream = Stream(sse_app.test_client(), events_url(table))
     stream.next_event()

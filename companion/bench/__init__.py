@@ -156,6 +156,12 @@ def adjust(client: JsonClient, table: Table, i: int) -> tuple[int, float]:
     return body["seq"], dt
 
 
+def stream_path(table: Table, query: str) -> str:
+    """The event stream a page opens with `query` ("?token=..." or ""): as the pages ask for
+    it, each update carrying only what changed (`?changed=1`, live.js)."""
+    return f"/api/v1/tables/{table.code}/events{query}{'&' if query else '?'}changed=1"
+
+
 def measure_fanout(srv: ServerProcess, client: JsonClient, table: Table,
                    counts: tuple[int, ...], samples: dict[int, int], out: dict[str, Any]) -> None:
     """Open streams up to each count in `counts` and time actions until all have the update.
@@ -170,7 +176,7 @@ def measure_fanout(srv: ServerProcess, client: JsonClient, table: Table,
                 i = len(listeners)
                 query = viewers[i] if i < len(viewers) else ""
                 # Every phone is its own device (address), as on the table's Wi-Fi.
-                lst = Listener(srv.port, f"/api/v1/tables/{table.code}/events{query}", source=f"127.0.1.{1 + i}")
+                lst = Listener(srv.port, stream_path(table, query), source=f"127.0.1.{1 + i}")
                 listeners.append(lst)
             for lst in listeners:
                 if lst.wait_status() != 200:
@@ -193,7 +199,7 @@ def open_streams(srv: ServerProcess, client: JsonClient, table: Table, queries: 
     until every one has its snapshot."""
     def open_one(i: int, query: str) -> Listener:
         n = first_address + i
-        path = f"/api/v1/tables/{table.code}/events{query}"
+        path = stream_path(table, query)
         for _ in range(20):
             lst = Listener(srv.port, path, source=f"127.0.{1 + n // 250}.{1 + n % 250}")
             if lst.wait_status() == 200:

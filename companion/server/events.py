@@ -2,7 +2,10 @@
 blueprint).
 
 A snapshot of the asker's view on connect, then one `update` per ledger entry (its events and
-the asker's fresh view), each with the entry's seq as its `id`; `Last-Event-ID` resumes.
+the asker's fresh view), each with the entry's seq as its `id`; `Last-Event-ID` resumes. With
+`?changed=1` (the pages ask for it) an update's state holds only the top-level parts that
+changed since the last state the stream sent: the client keeps the others (the rules, the
+game's blocks, the settings: most of a view's bytes, rarely changed).
 A `: ping` comment every few seconds finds dead clients: under waitress a write to a closed
 connection fails, the stream is closed and its `close()` unsubscribes (FIELD-NOTES). A client
 that stops reading is dropped by the server's send deadline (`companion.server.front`).
@@ -414,6 +417,9 @@ def events(code: str):
     except BaseException:
         place.leave()
         raise
+    # `?changed=1`: the client keeps the last state it was sent (the pages do: live.js), so
+    # each update carries only the top-level parts that changed, not the rules again.
+    sub.changed_only = request.args.get("changed") == "1"
     first = [f"retry: {RETRY_MS}\n\n"]
     viewer_json = {"seat": seat, "host": host}
     if last is not None and 0 <= last <= version and version - last <= REPLAY_LIMIT:

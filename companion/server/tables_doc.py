@@ -370,11 +370,15 @@ describe(
                 "description": (
                     "A `snapshot` message on connect, then an `update` per ledger entry (id = "
                     "the entry's version), `: ping` every few seconds. `Last-Event-ID` resumes. "
-                    "Optional token as `?token=` (EventSource cannot send headers)."
+                    "Optional token as `?token=` (EventSource cannot send headers). With "
+                    "`?changed=1` an update's `state` holds only the top-level parts that changed "
+                    "since the last state the stream sent (keep the others)."
                 ),
                 "parameters": [
                     {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}},
                     {"name": "token", "in": "query", "required": False, "schema": {"type": "string"}},
+                    {"name": "changed", "in": "query", "required": False, "schema": {"type": "string", "enum": ["1"]},
+                     "description": "1: each update's state holds only the top-level parts that changed."},
                     {"name": "display", "in": "query", "required": False, "schema": {"type": "string"},
                      "description": "The table display's key (from the host): a guaranteed place, the public view."},
                 ],

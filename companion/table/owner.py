@@ -195,6 +195,11 @@ class Subscription:
     writer: Writer | None = None
     #: No more updates: unsubscribed, or told to end.
     ended: bool = False
+    #: The state this listener was sent last (`subscribe`'s, then each update's).
+    last_state: dict | None = None
+    #: Whether its client keeps the last state's parts: each update then leaves out the
+    #: top-level parts that are the very same as in `last_state` (`Update.text`).
+    changed_only: bool = False
     # Orders a delivery against the switch to a writer and the end (never held while waiting).
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -204,8 +209,11 @@ class Subscription:
         return (self.seat, self.host)
 
     def text(self, update: Update) -> str:
-        """`update` as this viewer's `update` message (JSON text)."""
-        return update.text(self.seat, self.host)
+        """`update` as this viewer's `update` message (JSON text): with `changed_only`, what
+        changed since the last state it was sent. Asked once per update, in seq order."""
+        last = self.last_state
+        self.last_state = update.views.shown(self.seat, self.host)
+        return update.text(self.seat, self.host, last if self.changed_only else None)
 
     def receive(self, seq: int, update: Update) -> None:
         """Entry `seq`'s update: written by the writer, else put in the mailbox."""
@@ -912,7 +920,8 @@ class TableOwner:
         sub = Subscription(seat, host)
         with self._lock:
             self._subscriptions.add(sub)
-            return sub, self.version, self._view(seat, host, VIEW_HISTORY)
+            state = sub.last_state = self._view(seat, host, VIEW_HISTORY)
+            return sub, self.version, state
 
     def unsubscribe(self, sub: Subscription) -> None:
         """Stop listening (safe to call twice): once this returns, nothing more is written to

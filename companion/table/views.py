@@ -78,10 +78,14 @@ class SharedEncoder:
         self._carry = carry
         self._owned: list[tuple[Any, dict]] = []  # viewers' own parts to leave in `carry`
 
-    def encode(self, value: Any, like: dict | None = None) -> str:
-        """`dumps(value)`; for a dict made from the dict `like`, from the parts they share."""
+    def encode(self, value: Any, like: dict | None = None, leave_out: tuple[str, ...] = ()) -> str:
+        """`dumps(value)`; for a dict made from the dict `like`, from the parts they share.
+        `leave_out`: top-level keys of `value` to leave out of the text (a stream's update
+        leaves out what its client holds already: `VersionViews.same_as`)."""
         if like is None or type(value) is not dict:
             return self._whole(value)
+        if leave_out:
+            return self._like(value, like, leave_out=leave_out)
         hit = self._done.get(id(value))
         if hit is not None and hit[0] is value:
             return hit[1]
@@ -107,12 +111,14 @@ class SharedEncoder:
                 out[id(v)] = done[id(v)]
         return out
 
-    def _like(self, value: dict, base: dict, top: bool = True) -> str:
+    def _like(self, value: dict, base: dict, top: bool = True, leave_out: tuple[str, ...] = ()) -> str:
         parts = self._parts_of(base, top)
         if parts is None:
-            return self._whole(value)
+            return self._whole({k: v for k, v in value.items() if k not in leave_out} if leave_out else value)
         out = []
         for k, v in value.items():
+            if leave_out and k in leave_out:
+                continue
             hit = parts.get(k)
             if hit is not None:
                 if hit[0] is v:
@@ -236,7 +242,8 @@ class VersionViews:
         self._public: dict[str, Any] | None = None
         self._legal: dict[str, list[dict[str, Any]] | Refused] = {}
         self._states: dict[Viewer, dict[str, Any]] = {}
-        self._texts: dict[Viewer, str] = {}
+        self._texts: dict[tuple[Any, ...], str] = {}
+        self._missing: set[Viewer] = set()  # viewers with no view of their own (`shown`)
         # The owner's one dict of the last version's public parts' texts (`_remember`).
         self._carry = carry
         self._encoder = SharedEncoder(carry)
@@ -291,30 +298,48 @@ class VersionViews:
                 self._states[key] = state
             return state
 
-    def text(self, seat: str | None = None, host: bool = False) -> str:
-        """`state(seat, host)` as JSON text (`dumps`), its shared parts encoded once."""
-        key = (seat, host)
+    def shown(self, seat: str | None = None, host: bool = False) -> dict[str, Any]:
+        """The state `text(seat, host)` is made from: the viewer's (`state`), or a spectator's
+        for a seat that left the table since (it has no view of its own any more)."""
+        with self._lock:
+            try:
+                return self.state(seat, host)
+            except Exception:
+                if (seat, host) not in self._missing:  # said once per version
+                    self._missing.add((seat, host))
+                    log.exception("table %s: no view for %s", getattr(self.table, "code", "?"), (seat, host))
+                return self.state(None, False)
+
+    def same_as(self, seat: str | None, host: bool, last: dict[str, Any]) -> tuple[str, ...]:
+        """The top-level parts of the viewer's state (`shown`) that are the very same dicts
+        and lists as in `last`, a state of an earlier version (its rules, the game's blocks,
+        the settings: what a version rarely changes): a stream's update leaves them out
+        (`Update.text`), its client keeps them from the last state it was sent. Views are
+        read, never changed, so the same object is the same value."""
+        state = self.shown(seat, host)
+        return tuple([k for k, v in state.items() if (type(v) is dict or type(v) is list) and last.get(k) is v])
+
+    def text(self, seat: str | None = None, host: bool = False, leave_out: tuple[str, ...] = ()) -> str:
+        """`state(seat, host)` as JSON text (`dumps`), its shared parts encoded once;
+        without its top-level parts named in `leave_out` (`same_as`)."""
+        key = (seat, host, leave_out) if leave_out else (seat, host)
         with self._lock:
             text = self._texts.get(key)
             if text is None:
-                try:
-                    state = self.state(seat, host)
-                except Exception:  # a seat that left has no view of its own any more
-                    log.exception("table %s: no view for %s", getattr(self.table, "code", "?"), key)
-                    state = self.state(None, False)
+                state = self.shown(seat, host)
                 if self._split:  # from the parts it shares with the public view
                     public = self.public()
                     encoder = self._encoder
                     for part in state.keys() - public.keys():  # the viewer's own parts
                         if type(state[part]) is dict:
                             encoder.own((part, seat, host), state[part])
-                    text = encoder.encode(state, like=public)
+                    text = encoder.encode(state, like=public, leave_out=leave_out)
                     if not self._texts:
                         self._remember(public)
                     if self._carry is not None:
                         self._carry.update(encoder.owned_texts())
                 else:
-                    text = dumps(state)
+                    text = dumps({k: v for k, v in state.items() if k not in leave_out} if leave_out else state)
                 self._texts[key] = text
             return text
 
@@ -338,15 +363,21 @@ class Update:
     def __init__(self, seq: int, events: list[dict[str, Any]], views: VersionViews):
         self.seq, self.events, self.views = seq, events, views
         self._events_text: str | None = None
-        self._texts: dict[Viewer, str] = {}  # one text per viewer, however many streams it has
+        # One text per viewer (and parts left out), however many streams it has.
+        self._texts: dict[tuple[Any, ...], str] = {}
 
-    def text(self, seat: str | None = None, host: bool = False) -> str:
-        """The `update` message for one viewer: `update_json(seq, events, its state)`."""
-        text = self._texts.get((seat, host))
+    def text(self, seat: str | None = None, host: bool = False, last: dict[str, Any] | None = None) -> str:
+        """The `update` message for one viewer: `update_json(seq, events, its state)`. With
+        `last`, the state the viewer's stream was sent before (its client keeps it), the state
+        leaves out the top-level parts that are the very same as there (`VersionViews.same_as`):
+        an update carries what changed, not the rules and blocks again."""
+        leave_out = self.views.same_as(seat, host, last) if last is not None else ()
+        key = (seat, host, leave_out)
+        text = self._texts.get(key)
         if text is None:
             if self._events_text is None:
                 self._events_text = dumps(self.events)
-            state = self.views.text(seat, host)
+            state = self.views.text(seat, host, leave_out)
             text = f'{{"version":{self.seq},"events":{self._events_text},"state":{state}}}'
-            self._texts[(seat, host)] = text
+            self._texts[key] = text
         return text

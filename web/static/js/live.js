@@ -653,6 +653,8 @@ export class LiveTable {
     if (this.token) params.set("token", this.token);
     else if (this.displayKey) params.set("display", this.displayKey);
     if (this.version >= 0) params.set("last_event_id", String(this.version));
+    // Each update then carries only the parts of the state that changed: the rest is kept.
+    params.set("changed", "1");
     const es = new EventSource(`${this.base}/events?${params}`);
     this.source = es;
     es.onopen = () => {
@@ -671,7 +673,9 @@ export class LiveTable {
       if (data.state) {
         const events = this.pending;
         this.pending = [];
-        this._take(data.version, data.state, events);
+        // The parts an update leaves out are the very ones of the last state this page took
+        // (the stream's last, or a newer answer of the same viewer's: the same values).
+        this._take(data.version, this.state ? { ...this.state, ...data.state } : data.state, events);
       }
     });
     es.addEventListener("bye", () => {
