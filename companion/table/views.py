@@ -244,6 +244,7 @@ class VersionViews:
         self._states: dict[Viewer, dict[str, Any]] = {}
         self._texts: dict[tuple[Any, ...], str] = {}
         self._missing: set[Viewer] = set()  # viewers with no view of their own (`shown`)
+        self._steady: tuple[str, ...] | None = None  # public parts the last version had (`same_as`)
         # The owner's one dict of the last version's public parts' texts (`_remember`).
         self._carry = carry
         self._encoder = SharedEncoder(carry)
@@ -312,12 +313,18 @@ class VersionViews:
 
     def same_as(self, seat: str | None, host: bool, last: dict[str, Any]) -> tuple[str, ...]:
         """The top-level parts of the viewer's state (`shown`) that are the very same dicts
-        and lists as in `last`, a state of an earlier version (its rules, the game's blocks,
-        the settings: what a version rarely changes): a stream's update leaves them out
-        (`Update.text`), its client keeps them from the last state it was sent. Views are
-        read, never changed, so the same object is the same value."""
+        and lists as in `last`, a state of an earlier version (its rules, the game's blocks:
+        what a version rarely changes): a stream's update leaves them out (`Update.text`),
+        its client keeps them from the last state it was sent. Views are read, never
+        changed, so the same object is the same value. Only the public parts the last
+        version had already (found in `carry`) are compared: the others are new."""
+        steady = self._steady
+        if steady is None:  # once per version, before its first text replaces the carry
+            carry, public = self._carry or {}, self.public()
+            steady = self._steady = tuple([k for k, v in public.items() if (type(v) is dict or type(v) is list)
+                                           and (hit := carry.get(id(v))) is not None and hit[0] is v])
         state = self.shown(seat, host)
-        return tuple([k for k, v in state.items() if (type(v) is dict or type(v) is list) and last.get(k) is v])
+        return tuple([k for k in steady if last.get(k) is state.get(k)])
 
     def text(self, seat: str | None = None, host: bool = False, leave_out: tuple[str, ...] = ()) -> str:
         """`state(seat, host)` as JSON text (`dumps`), its shared parts encoded once;
