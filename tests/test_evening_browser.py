@@ -230,6 +230,7 @@ def test_item6_a_new_button_under_the_finger_ignores_the_old_tap_and_says_so(eve
     t.host.do("check", seat="s2")
     han = t.phone("s2")
     roll = han.get_by_role("button", name="Roll the scrambler")
+    expect(roll).to_be_visible()  # drawn: on a slow machine the page may still be drawing its moves
     box = roll.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     before = t.owner.version

@@ -101,6 +101,7 @@ def settle_ui(page):
 def double_tap(page, locator, gap_ms=150):
     """Two taps on the same spot, `gap_ms` apart: a finger's double tap."""
     settle_ui(page)
+    expect(locator).to_be_visible()
     box = locator.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.click(x, y)

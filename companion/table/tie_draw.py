@@ -98,7 +98,7 @@ class TieDraw(Reveal):
     def in_tie(self) -> list[str]:
         """The tied players entering a card now (none outside the tie stage)."""
         h: Any = self.s["hand"]
-        n = self.tie_names()
+        n = self.BLOCKS[BLOCK]  # not `tie_names()`: every seat's list asks, at every version
         if h is None or h["stage"] != n["stage"]:
             return []
         return list(h[n["players"]])
@@ -183,8 +183,10 @@ class TieDraw(Reveal):
         """`sid`'s tie-card move while it is tied and its card is not face up: where the cards
         add up, with the draw's number and the cards drawn before it (the phone starts a new,
         empty entry)."""
+        if sid not in self.in_tie():  # every seat's list asks, at every version: first the rare tie
+            return []
         n = self.tie_names()
-        if sid not in self.in_tie() or sid in self.any_hand()[n["public"]]:
+        if sid in self.any_hand()[n["public"]]:
             return []
         asks: dict[str, Any] = {}
         if "draws" in n:
@@ -198,17 +200,20 @@ class TieDraw(Reveal):
 
     def tie_player_view(self, sid: str) -> dict[str, Any]:
         """What a hand's view shows of `sid`'s tie card: face up once the hand is settled."""
-        n, h = self.tie_names(), self.any_hand()
+        # The block's names and the hand read directly: asked for every player at every version.
+        h: Any = self.s["hand"]  # its block's fields are the game's own (`any_hand`)
+        n = self.BLOCKS[BLOCK]
         return {n["card"]: h["p"][sid].get(n["card"]) if h["stage"] == "settled" else None}
 
     def tie_hand_view(self) -> dict[str, Any]:
         """What a hand's view shows of the tie: the tied players."""
-        n = self.tie_names()
-        return {n["players"]: self.any_hand().get(n["players"], [])}
+        h: Any = self.s["hand"]
+        n = self.BLOCKS[BLOCK]
+        return {n["players"]: h.get(n["players"], [])}
 
     def tie_private(self, sid: str) -> dict[str, Any]:
         """What `sid`'s own view shows of the tie: the card it entered."""
-        n, h = self.tie_names(), self.s["hand"]
+        n, h = self.BLOCKS[BLOCK], self.s["hand"]
         mine: Any = h["p"].get(sid) if h else None
         return {n["card"]: mine.get(n["card"]) if mine else None}
 
