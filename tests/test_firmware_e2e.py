@@ -172,8 +172,10 @@ class Host:
     def send(self, text: str) -> None:
         self.port.write(text.encode() + b"\n")
 
-    def expect(self, prefix: str, timeout: float = 5.0) -> str:
-        """The next line starting with `prefix`, skipping others; fails after `timeout`."""
+    def expect(self, prefix: str, timeout: float = 20.0) -> str:
+        """The next line starting with `prefix`, skipping others; fails after `timeout` (a
+        bound, not a wait: a box booting while the suite loads both cores was seen to take
+        more than 5 s to say hello)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             raw = self.port.readline()
@@ -338,7 +340,7 @@ def test_a_press_on_the_box_shifts_the_table_through_the_companions_serial_clien
                                   box_options={"backoff": (0.05, 0.1, 0.2)})
     hub.start()
     try:
-        assert hub.box.wait_connections(1, timeout=5), "no handshake with the box"
+        assert hub.box.wait_connections(1, timeout=20), "no handshake with the box"  # it boots first
         assert hub.box.hello["mode"] == "companion"
         before = len(box.outputs())
         box.press()
@@ -357,7 +359,7 @@ def test_a_press_on_the_box_shifts_the_table_through_the_companions_serial_clien
         assert hub.box.wait_state("searching", timeout=5), "the unplug went unnoticed"
         assert hub.on_screen  # meanwhile the table uses the on-screen scrambler
         box.plug_in()
-        assert hub.box.wait_connections(2, timeout=10), "no handshake after the replug"
+        assert hub.box.wait_connections(2, timeout=20), "no handshake after the replug"
         # The hand has moved on to drawing: the table refuses a roll now, and the box
         # says so with the error beep. The press went all the way through again.
         before = len(box.outputs())
