@@ -318,13 +318,19 @@ class VersionViews:
         its client keeps them from the last state it was sent. Views are read, never
         changed, so the same object is the same value. Only the public parts the last
         version had already (found in `carry`) are compared: the others are new."""
-        steady = self._steady
-        if steady is None:  # once per version, before its first text replaces the carry
-            carry, public = self._carry or {}, self.public()
-            steady = self._steady = tuple([k for k, v in public.items() if (type(v) is dict or type(v) is list)
-                                           and (hit := carry.get(id(v))) is not None and hit[0] is v])
+        with self._lock:
+            steady = self._steady
+            if steady is None:  # no text of this version yet: the carry is still the last version's
+                steady = self._steady = self._steady_parts(self.public())
         state = self.shown(seat, host)
         return tuple([k for k in steady if last.get(k) is state.get(k)])
+
+    def _steady_parts(self, public: dict[str, Any]) -> tuple[str, ...]:
+        """The keys of `public`'s dicts and lists that the last version's public view had too
+        (the very same objects, found in `carry`): all `same_as` compares."""
+        carry = self._carry or {}
+        return tuple([k for k, v in public.items() if (type(v) is dict or type(v) is list)
+                      and (hit := carry.get(id(v))) is not None and hit[0] is v])
 
     def text(self, seat: str | None = None, host: bool = False, leave_out: tuple[str, ...] = ()) -> str:
         """`state(seat, host)` as JSON text (`dumps`), its shared parts encoded once;
@@ -354,6 +360,8 @@ class VersionViews:
         """Leave the texts of this version's public parts for the next version (`carry`),
         in place of the last version's: only what both share is found there again."""
         if self._carry is not None:
+            if self._steady is None:  # found before the carry is the last version's no more
+                self._steady = self._steady_parts(public)
             texts = self._encoder.base_texts(public)
             # The viewers' own parts (keyed by viewer, not by id: `SharedEncoder.own`) stay.
             owned = {k: v for k, v in self._carry.items() if type(k) is tuple}
