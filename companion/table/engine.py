@@ -274,7 +274,12 @@ class Table:
 
     def roll_needed(self, entry: dict) -> DiceSpec | None:
         """If `entry` is a roll without dice, the dice to roll (its game's `DiceSpec`; the owner
-        fills entry["dice"] from the table's roller before `apply`). Else None."""
+        fills entry["dice"] from the table's roller before `apply`). Else None.
+
+        Only a roll without dice is asked of the game (`roll_due`'s contract): every other
+        command is decided here, without making the version's reader for it."""
+        if type(entry) is not dict or entry.get("type") != "roll" or entry.get("dice") is not None:
+            return None
         return self._reader().roll_due(entry)
 
     # -- applying commands ------------------------------------------------------------------
