@@ -119,3 +119,21 @@ def test_the_bench_plays_every_registered_preset_through_a_real_server(tmp_path)
     assert all(moves >= 2 * 3 for moves, _, _ in played.values())  # at least a move a seat a hand
     assert played["kessel"][2] == 1 and played["kessel-plain"][2] == 1  # the second game: a new table
     assert played["weg"][1] == 2 and played["spike"][1] == 2  # hands within one session
+
+
+def test_the_bench_server_is_the_build_the_bench_runs_with_wherever_it_is_started(tmp_path, monkeypatch):
+    """A benchmark started from a checkout of another version (a `companion/` package in the
+    working folder) still measures its own build: the server it starts does not import the
+    working folder's package (here one that cannot be imported), and answers."""
+    from companion.bench.clients import JsonClient
+    from companion.bench.server import ServerProcess
+
+    elsewhere = tmp_path / "checkout"
+    (elsewhere / "companion").mkdir(parents=True)
+    (elsewhere / "companion" / "__init__.py").write_text("raise ImportError('the working folder\\'s companion')\n")
+    monkeypatch.chdir(elsewhere)
+    with ServerProcess(tmp_path / "data") as srv:
+        client = JsonClient(srv.port)
+        status, body, _ = client.call("GET", "/api/v1/ping")
+        client.close()
+    assert status == 200 and body["ok"] is True

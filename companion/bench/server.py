@@ -5,7 +5,8 @@
     ...     srv.startup_s, srv.rss_mb()
 
 The child is the real command a Pi runs (waitress, the production thread pool and stream
-cap), on 127.0.0.1 and a free port, with its own data folder. `startup_s` is the time from
+cap), on 127.0.0.1 and a free port, with its own data folder, importing the package of the
+interpreter that starts it (not one in the working folder). `startup_s` is the time from
 `Popen` to the first successful `GET /api/v1/ping`.
 """
 
@@ -105,7 +106,10 @@ class ServerProcess:
         log = open(self.log_path, "ab")
         env = {**os.environ, **self.env}
         t0 = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=log, stderr=log,
+        # -P: the child imports the package this interpreter has, never one in the working
+        # folder (`python -c` would put the folder first on its path): a benchmark run from a
+        # checkout of another version measures the build it was started with.
+        self.proc = subprocess.Popen([sys.executable, "-P", "-c", code], stdout=log, stderr=log,
                                      stdin=subprocess.DEVNULL, env=env)
         log.close()
         deadline = t0 + START_TIMEOUT_S
