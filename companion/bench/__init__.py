@@ -521,11 +521,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--floor", action="store_true",
                    help="instead: the ratios with the views, then the fsync too, taken away "
                         "(companion.bench.floor)")
+    p.add_argument("--against", metavar="COMMAND",
+                   help="instead: a sitting against another build, whose sabacc-companion command "
+                        "this is (before), this build after, alternating which runs first; then "
+                        "each figure's ratio (companion.bench.compare)")
+    p.add_argument("--pairs", type=int, default=4, metavar="N",
+                   help="with --against: the pairs of runs (default %(default)s)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the table, write the JSON; exit 0 even if a target is missed."""
+    if args.against:
+        from companion.bench.compare import bench_commands, compare, compare_text, run_sitting
+
+        options = [f"--hands={args.hands}", f"--rules={args.rules}"] + (["--quick"] if args.quick else [])
+        runs = run_sitting(bench_commands(args.against, options), args.pairs,
+                           log=lambda msg: print(msg, file=sys.stderr))
+        rows = compare(runs)
+        print(compare_text(rows))
+        if args.json:
+            args.json.write_text(json.dumps({"machine": machine(), "runs": runs,
+                                             "compared": [vars(r) for r in rows]}, indent=2) + "\n")
+        return 0
     if args.floor:
         from companion.bench.floor import floor_text, run_floor  # it imports this module
 
