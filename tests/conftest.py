@@ -222,6 +222,19 @@ def settled(page) -> None:
     page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
 
 
+def tap_button(box, name: str, confirm: bool = False) -> None:
+    """Tap the button `name` in `box` (a Playwright locator: a phone's `#actions`, the
+    console's seat panel) once its page takes taps (`settled`); a move that asks to be
+    confirmed (`confirm`: a fold, an all-in, a junk...) is tapped again once it is armed
+    ("Tap again: ..."). The browser tests tap a move this way; what each then waits for (the
+    table's next version, the page's answer) is its own."""
+    settled(box.page)
+    box.get_by_role("button", name=name, exact=True).click()
+    if confirm:
+        settled(box.page)
+        box.get_by_role("button", name=f"Tap again: {name.lower()}", exact=True).click()
+
+
 def screenshot(page, name: str) -> Path:
     """Save a screenshot of `page` under test-artifacts/screenshots/ and return its path."""
     out = ARTIFACTS / "screenshots" / f"{name}.png"

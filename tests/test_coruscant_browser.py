@@ -32,7 +32,7 @@ from companion.games.coruscant.cards import GOLD, SILVER
 from companion.rules.rulesets import Trigger
 from companion.scrambler.seed import SeededRoller, derive_dice
 from companion.server.app import create_app
-from conftest import PHONE, screenshot, settled
+from conftest import PHONE, screenshot, settled, tap_button
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -106,13 +106,7 @@ class Seat:
         """Press the offer's button (twice where it asks to confirm); wait for the table to take it."""
         self.ready()
 
-        def do():
-            self.button(words).click()
-            if confirm:
-                again = self.box.get_by_role("button", name=f"Tap again: {(words + self.suffix).lower()}", exact=True)
-                expect(again).to_be_visible()
-                again.click()
-        self.s.act(do)
+        self.s.act(lambda: tap_button(self.box, words + self.suffix, confirm))
 
     def count(self, n, words):
         """Choose `n` cards of the offer's choice and send it (the selection, the improve step)."""

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.games.coruscant.cards import target_words
-from conftest import screenshot
+from conftest import screenshot, settled, tap_button
 from test_plugin_game_browser import tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -49,15 +49,18 @@ def pick(box, group, option):
     box.get_by_role("radiogroup", name=group).get_by_role("radio", name=option, exact=True).check()
 
 
+def choose(s, box, count: str) -> None:
+    """Check the radio `count` in `box` once its page shows the latest version and takes taps."""
+    s.synced()
+    settled(box.page)
+    radio = box.get_by_role("radio", name=count, exact=True)
+    radio.check()
+    expect(radio).to_be_checked()
+
+
 def press(s, box, words, confirm=False):
     """Press the button `words` in `box` (twice where it asks); wait for the table to take it."""
-    def do():
-        box.get_by_role("button", name=words, exact=True).click()
-        if confirm:
-            again = box.get_by_role("button", name=f"Tap again: {words.lower()}", exact=True)
-            expect(again).to_be_visible()
-            again.click()
-    s.act(do)
+    s.act(lambda: tap_button(box, words, confirm))
 
 
 def test_kessel_facts_on_the_phones_the_console_and_the_display(screens):
@@ -190,17 +193,19 @@ def test_coruscant_target_large_and_selection_counts_on_every_screen(screens):
     expect(s.display.locator("#d-sound")).to_be_hidden()
 
     # -- the selection counts on every seat list, as each is recorded -----------------------------
+    # Each choice is made on moves drawn from the latest version and taking taps: a redraw
+    # after the choice would clear it, and a tap while they settle is ignored.
     box = ben.locator("#actions")
-    box.get_by_role("radio", name="3", exact=True).check()
-    s.act(lambda: box.get_by_role("button", name="My selection: how many cards", exact=True).click())
+    choose(s, box, "3")
+    s.act(lambda: tap_button(box, "My selection: how many cards"))
     s.synced()
     for page in every_screen(s):
         expect(seat_fact(page, "s2", "selection")).to_have_text("selection 3 cards")
         expect(seat_fact(page, "s1", "selection")).to_have_count(0)
     con.locator("#play-seat").select_option(label="Cas")
     moves = con.locator("#seat-moves")
-    moves.get_by_role("radio", name="1", exact=True).check()
-    s.act(lambda: moves.get_by_role("button", name="My selection: how many cards for Cas", exact=True).click())
+    choose(s, moves, "1")
+    s.act(lambda: tap_button(moves, "My selection: how many cards for Cas"))
     s.synced()
     for page in every_screen(s):
         expect(seat_fact(page, "s3", "selection")).to_have_text("selection 1 card")

@@ -20,7 +20,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PHONE, screenshot, settled
+from conftest import PHONE, screenshot, tap_button
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -45,16 +45,7 @@ class Seat:
 
     def press(self, words, confirm=False):
         """Press the offer's button (twice where it asks to confirm); wait for the table to take it."""
-        button = self.box.get_by_role("button", name=words + self.suffix, exact=True)
-        settled(self.phone or self.s.console)  # a tap now is not one the page ignores
-
-        def do():
-            button.click()
-            if confirm:
-                again = self.box.get_by_role("button", name=f"Tap again: {(words + self.suffix).lower()}", exact=True)
-                expect(again).to_be_visible()
-                again.click()
-        self.s.act(do)
+        self.s.act(lambda: tap_button(self.box, words + self.suffix, confirm))
 
 
 def show(seat, cards):

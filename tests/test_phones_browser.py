@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.server import create_app
 from companion.table.offers import bare
-from conftest import CHROMIUM, CHROMIUM_ARGS, DISPLAY, PHONE, LiveServer, screenshot
+from conftest import CHROMIUM, CHROMIUM_ARGS, DISPLAY, PHONE, LiveServer, screenshot, tap_button
 from test_play_browser import Table, api
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -431,11 +430,7 @@ def tap(t: Table, page, label: str, dice=None, box="#actions"):
         t.dice.queue.append(dice)
     before = t.version
     t.synced(page)
-    settle_ui(page)
-    page.locator(box).get_by_role("button", name=label, exact=True).click()
-    if label.startswith(CONFIRMED):
-        settle_ui(page)
-        page.locator(box).get_by_role("button", name=f"Tap again: {label.lower()}", exact=True).click()
+    tap_button(page.locator(box), label, label.startswith(CONFIRMED))
     t.wait_version(before + 1)
 
 

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.table.registry import registry_for
-from conftest import DISPLAY, PHONE, screenshot, settled
+from conftest import DISPLAY, PHONE, screenshot, settled, tap_button
 from test_plugin_game import highcard  # noqa: F401 - the fixture: High card found as a plug-in
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -129,13 +129,7 @@ def screens(screens, highcard):  # noqa: F811 - the imported fixture
 
 def tap(page, name: str, *, within="#actions", confirm=False):
     """Tap the button `name` (twice, when it asks to confirm) once the panel takes taps."""
-    settled(page)
-    box = page.locator(within)
-    box.get_by_role("button", name=name, exact=True).click()
-    if confirm:
-        again = box.get_by_role("button", name=f"Tap again: {name.lower()}", exact=True)
-        expect(again).to_be_visible()
-        again.click()
+    tap_button(page.locator(within), name, confirm)
 
 
 def test_high_card_through_the_pages_with_two_phones_and_the_console(screens):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from conftest import tap_button
 from test_play_browser import Table, seat_three
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -165,11 +166,8 @@ def test_spike_with_a_console_seat_an_all_in_side_pot_and_the_sabacc_pot_carried
             t.dice.queue.append(dice)
         t.synced(page)
         before = t.version
-        page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
-        page.locator(box).get_by_role("button", name=label, exact=True).click()
-        if label.startswith(("All-in", "Junk")):  # taps that cannot be taken back ask twice
-            page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
-            page.locator(box).get_by_role("button", name=f"Tap again: {label.lower()}", exact=True).click()
+        # Taps that cannot be taken back ask twice.
+        tap_button(page.locator(box), label, label.startswith(("All-in", "Junk")))
         t.wait_version(before + 1)
 
     lando, han, chewie = (t.phones[s] for s in ("s1", "s2", "s3"))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from conftest import screenshot
+from conftest import screenshot, tap_button
 from test_phones_browser import console, settle_ui
 from test_play_browser import Table, api
 from test_spike_browser import pick
@@ -66,11 +66,7 @@ def test_item11_12_the_console_plays_the_discard_pile_and_enters_the_spike_dice_
     def tap(label: str) -> None:
         t.synced(con)
         before = t.version
-        settle_ui(con)
-        con.locator("#seat-moves").get_by_role("button", name=label, exact=True).click()
-        if label.startswith("Junk"):
-            settle_ui(con)
-            con.locator("#seat-moves").get_by_role("button", name=f"Tap again: {label.lower()}", exact=True).click()
+        tap_button(con.locator("#seat-moves"), label, label.startswith("Junk"))
         t.wait_version(before + 1)
 
     def enter_top(card: str) -> None:

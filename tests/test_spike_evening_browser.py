@@ -84,7 +84,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from companion.table.registry import registry_for
-from conftest import ARTIFACTS, DISPLAY, PHONE, screenshot
+from conftest import ARTIFACTS, DISPLAY, PHONE, screenshot, tap_button
 from test_play_browser import ScriptedDice, api
 from test_spike_browser import pick
 
@@ -248,11 +248,8 @@ class SpikeTable:
             self.dice.queue.append(dice)
         self.synced(page)
         before = self.owner.version
-        page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
-        page.locator(box).get_by_role("button", name=label, exact=True).click()
-        if label.startswith(("All-in", "Junk")):  # taps that cannot be taken back ask twice
-            page.wait_for_function("() => !document.querySelector('.settling, [aria-busy=true]')")
-            page.locator(box).get_by_role("button", name=f"Tap again: {label.lower()}", exact=True).click()
+        # Taps that cannot be taken back ask twice.
+        tap_button(page.locator(box), label, label.startswith(("All-in", "Junk")))
         expect(page.locator("body")).to_have_attribute("data-version", str(before + 1))
 
     def discard_move(self, page, label: str, card: str, picker="discard-picker", box="#actions") -> None:
