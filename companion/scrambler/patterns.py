@@ -214,4 +214,6 @@ class PatternPlayer:
                     ):
                         return False
             if not pattern.repeat:
+                # Its end is an edge too: the background's level is set now, as late as this.
+                self.lateness[name] = max(self.lateness[name], time.monotonic() - deadline)
                 return True
