@@ -84,3 +84,13 @@ def test_the_bench_command_line_runs_a_sitting_against_another_build(tmp_path, m
     written = json.loads(out.read_text())
     assert [r["ms"] for r in written["runs"][BEFORE]] == [10.0] and [r["ms"] for r in written["runs"][AFTER]] == [11.5]
     assert written["compared"][0]["figure"] == "ms" and "after/before" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("pairs", ["0", "-2", "two"])
+def test_a_sitting_of_no_pairs_is_refused_on_the_command_line(pairs, capsys):
+    from companion.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--against", "/other/venv/bin/sabacc-companion", "--pairs", pairs])
+    assert exc.value.code == 2
+    assert "is not a whole number of at least 1" in capsys.readouterr().err

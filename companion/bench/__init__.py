@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.bench.clients import JsonClient, Listener
+from companion.bench.compare import PAIRS
 from companion.bench.play import Look, OfferPlayer, buy_in_entry, play_hand, play_offers, scripted
 from companion.bench.server import ServerProcess
 from companion.games import registry
@@ -510,6 +511,17 @@ def table_text(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _positive(text: str) -> int:
+    """A whole number of at least 1 (argparse's type for `--pairs`)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return n
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `bench` subcommand."""
     p = sub.add_parser("bench", help="measure the server on this machine (docs/PERFORMANCE.md)")
@@ -525,7 +537,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="instead: a sitting against another build, whose sabacc-companion command "
                         "this is (before), this build after, alternating which runs first; then "
                         "each figure's ratio (companion.bench.compare)")
-    p.add_argument("--pairs", type=int, default=4, metavar="N",
+    p.add_argument("--pairs", type=_positive, default=PAIRS, metavar="N",
                    help="with --against: the pairs of runs (default %(default)s)")
     p.set_defaults(func=run)
 

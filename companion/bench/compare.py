@@ -39,12 +39,17 @@ BEFORE, AFTER = "before", "after"
 PAIRS = 4
 
 
+def before_first(pair: int) -> bool:
+    """Whether pair number `pair` (from 1) of a sitting runs the before build first: the odd
+    pairs do, the even pairs run the after build first."""
+    return pair % 2 == 1
+
+
 def sitting(pairs: int) -> list[tuple[int, str]]:
-    """The runs of a sitting of `pairs` pairs, in order: (pair number, build); odd pairs run
-    the before build first, even pairs the after build."""
+    """The runs of a sitting of `pairs` pairs, in order: (pair number, build)."""
     out: list[tuple[int, str]] = []
     for k in range(1, pairs + 1):
-        first, second = (BEFORE, AFTER) if k % 2 else (AFTER, BEFORE)
+        first, second = (BEFORE, AFTER) if before_first(k) else (AFTER, BEFORE)
         out += [(k, first), (k, second)]
     return out
 
@@ -82,7 +87,7 @@ def compare(runs: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[Compared]:
         bs = [b[figure] for b in b_runs]
         as_ = [a[figure] for a in a_runs]
         mb, ma = statistics.mean(bs), statistics.mean(as_)
-        seconds = [(a / b if k % 2 else b / a) for k, (b, a) in enumerate(zip(bs, as_), start=1) if a and b]
+        seconds = [(a / b if before_first(k) else b / a) for k, (b, a) in enumerate(zip(bs, as_), start=1) if a and b]
         rows.append(Compared(figure, round(mb, 6), round(ma, 6), ma / mb if mb else float("nan"),
                              sum(a > b for b, a in zip(bs, as_)), len(pairs),
                              statistics.mean(seconds) if seconds else float("nan")))
