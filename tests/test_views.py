@@ -45,6 +45,14 @@ def test_a_view_made_of_shared_parts_encodes_as_dumps_does(public, own, inner, o
         assert enc.encode(viewer, like=public) == plain_dumps(viewer)
         assert enc.encode(viewer) == plain_dumps(viewer)
         assert enc.encode(viewer, like=other) == plain_dumps(viewer)
+        # A stream's update leaves out the parts its client holds: the first key, the
+        # hand, or a key the viewer added (each viewer of a version leaves out the same few).
+        for gone in ((next(iter(public)),), ("hand",), tuple(viewer)[-1:], tuple(viewer)):
+            want = plain_dumps({k: v for k, v in viewer.items() if k not in gone})
+            assert enc.encode(viewer, like=public, leave_out=gone) == want
+    # A dict whose keys stand in another order than its base's is encoded key by key.
+    shuffled = dict(reversed(list({**public, "hand": {**inner, "words": "You"}}.items())))
+    assert enc.encode(shuffled, like=public) == plain_dumps(shuffled)
     carry = enc.base_texts(public)
     later = {**public, "hand": {**inner}, "other": other}
     assert SharedEncoder(carry).encode(later, like=later) == plain_dumps(later)

@@ -27,6 +27,8 @@ import inspect
 import json
 import logging
 import threading
+from itertools import compress
+from operator import is_not
 from typing import TYPE_CHECKING, Any
 
 from companion.refusal import Refused
@@ -74,22 +76,27 @@ class SharedEncoder:
         # id of a base dict -> (the dict, {key: (its value, '"key":' + the value's text)}),
         # or (the dict, None) for a dict with a key that is not a string
         self._parts: dict[int, tuple[dict, dict[str, tuple[Any, str]] | None]] = {}
+        # id of a base dict -> (the dict, its `_Layout`): its parts in order (`_like`)
+        self._layouts: dict[int, tuple[dict, _Layout | None]] = {}
         self._keys: dict[str, str] = {}  # a key -> its text and the colon after it
         self._carry = carry
         self._owned: list[tuple[Any, dict]] = []  # viewers' own parts to leave in `carry`
 
-    def encode(self, value: Any, like: dict | None = None, leave_out: tuple[str, ...] = ()) -> str:
+    def encode(self, value: Any, like: dict | None = None, leave_out: tuple[str, ...] = (),
+               viewer: tuple[Any, ...] | None = None) -> str:
         """`dumps(value)`; for a dict made from the dict `like`, from the parts they share.
         `leave_out`: top-level keys of `value` to leave out of the text (a stream's update
-        leaves out what its client holds already: `VersionViews.same_as`)."""
+        leaves out what its client holds already: `VersionViews.same_as`). `viewer`: whose
+        view `value` is; its own parts (the dicts under keys `like` lacks) are `own`ed under
+        `(key, *viewer)`."""
         if like is None or type(value) is not dict:
             return self._whole(value)
         if leave_out:
-            return self._like(value, like, leave_out=leave_out)
+            return self._like(value, like, leave_out=leave_out, viewer=viewer)
         hit = self._done.get(id(value))
         if hit is not None and hit[0] is value:
             return hit[1]
-        text = self._like(value, like)
+        text = self._like(value, like, viewer=viewer)
         self._done[id(value)] = (value, text)
         return text
 
@@ -111,10 +118,65 @@ class SharedEncoder:
                 out[id(v)] = done[id(v)]
         return out
 
-    def _like(self, value: dict, base: dict, top: bool = True, leave_out: tuple[str, ...] = ()) -> str:
-        parts = self._parts_of(base, top)
-        if parts is None:
+    def _like(self, value: dict, base: dict, top: bool = True, leave_out: tuple[str, ...] = (),
+              viewer: tuple[Any, ...] | None = None) -> str:
+        layout = self._layout_of(base)
+        if layout is None:  # a key that is not a string
             return self._whole({k: v for k, v in value.items() if k not in leave_out} if leave_out else value)
+        keys = list(value)
+        n = len(layout.keys)
+        if keys[:n] != layout.keys:
+            return self._like_by_key(value, base, top, leave_out)
+        # A viewer's dict is `dict(base)` with a few values replaced and a few keys added
+        # (`Table.viewer_view`): the few replaced ones are found by identity at C speed (a
+        # loop over every key was most of a viewer's text), the rest is the base's text.
+        values = list(value.values())
+        replaced = list(compress(range(n), map(is_not, values, layout.values)))
+        if top:  # the public view: item by item, each part's text found once (`_parts_of`)
+            parts = self._parts_of(base, top)
+            assert parts is not None  # its keys are strings (`layout`)
+            texts = layout.texts(parts)
+            if replaced:
+                out = list(texts)
+                for i in replaced:
+                    out[i] = self._item(keys[i], values[i], layout.values[i])
+                if leave_out:
+                    for i in layout.positions(leave_out):
+                        out[i] = ""
+            else:  # most viewers: the base's text as it is, joined once
+                out = [layout.joined(leave_out)]
+        else:  # a dict inside it (the hand): the runs of items between the replaced ones
+            out, start = [], 0
+            for i in replaced:
+                if start < i:
+                    out.append(layout.run(start, i))
+                out.append(self._item(keys[i], values[i], layout.values[i]))
+                start = i + 1
+            if start < n:
+                out.append(layout.run(start, n))
+        for k, v in zip(keys[n:], values[n:]):
+            if type(k) is not str:
+                return self._whole({k: v for k, v in value.items() if k not in leave_out} if leave_out else value)
+            if k not in leave_out:
+                if viewer is not None and type(v) is dict:
+                    self.own((k, *viewer), v)
+                out.append(self._key(k) + self._whole(v))
+        if leave_out:
+            out = [t for t in out if t]
+        return "{" + ",".join(out) + "}"
+
+    def _item(self, k: str, v: Any, was: Any) -> str:
+        """`'"k":' + v`'s text, where `was` stood in the base (a dict for a dict: encoded
+        against it, `_like`)."""
+        if type(v) is dict and type(was) is dict:
+            return self._key(k) + self._like(v, was, False)
+        return self._key(k) + self._whole(v)
+
+    def _like_by_key(self, value: dict, base: dict, top: bool, leave_out: tuple[str, ...]) -> str:
+        """`_like` for a dict whose keys do not begin with its base's, in its base's order:
+        each item found by its key."""
+        parts = self._parts_of(base, top)
+        assert parts is not None  # `_like` has checked the keys
         out = []
         for k, v in value.items():
             if leave_out and k in leave_out:
@@ -128,9 +190,19 @@ class SharedEncoder:
                     out.append(self._key(k) + self._like(v, hit[0], False))
                     continue
             elif type(k) is not str:
-                return self._whole(value)
+                return self._whole({k: v for k, v in value.items() if k not in leave_out} if leave_out else value)
             out.append(self._key(k) + self._whole(v))
         return "{" + ",".join(out) + "}"
+
+    def _layout_of(self, base: dict) -> _Layout | None:
+        """`base`'s items in its order (`_Layout`), worked out once per base; None for a dict
+        with a key that is not a string."""
+        found = self._layouts.get(id(base))
+        if found is not None and found[0] is base:
+            return found[1]
+        layout = _Layout(base) if all(type(k) is str for k in base) else None
+        self._layouts[id(base)] = (base, layout)
+        return layout
 
     def own(self, viewer: Any, value: dict) -> None:
         """`value`, a viewer's own part, has the text it had at the last version where it was
@@ -212,6 +284,54 @@ class SharedEncoder:
         return "[" + ",".join([self._whole(item) for item in value]) + "]"
 
 
+class _Layout:
+    """A base dict's items in its order, for `SharedEncoder._like`: its keys and values as
+    lists, its items' texts (`'"key":' + text`), where the keys a text leaves out stand, and
+    the text of a run of its items (what a viewer's dict shares between its own values)."""
+
+    __slots__ = ("keys", "values", "_texts", "_left_out", "_joined", "_runs")
+
+    def __init__(self, base: dict[str, Any]):
+        self.keys = list(base)
+        self.values = list(base.values())
+        self._texts: list[str] | None = None
+        self._left_out: dict[tuple[str, ...], list[int]] = {}
+        self._joined: dict[tuple[str, ...], str] = {}
+        self._runs: dict[tuple[int, int], str] = {}
+
+    def texts(self, parts: dict[str, tuple[Any, str]]) -> list[str]:
+        """Every item's text, in order, from `parts` (`SharedEncoder._parts_of` of the base)."""
+        if self._texts is None:
+            self._texts = [t for _, t in parts.values()]
+        return self._texts
+
+    def joined(self, leave_out: tuple[str, ...]) -> str:
+        """The items' texts (`texts`) but those under the keys in `leave_out`, joined: what a
+        viewer's text shares whole with the base (worked out once per `leave_out`)."""
+        found = self._joined.get(leave_out)
+        if found is None:
+            assert self._texts is not None  # `texts` comes first
+            gone = self.positions(leave_out)
+            found = self._joined[leave_out] = ",".join([t for i, t in enumerate(self._texts) if i not in gone])
+        return found
+
+    def positions(self, leave_out: tuple[str, ...]) -> list[int]:
+        """Where the keys in `leave_out` stand among the keys (each viewer of a version leaves
+        out the same few: worked out once)."""
+        found = self._left_out.get(leave_out)
+        if found is None:
+            found = self._left_out[leave_out] = [i for i, k in enumerate(self.keys) if k in leave_out]
+        return found
+
+    def run(self, start: int, stop: int) -> str:
+        """The items from `start` to `stop` (not included) as they stand in the base's text,
+        encoded once, together, at C speed."""
+        text = self._runs.get((start, stop))
+        if text is None:
+            text = self._runs[(start, stop)] = dumps(dict(zip(self.keys[start:stop], self.values[start:stop])))[1:-1]
+        return text
+
+
 def cuts_history(table_class: type[Table]) -> bool:
     """Whether `table_class.view` takes `history=` (the engine's does: it can cut its stack
     chart to the latest rows)."""
@@ -251,6 +371,8 @@ class VersionViews:
 
     def public(self) -> dict[str, Any]:
         """What every viewer sees alike (a spectator's view)."""
+        if self._public is not None:  # once made, read without the lock
+            return self._public
         with self._lock:
             if self._public is None:
                 if self._split:
@@ -264,14 +386,16 @@ class VersionViews:
     def legal(self, seat: str) -> list[dict[str, Any]]:
         """`seat`'s legal commands (`Table.legal`; raises its `Refused` for a seat that is not
         at the table)."""
-        with self._lock:
-            found = self._legal.get(seat)
-            if found is None:
-                try:
-                    found = self.table.legal(seat)
-                except Refused as exc:
-                    found = exc
-                self._legal[seat] = found
+        found = self._legal.get(seat)  # once made, read without the lock
+        if found is None:
+            with self._lock:
+                found = self._legal.get(seat)
+                if found is None:
+                    try:
+                        found = self.table.legal(seat)
+                    except Refused as exc:
+                        found = exc
+                    self._legal[seat] = found
         if isinstance(found, Refused):
             raise found
         return found
@@ -280,6 +404,9 @@ class VersionViews:
         """The view of `seat` (None: a spectator) or the host, as `Table.view` gives it with
         `version` set to the ledger's."""
         key = (seat, host)
+        state = self._states.get(key)  # once made, read without the lock
+        if state is not None:
+            return state
         with self._lock:
             state = self._states.get(key)
             if state is None:
@@ -302,6 +429,9 @@ class VersionViews:
     def shown(self, seat: str | None = None, host: bool = False) -> dict[str, Any]:
         """The state `text(seat, host)` is made from: the viewer's (`state`), or a spectator's
         for a seat that left the table since (it has no view of its own any more)."""
+        state = self._states.get((seat, host))
+        if state is not None:
+            return state
         with self._lock:
             try:
                 return self.state(seat, host)
@@ -318,24 +448,29 @@ class VersionViews:
         its client keeps them from the last state it was sent. Views are read, never
         changed, so the same object is the same value. Only the public parts the last
         version had already (found in `carry`) are compared: the others are new."""
-        with self._lock:
-            steady = self._steady
-            if steady is None:  # no text of this version yet: the carry is still the last version's
-                steady = self._steady = self._steady_parts(self.public())
+        steady = self._steady
+        if steady is None:
+            with self._lock:
+                steady = self._steady
+                if steady is None:  # no text of this version yet: the carry is still the last version's
+                    steady = self._steady = self._steady_parts(self.public())
         state = self.shown(seat, host)
         return tuple([k for k in steady if last.get(k) is state.get(k)])
 
     def _steady_parts(self, public: dict[str, Any]) -> tuple[str, ...]:
         """The keys of `public`'s dicts and lists that the last version's public view had too
         (the very same objects, found in `carry`): all `same_as` compares."""
-        carry = self._carry or {}
-        return tuple([k for k, v in public.items() if (type(v) is dict or type(v) is list)
-                      and (hit := carry.get(id(v))) is not None and hit[0] is v])
+        # The carry holds its objects: no other live object has one's id (`is` is enough).
+        get = (self._carry or {}).get
+        return tuple([k for k, v in public.items() if (hit := get(id(v))) is not None and hit[0] is v])
 
     def text(self, seat: str | None = None, host: bool = False, leave_out: tuple[str, ...] = ()) -> str:
         """`state(seat, host)` as JSON text (`dumps`), its shared parts encoded once;
         without its top-level parts named in `leave_out` (`same_as`)."""
         key = (seat, host, leave_out) if leave_out else (seat, host)
+        text = self._texts.get(key)  # once made, read without the lock (a dict's get is atomic)
+        if text is not None:
+            return text
         with self._lock:
             text = self._texts.get(key)
             if text is None:
@@ -343,10 +478,8 @@ class VersionViews:
                 if self._split:  # from the parts it shares with the public view
                     public = self.public()
                     encoder = self._encoder
-                    for part in state.keys() - public.keys():  # the viewer's own parts
-                        if type(state[part]) is dict:
-                            encoder.own((part, seat, host), state[part])
-                    text = encoder.encode(state, like=public, leave_out=leave_out)
+                    # The viewer's own parts (its private part) are `own`ed under (key, viewer).
+                    text = encoder.encode(state, like=public, leave_out=leave_out, viewer=(seat, host))
                     if not self._texts:
                         self._remember(public)
                     if self._carry is not None:
