@@ -121,11 +121,25 @@ def _command_entry(body: dict, owner: Any) -> dict:
         known = ", ".join(sorted(k for k in table_commands if k != JOIN))
         raise Refused(400, f"type must be one of: {known}", "type")
     entry = {k: v for k, v in body.items() if k not in REQUEST_FIELDS}
-    schema = dict(table_commands[kind])
-    props = dict(schema.get("properties", {}))
-    props.setdefault("type", {"type": "string"})
-    check_schema({**schema, "properties": props, "additionalProperties": False}, entry, "")
+    check_schema(_closed_schema(table_commands[kind]), entry, "")
     return entry
+
+
+#: `_closed_schema`'s answers: the id of a command's schema -> (that schema, its closed form).
+_CLOSED: dict[int, tuple[dict, dict]] = {}
+
+
+def _closed_schema(schema: dict) -> dict:
+    """A command's schema as a request body is checked against it: its `type` field named and
+    no other field than its own. Worked out once per schema (a game's schemas are made once)."""
+    hit = _CLOSED.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        props = dict(schema.get("properties", {}))
+        props.setdefault("type", {"type": "string"})
+        if len(_CLOSED) >= 1024:  # schemas made afresh (a test's) are forgotten now and then
+            _CLOSED.clear()
+        hit = _CLOSED[id(schema)] = (schema, {**schema, "properties": props, "additionalProperties": False})
+    return hit[1]
 
 
 def _name(value: Any) -> str:

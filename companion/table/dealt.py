@@ -124,6 +124,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         complete = h["revealed"]
         step = current_step(h)
         players = []
+        keeps = "kept" in self.BLOCKS  # asked once: `kept_shown` is nothing for the others
         for sid in h["players"]:
             p = h["p"][sid]
             players.append({
@@ -133,7 +134,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                 "folded": p["folded"],
                 "all_in": not p["folded"] and _stack(self.s, sid) == 0,
                 "hand_size": p["hand_size"],
-                **self.kept_shown(sid),
+                **(self.kept_shown(sid) if keeps else _NOTHING),
                 "entered": p["cards"] is not None,
                 "cards": list(p["cards"]) if complete and p["cards"] is not None else None,
                 **self.tie_player_view(sid),
@@ -238,7 +239,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
                 if typ == "all_in":
                     item["amount"] = stack
                 if typ in self.MOVE_WORDS:
-                    item = offer(item, *self.MOVE_WORDS[typ])
+                    item = _worded(item, self.MOVE_WORDS[typ])
                 out.append(item)
         out += self.session_moves(sid)
         out += self.seat_moves(sid)
@@ -262,7 +263,7 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         # Each move's words and inputs (offers.py); a hand entered at the reveal has the kept
         # cards in already.
         kept = tuple(self.kept(sid)) if h is not None and h["stage"] == "reveal" and sid in h["p"] else ()
-        return describe(out, rules, seat_facts(s, sid, kept))
+        return describe(out, rules, lambda: seat_facts(s, sid, kept))
 
     def any_roll(self) -> dict[str, Any]:
         """A roll's fields with dice of the table's trigger (which faces does not matter to
@@ -277,6 +278,27 @@ class DealtHand(Evening, Seats, Betting, Turns, Shifts, Reveal):
         if game.allows("roll", self.any_roll(), HOST):
             out.append("roll")
         return out
+
+
+#: The offers of moves with no fields but their type, in a game's words (`_worded`).
+_WORDED: dict[tuple[str, tuple[str, str, bool]], dict[str, Any]] = {}
+
+
+def _worded(item: dict[str, Any], words: tuple[str, str, bool]) -> dict[str, Any]:
+    """`offer(item, *words)`: for a move with no field but its type (a fold, a call of the
+    hand), the one offer made for it in these words, shared by every seat and version (views
+    are read, never changed)."""
+    if len(item) != 1:
+        return offer(item, *words)
+    key = (item["type"], words)
+    hit = _WORDED.get(key)
+    if hit is None:
+        hit = _WORDED[key] = offer(item, *words)
+    return hit
+
+
+#: What a view adds where a game has nothing to add (read only).
+_NOTHING: dict[str, Any] = {}
 
 
 def _stack(s: TableState, sid: str) -> int:

@@ -34,7 +34,7 @@ name. The commands and events are listed in docs/table-commands.md::
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Callable
 
 from companion.games import registry
 from companion.games.api import DiceSpec
@@ -80,6 +80,10 @@ def __getattr__(name: str) -> Any:
     if name == "COMMANDS":
         return Table.every_command_schema()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: The most parts a table's `_shown_parts` keeps before it starts again.
+SHOWN_MOST = 64
 
 
 class Table:
@@ -156,6 +160,7 @@ class Table:
         twin._engine = self._engine
         if "_rules_json" in self.__dict__:
             twin._rules_json = self._rules_json
+        twin._shown = self._shown_parts()
         return twin
 
     def frozen(self) -> "Table":
@@ -169,7 +174,34 @@ class Table:
         # The twins of every version share the table's one rule-set JSON (each working it out
         # again was a quarter of a version's views, issue 19).
         twin._rules_json = self._rules_plain()
+        twin._shown = self._shown_parts()
         return twin
+
+    def _shown_parts(self) -> dict[Any, tuple[Any, ...]]:
+        """The public view's parts that a version rarely changes (the settings, each seat's
+        part, the departed seats), each with what it was made from (`_shown_part`): one dict
+        for the table and the twins of all its versions (`frozen`), so that a version whose
+        seat or settings are unchanged shows the very same part as the last one (its text is
+        then carried, and a stream's update leaves it out: companion.table.views)."""
+        shown: dict[Any, tuple[Any, ...]] | None = self.__dict__.get("_shown")
+        if shown is None:
+            shown = {}
+            self._shown = shown
+        return shown
+
+    def _shown_part(self, key: Any, made_from: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """The part under `key` made by `make` from `made_from` (values of the state, compared
+        by identity and then by value), or the very same part as last time if they are the same.
+        Views are read, never changed: a part is shared by every version that shows it."""
+        shown = self._shown_parts()
+        hit = shown.get(key)
+        if hit is not None and (hit[0] is made_from or hit[0] == made_from):
+            return hit[1]
+        part = make()
+        if len(shown) >= SHOWN_MOST:  # seats come and go over an evening: forgotten now and then
+            shown.clear()
+        shown[key] = (made_from, part)
+        return part
 
     def _rules_plain(self) -> dict[str, Any]:
         """The rule set as plain JSON (read only). Worked out once per table and rule set: the
@@ -322,9 +354,11 @@ class Table:
             "game": game_words(self._rules),
             # The names the game gives the building blocks the pages draw (Evening.BLOCKS).
             "blocks": self._reader().BLOCKS,
-            "settings": {"chip_set": s["settings"]["chip_set"], "max_seats": s["settings"]["max_seats"]},
-            "seats": [self._seat_view(sid) for sid in s["order"]],
-            "departed": [{"seat": sid, **d} for sid, d in s["departed"].items()],
+            "settings": self._shown_part("settings", (s["settings"],), lambda: {
+                "chip_set": s["settings"]["chip_set"], "max_seats": s["settings"]["max_seats"]}),
+            "seats": [self._shown_seat(sid) for sid in s["order"]],
+            "departed": self._shown_part("departed", tuple(s["departed"].items()), lambda: [
+                {"seat": sid, **d} for sid, d in s["departed"].items()]),
             "dealer": s["dealer"],
             "token": s["token"],
             "sabacc_pot": s["sabacc_pot"],
@@ -396,6 +430,13 @@ class Table:
         """Whether the table's game lays its discard pile face up (its top card entered by
         whoever turns it up, each discard named): the console offers the pile's entry."""
         return self._reader().names_discards()
+
+    def _shown_seat(self, sid: str) -> dict[str, Any]:
+        """`_seat_view(sid)`, the very same part as at the last version if the seat and whether
+        it plays are the same (`_shown_part`)."""
+        hand = self._s["hand"]
+        playing = hand is not None and hand["stage"] != "settled" and sid in hand["p"]
+        return self._shown_part(("seat", sid), (self._s["seats"][sid], playing), lambda: self._seat_view(sid))
 
     def _seat_view(self, sid: str) -> dict[str, Any]:
         seat = self._s["seats"][sid]

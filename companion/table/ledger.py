@@ -196,6 +196,7 @@ class Ledger:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._folder = str(self.path.parent)  # asked for its free space before every command
         self._lock = threading.RLock()
         # One connection for all threads, serialised by our lock; autocommit mode so that
         # transactions are exactly the BEGIN IMMEDIATE ... COMMIT blocks below.
@@ -302,7 +303,7 @@ class Ledger:
         `free_space_probe` says."""
         if self.free_space_probe is not None:
             return int(self.free_space_probe())
-        return shutil.disk_usage(self.path.parent).free
+        return shutil.disk_usage(self._folder).free
 
     def check_room(self, table: bool = False, guest: bool = False) -> None:
         """Refuse (`NoRoom`, 507) a command, or with `table` a new table, when the disk keeps

@@ -139,16 +139,21 @@ def capital(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def describe(items: list[dict[str, Any]], rules: RuleSet, seat: SeatFacts) -> list[dict[str, Any]]:
+def describe(items: list[dict[str, Any]], rules: RuleSet,
+             seat: SeatFacts | Callable[[], SeatFacts]) -> list[dict[str, Any]]:
     """`items` (one seat's legal moves) with `words`, `style`, `confirm` and `inputs` added to
     each (new dicts; every key of an item is kept, and so are words, style, confirm and inputs
     an item brings itself: a plug-in game's move words itself). An item described before, for
-    the same rules, stack and bet, is the same dict as then (`_MEMO`: read-only, shared)."""
+    the same rules, stack and bet, is the same dict as then (`_MEMO`: read-only, shared).
+    `seat`: the seat's facts, or how to find them (asked only if an item is not described yet:
+    most of a seat's moves at most versions are, `plain_offer`)."""
     out = []
     for item in items:
         if _DESCRIBED <= item.keys():  # described already (`plain_offer`, a game's own `offer`)
             out.append(item)
             continue
+        if not isinstance(seat, SeatFacts):
+            seat = seat()
         facts = seat
         if item["type"] == "buy_in" and not item.get("amount"):
             # A free buy-in's amounts are what the other seats bought in for, and only they:

@@ -66,7 +66,7 @@ class Seats(Play):
 
     def session_offers(self, sid: str) -> list[dict[str, Any]]:
         """`session_moves` with their words, styles and inputs (offers.describe)."""
-        return describe(self.session_moves(sid), self.rules, seat_facts(self.s, sid))
+        return describe(self.session_moves(sid), self.rules, lambda: seat_facts(self.s, sid))
 
     def cmd_join(self, f: dict[str, Any], actor: str | None) -> None:
         need(self.not_ended())

@@ -42,6 +42,10 @@ log = logging.getLogger(__name__)
 #: A string as every view's encoder writes it (what `ENCODER.encode(str)` calls, without the call).
 _encode_str = json.encoder.encode_basestring
 
+#: The carry's key for the keys viewers replaced inside the public view's dicts, by the dict's
+#: key (`SharedEncoder._note_inside`): `INSIDE -> ({"hand": ("words",)}, "")`.
+INSIDE = ("inside",)
+
 #: A viewer: (seat or None, host?).
 Viewer = tuple[str | None, bool]
 
@@ -81,6 +85,7 @@ class SharedEncoder:
         self._keys: dict[str, str] = {}  # a key -> its text and the colon after it
         self._carry = carry
         self._owned: list[tuple[Any, dict]] = []  # viewers' own parts to leave in `carry`
+        self._inside_last: tuple[str, ...] | None = None  # what the last `_item` replaced inside
 
     def encode(self, value: Any, like: dict | None = None, leave_out: tuple[str, ...] = (),
                viewer: tuple[Any, ...] | None = None) -> str:
@@ -140,20 +145,16 @@ class SharedEncoder:
                 out = list(texts)
                 for i in replaced:
                     out[i] = self._item(keys[i], values[i], layout.values[i])
+                    if self._inside_last is not None:  # a dict inside, a few of its values replaced
+                        self._note_inside(keys[i], self._inside_last)
                 if leave_out:
                     for i in layout.positions(leave_out):
                         out[i] = ""
             else:  # most viewers: the base's text as it is, joined once
                 out = [layout.joined(leave_out)]
         else:  # a dict inside it (the hand): the runs of items between the replaced ones
-            out, start = [], 0
-            for i in replaced:
-                if start < i:
-                    out.append(layout.run(start, i))
-                out.append(self._item(keys[i], values[i], layout.values[i]))
-                start = i + 1
-            if start < n:
-                out.append(layout.run(start, n))
+            out = self._runs_around(layout, replaced, keys, values)
+            self._inside_last = tuple([keys[i] for i in replaced])
         for k, v in zip(keys[n:], values[n:]):
             if type(k) is not str:
                 return self._whole({k: v for k, v in value.items() if k not in leave_out} if leave_out else value)
@@ -167,10 +168,52 @@ class SharedEncoder:
 
     def _item(self, k: str, v: Any, was: Any) -> str:
         """`'"k":' + v`'s text, where `was` stood in the base (a dict for a dict: encoded
-        against it, `_like`)."""
+        against it, `_like`, which says in `_inside_last` which of its keys it replaced)."""
+        self._inside_last = None
         if type(v) is dict and type(was) is dict:
             return self._key(k) + self._like(v, was, False)
         return self._key(k) + self._whole(v)
+
+    def _runs_around(self, layout: _Layout, replaced: list[int], keys: list[str], values: list[Any]) -> list[str]:
+        """The texts of a dict laid out as `layout` whose items at `replaced` hold `values`:
+        the runs of the base's items between them, each encoded once (`_Layout.run`)."""
+        out, start = [], 0
+        for i in replaced:
+            if start < i:
+                out.append(layout.run(start, i))
+            out.append(self._item(keys[i], values[i], layout.values[i]))
+            start = i + 1
+        if start < len(layout.keys):
+            out.append(layout.run(start, len(layout.keys)))
+        return out
+
+    def _note_inside(self, key: str, replaced: tuple[str, ...]) -> None:
+        """A viewer replaced the values under `replaced` in the base's dict under `key` (the
+        hand's words): the next version encodes its public dict there in runs around them
+        (`_split_inside`), the runs that viewer's text is made of, instead of whole and then
+        again in runs. Kept in the carry, as the viewers' own parts are."""
+        if self._carry is not None:
+            inside = self._carry.get(INSIDE)
+            if inside is None or inside[0].get(key) != replaced:
+                self._carry[INSIDE] = ({**(inside[0] if inside else {}), key: replaced}, "")
+
+    def _split_inside(self, base: dict) -> None:
+        """Encode the dicts of `base` (the public view) that viewers replaced values in at the
+        last version (`_note_inside`) in runs around those values (`_runs_around`), so that a
+        viewer doing so again finds its runs made."""
+        inside = self._carry.get(INSIDE) if self._carry is not None else None
+        if inside is None:
+            return
+        for key, replaced in inside[0].items():
+            v = base.get(key)
+            if type(v) is not dict or id(v) in self._done:
+                continue
+            layout = self._layout_of(v)
+            if layout is None:
+                continue
+            at = [i for i, k in enumerate(layout.keys) if k in replaced]
+            if at:
+                self._done[id(v)] = (v, "{" + ",".join(self._runs_around(layout, at, layout.keys, layout.values)) + "}")
 
     def _like_by_key(self, value: dict, base: dict, top: bool, leave_out: tuple[str, ...]) -> str:
         """`_like` for a dict whose keys do not begin with its base's, in its base's order:
@@ -237,6 +280,8 @@ class SharedEncoder:
             return found[1]
         parts: dict[str, tuple[Any, str]] | None = None
         if all(type(k) is str for k in base):
+            if top:
+                self._split_inside(base)
             key, whole = self._key, self._whole
             parts = {k: (v, key(k) + whole(v, top)) for k, v in base.items()}
         self._parts[id(base)] = (base, parts)
