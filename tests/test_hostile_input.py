@@ -205,6 +205,18 @@ def test_item8_a_lone_surrogate_in_an_adjust_reason_is_a_400(hostile):
     assert stored(app, a.code) == size
 
 
+def test_item8_a_lone_surrogate_in_a_body_sent_as_utf16_is_a_400(hostile):
+    """A body in UTF-16 (which the JSON reader takes too) is walked for a lone surrogate as a
+    UTF-8 one with a \\u escape is: its escape does not look like one in the bytes."""
+    app, client, a = hostile
+    size = stored(app, a.code)
+    body = '{"type": "adjust", "seat": "s1", "amount": 1, "reason": ' + LONE + '}'
+    resp = client.post(f"/api/v1/tables/{a.code}/commands", data=body.encode("utf-16-le"),
+                       content_type="application/json", headers={"Authorization": f"Bearer {a.host}"})
+    assert resp.status_code == 400 and resp.get_json()["field"] == "reason"
+    assert stored(app, a.code) == size
+
+
 def test_item8_a_lone_surrogate_in_a_chip_name_is_a_400(hostile):
     app, client, a = hostile
     tables = len(app.extensions["tables"].owners())

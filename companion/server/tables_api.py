@@ -13,6 +13,7 @@ blueprint (`companion.server.events`).
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from typing import Any
 
@@ -85,7 +86,10 @@ def _body_object() -> dict[str, Any]:
     body = read_json()
     if not isinstance(body, dict):
         raise Refused(400, "the body must be a JSON object", "body")
-    where = _lone_surrogate(body)
+    # In a body sent as UTF-8 (which cannot hold one) a lone surrogate only comes from a \u
+    # escape: such a body without one is not walked.
+    raw = request.get_data(cache=True)
+    where = _lone_surrogate(body) if b"\\u" in raw or json.detect_encoding(raw) != "utf-8" else None
     if where is not None:
         raise Refused(400, f"{where} holds a lone surrogate (such as \\ud800), which is not text", where)
     return body

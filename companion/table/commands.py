@@ -17,7 +17,7 @@ wherever it is caught::
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from companion.refusal import Refused
 from companion.games import registry
@@ -155,47 +155,80 @@ def check(schema: dict, value: Any, path: str) -> None:
         ...
         companion.refusal.Refused: amount must be at least 1
     """
+    _checker(schema)(value, path)
+
+
+#: `_checker`'s answers: the id of a schema -> (that schema, its check). A command's schema is
+#: made once (a game's engine's, the request's closed form of it), and checked for every
+#: command: reading the schema's keywords again for each value was a tenth of a command.
+_CHECKERS: dict[int, tuple[dict, Callable[[Any, str], None]]] = {}
+
+
+def _checker(schema: dict) -> Callable[[Any, str], None]:
+    """`schema`'s check (`_compile`), made once per schema."""
+    hit = _CHECKERS.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        if len(_CHECKERS) >= 4096:  # schemas made afresh (a test's) are forgotten now and then
+            _CHECKERS.clear()
+        hit = _CHECKERS[id(schema)] = (schema, _compile(schema))
+    return hit[1]
+
+
+def _compile(schema: dict) -> Callable[[Any, str], None]:
+    """The check of `schema` (`check`): its keywords read once, the value's checks in the
+    order `check` documents, each refusal in the same words."""
     types = schema.get("type")
-    if types is not None:
-        names = types if isinstance(types, list) else [types]
-        ok = any(
-            isinstance(value, _TYPES[n]) and not (n in ("integer", "number") and isinstance(value, bool))
-            for n in names
-            if n in _TYPES
-        )
-        if not ok:
+    names = (types if isinstance(types, list) else [types]) if types is not None else None
+    # A bool is an int to Python, never a number to JSON Schema: only "boolean" takes one.
+    allowed = tuple(t for n in names if n in _TYPES for t in _TYPES[n]) if names else ()
+    takes_bool = names is not None and "boolean" in names
+    has_const, const = "const" in schema, schema.get("const")
+    enum = schema.get("enum")
+    pattern = schema.get("pattern")
+    items = schema.get("items")
+    item_check = _checker(items) if isinstance(items, dict) else None
+    props = {k: _checker(v) for k, v in schema.get("properties", {}).items()}
+    required = list(schema.get("required", []))
+    extra = schema.get("additionalProperties")
+    closed = extra is False
+    extra_check = _checker(extra) if isinstance(extra, dict) else None
+
+    def run(value: Any, path: str) -> None:
+        if names is not None and not (isinstance(value, allowed) and (takes_bool or not isinstance(value, bool))):
             raise Refused(400, f"{path} must be {' or '.join(names)}", path)
-    if "const" in schema and value != schema["const"]:
-        raise Refused(422, f"{path} must be {schema['const']!r}", path)
-    if "enum" in schema and value not in schema["enum"]:
-        raise Refused(422, f"{path} must be one of {', '.join(map(str, schema['enum']))}", path)
-    if isinstance(value, str):
-        _within(len(value), schema, "minLength", "maxLength", path, "is too short",
-                f"is too long (at most {schema.get('maxLength')} characters)")
-        if "pattern" in schema and not re.search(schema["pattern"], value):
-            raise Refused(422, f"{path} is not in the right form", path)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        _within(value, schema, "minimum", "maximum", path, f"must be at least {schema.get('minimum')}",
-                f"must be at most {schema.get('maximum')}")
-    if isinstance(value, list):
-        _within(len(value), schema, "minItems", "maxItems", path, "has too few items",
-                "has too many items")
-        if isinstance(schema.get("items"), dict):
-            for i, item in enumerate(value):
-                check(schema["items"], item, f"{path}[{i}]")
-    if isinstance(value, dict):
-        props = schema.get("properties", {})
-        for name in schema.get("required", []):
-            if name not in value:
-                raise Refused(422, f"{name} is required", name if path == "" else f"{path}.{name}")
-        for k, v in value.items():
-            sub = f"{path}.{k}" if path else str(k)
-            if k in props:
-                check(props[k], v, sub)
-            elif schema.get("additionalProperties") is False:
-                raise Refused(422, f"unknown field {k!r}", sub[:60])
-            elif isinstance(schema.get("additionalProperties"), dict):
-                check(schema["additionalProperties"], v, sub)
+        if has_const and value != const:
+            raise Refused(422, f"{path} must be {const!r}", path)
+        if enum is not None and value not in enum:
+            raise Refused(422, f"{path} must be one of {', '.join(map(str, enum))}", path)
+        if isinstance(value, str):
+            _within(len(value), schema, "minLength", "maxLength", path, "is too short",
+                    f"is too long (at most {schema.get('maxLength')} characters)")
+            if pattern is not None and not re.search(pattern, value):
+                raise Refused(422, f"{path} is not in the right form", path)
+        elif isinstance(value, dict):
+            for name in required:
+                if name not in value:
+                    raise Refused(422, f"{name} is required", name if path == "" else f"{path}.{name}")
+            for k, v in value.items():
+                sub = f"{path}.{k}" if path else str(k)
+                own = props.get(k)
+                if own is not None:
+                    own(v, sub)
+                elif closed:
+                    raise Refused(422, f"unknown field {k!r}", sub[:60])
+                elif extra_check is not None:
+                    extra_check(v, sub)
+        elif isinstance(value, list):
+            _within(len(value), schema, "minItems", "maxItems", path, "has too few items",
+                    "has too many items")
+            if item_check is not None:
+                for i, item in enumerate(value):
+                    item_check(item, f"{path}[{i}]")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            _within(value, schema, "minimum", "maximum", path, f"must be at least {schema.get('minimum')}",
+                    f"must be at most {schema.get('maximum')}")
+
+    return run
 
 
 def _within(n: float, schema: dict, low: str, high: str, path: str, under: str, over: str) -> None:
