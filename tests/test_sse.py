@@ -538,3 +538,15 @@ def test_item2_the_displays_stream_gets_through_with_the_spectators_pool_full(ss
     finally:
         for s in spectators:
             s.close()
+
+
+def test_a_stream_asking_for_changes_with_another_value_is_a_400(sse_app, table):
+    """`changed` takes the one value the document names: any other is refused in words (the
+    fuzzer's `?changed=AAA` was answered with a stream, as if it were left out)."""
+    client = sse_app.test_client()
+    for value in ("AAA", "0", ""):
+        resp = client.get(f"/api/v1/tables/{table.code}/events?changed={value}&token={table.tokens['s1']}")
+        assert resp.status_code == 400 and resp.get_json()["field"] == "changed"
+    stream = client.get(f"/api/v1/tables/{table.code}/events?changed=1&token={table.tokens['s1']}", buffered=False)
+    assert stream.status_code == 200
+    stream.close()

@@ -400,6 +400,9 @@ def events(code: str):
     owner = table_owner(code)
     who = viewer(owner)
     seat, host = (None, True) if who == HOST else (who, False)
+    changed = request.args.get("changed")
+    if changed is not None and changed != "1":  # the one value the document names
+        raise Refused(400, "changed must be 1 (or left out)", "changed")
     last = _last_event_id()
     gate = _gate(current_app)
     # The table display holds no token (a TV shows only public things) but its key: it takes
@@ -419,7 +422,7 @@ def events(code: str):
         raise
     # `?changed=1`: the client keeps the last state it was sent (the pages do: live.js), so
     # each update carries only the top-level parts that changed, not the rules again.
-    sub.changed_only = request.args.get("changed") == "1"
+    sub.changed_only = changed == "1"
     first = [f"retry: {RETRY_MS}\n\n"]
     viewer_json = {"seat": seat, "host": host}
     if last is not None and 0 <= last <= version and version - last <= REPLAY_LIMIT:

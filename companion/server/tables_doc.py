@@ -399,6 +399,7 @@ describe(
                             }
                         },
                     },
+                    "400": error_response("`changed` is not 1"),
                     "403": error_response("Unknown token"),
                     "404": error_response("No such table"),
                     "503": error_response("Too many open streams (Retry-After)"),
