@@ -169,6 +169,35 @@ def test_the_dealer_moves_left_each_hand():
     assert [row["hand"] for row in t.view()["stack_history"]] == [1, 2, 3, 4]
 
 
+def test_a_history_row_added_or_changed_leaves_every_earlier_version_as_it_was():
+    """A table's versions share its history lists (a working copy does not copy them): a
+    hand's end and a revealed seed give new lists and rows, and every earlier version of the
+    table (a stream may still be rendering one) reads exactly as it did."""
+    from companion.scrambler.seed import commitment
+    from companion.table.state import dumps
+
+    t = table("holodex", players=3)
+    seed = bytes(range(32))
+    versions = [(t.frozen(), t.snapshot_text())]
+
+    def step(actor, type_, **fields):
+        do(t, actor, type_, **fields)
+        versions.append((t.frozen(), t.snapshot_text()))
+
+    for _ in range(3):
+        step(HOST, "start_hand", seed_commitment=commitment(seed))
+        h = hand(t)
+        opener = h["to_act"]
+        step(opener, "bet", amount=1)
+        for p in h["players"]:
+            if p["seat"] != opener and hand(t)["stage"] == "play":
+                step(p["seat"], "fold")
+        step(HOST, "reveal_seed", seed=seed.hex())
+    assert [row["seed"] for row in t.view()["hands"]] == [seed.hex()] * 3
+    for twin, text in versions:
+        assert dumps(twin.to_json()) == text
+
+
 def test_house_dealer_stays_and_the_token_moves_left():
     t = table("holodex", players=3, house_dealer=True)
     do(t, HOST, "set_dealer", seat=None)

@@ -254,7 +254,13 @@ class Table:
     def from_json(cls, data: dict) -> "Table":
         """The table a `to_json` snapshot describes (an older snapshot is migrated: the
         runtime's fields added since, then the game's own, `Play.OWN_STATE`)."""
-        table = cls(migrate(copy_json(data)))
+        return cls.from_owned_json(copy_json(data))
+
+    @classmethod
+    def from_owned_json(cls, data: dict) -> "Table":
+        """`from_json(data)` for a snapshot that nobody else holds (just read from the ledger):
+        taken as it is, migrated in place, not copied first."""
+        table = cls(migrate(data))
         if table._s["hand"] is not None:
             table._engine.OWN_STATE.complete(table._s["hand"])
         return table

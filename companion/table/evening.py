@@ -32,6 +32,7 @@ from companion.rules.rulesets import InvalidRules, RuleSet, ruleset_from
 from companion.table.chips import InvalidChips, chip_set_from, chip_set_to_json, from_dealers_left, hand_back
 from companion.table.commands import HOST, SCRAMBLER
 from companion.table.play import Play, Refusal, need
+from companion.table.state import replace_last_row
 
 
 def rules_spec(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
@@ -295,5 +296,5 @@ class Evening(Play):
         if h["seed"] is not None:
             raise Refused(409, "the seed is already revealed", None)
         h["seed"] = f["seed"].lower()
-        self.s["hands"][-1]["seed"] = h["seed"]
+        self.s["hands"] = replace_last_row(self.s["hands"], {**self.s["hands"][-1], "seed": h["seed"]})
         self.emit("seed_revealed", hand=h["no"], seed=h["seed"])

@@ -484,7 +484,17 @@ class Ledger:
     def snapshot(self, code: str, before: int | None = None, hand_start: bool = False) -> Snapshot:
         """The latest snapshot of table `code` (with seq < `before`, if given; only those taken
         at the start of a hand if `hand_start`). Snapshot 0 always exists."""
-        sql = "SELECT seq, hand_start, state FROM snapshots WHERE table_code=?"
+        seq, hs, state = self._latest_snapshot("seq, hand_start, state", code, before, hand_start)
+        return Snapshot(seq, bool(hs), json.loads(state))
+
+    def snapshot_seq(self, code: str, before: int | None = None, hand_start: bool = False) -> int:
+        """`snapshot(...).seq`, without reading the state (a table's start asks where its
+        running hand began: that snapshot's state is not needed)."""
+        return self._latest_snapshot("seq", code, before, hand_start)[0]
+
+    def _latest_snapshot(self, columns: str, code: str, before: int | None, hand_start: bool) -> tuple:
+        """`columns` of the snapshot `snapshot` means."""
+        sql = f"SELECT {columns} FROM snapshots WHERE table_code=?"
         args: tuple = (code,)
         if before is not None:
             sql += " AND seq<?"
@@ -494,8 +504,7 @@ class Ledger:
         rows = self._query(sql + " ORDER BY seq DESC LIMIT 1", args)
         if not rows:
             raise KeyError(code)
-        seq, hs, state = rows[0]
-        return Snapshot(seq, bool(hs), json.loads(state))
+        return rows[0]
 
     # -- tokens ---------------------------------------------------------------------------
 

@@ -333,15 +333,22 @@ class TableOwner:
     def _load(self) -> None:
         """Rebuild the live table from the latest snapshot and the entries after it."""
         snap = self.ledger.snapshot(self.code)
-        table = self.table_class.from_json(snap.state)
+        table = self._from_snapshot(snap.state)
         for e in self.ledger.entries(self.code, after=snap.seq):
             if e.applies:
                 table.apply(dict(e.body), e.actor)
         self.table = table
         self._views = None
         self.version = self.ledger.last_seq(self.code)
-        self.hand_start_seq = self.ledger.snapshot(self.code, hand_start=True).seq
+        self.hand_start_seq = self.ledger.snapshot_seq(self.code, hand_start=True)
         self._since_snapshot = self.version - snap.seq
+
+    def _from_snapshot(self, state: dict[str, Any]) -> Any:
+        """The table a snapshot's state (just read from the ledger, held by nobody else)
+        describes: taken as it is where the table class can (`from_owned_json`: no copy of a
+        whole evening's state first), else through `from_json`."""
+        owned = getattr(self.table_class, "from_owned_json", None)
+        return owned(state) if owned is not None else self.table_class.from_json(state)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -578,7 +585,7 @@ class TableOwner:
             target = self._undo_target(seq)
             self._check_undo_keeps_secrets(target)
             snap = self.ledger.snapshot(self.code, before=target.seq)
-            table = self.table_class.from_json(snap.state)
+            table = self._from_snapshot(snap.state)
             for e in self.ledger.entries(self.code, after=snap.seq):
                 if e.seq == target.seq or not e.applies:
                     continue

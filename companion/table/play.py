@@ -356,13 +356,14 @@ class Play:
         h, s = self.hand, self.s
         record = h["settlement"]
         stacks = {sid: s["seats"][sid]["stack"] for sid in s["order"]}
-        s["stack_history"].append({"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]})
-        s["hands"].append({"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
-                           "called_by": h.get("called_by"),
-                           "status": record["status"] if record else None,
-                           "payouts": (record or {}).get("payouts"),
-                           "seed_commitment": h["seed_commitment"], "seed": None,
-                           "settlement": record, "game": game, "cards": cards})
+        # New lists (`state.HISTORY`: shared by every version, never changed in place).
+        s["stack_history"] = [*s["stack_history"], {"hand": h["no"], "stacks": stacks, "sabacc_pot": s["sabacc_pot"]}]
+        s["hands"] = [*s["hands"], {"hand": h["no"], "dealer": h["dealer"], "players": list(h["players"]),
+                                    "called_by": h.get("called_by"),
+                                    "status": record["status"] if record else None,
+                                    "payouts": (record or {}).get("payouts"),
+                                    "seed_commitment": h["seed_commitment"], "seed": None,
+                                    "settlement": record, "game": game, "cards": cards}]
         return stacks
 
     def told(self, record: dict[str, Any]) -> dict[str, Any]:

@@ -309,7 +309,8 @@ def copy_json(v: Any) -> Any:
 _CONTAINERS = (dict, list)
 
 
-#: The history of settled hands: lists that only grow, by one row at the end of each hand.
+#: The history of settled hands: lists that only grow, by one row at the end of each hand; a
+#: command never changes one in place (they are shared by every version of a table).
 HISTORY = ("hands", "stack_history")
 #: A row of one of the HISTORY lists.
 Row = TypeVar("Row")
@@ -317,9 +318,10 @@ Row = TypeVar("Row")
 
 def working_copy(state: TableState) -> TableState:
     """The copy of the state a command is tried on. It copies only what a command changes in
-    place: the seats, the seat order, the stakes, the latest history row and, of the hand, the
-    players' parts, the betting round and the lists that grow (`copy_hand`). Everything else a
-    command only ever replaces whole, so the copy shares it. Copying the whole history made
+    place: the seats, the seat order, the stakes and, of the hand, the players' parts, the
+    betting round and the lists that grow (`copy_hand`). Everything else a command only ever
+    replaces whole, so the copy shares it: the history lists too (`HISTORY`: a hand's end
+    gives each a new list with its row added, `replace_last_row` a new last row). Copying the whole history made
     every command, and every legal-action check of a view, cost more the longer the session
     ran (the benchmark's growth_ratio: 70x slower views at hand 500); copying the whole hand
     was most of an action's time (overhead_ratio)."""
@@ -328,16 +330,24 @@ def working_copy(state: TableState) -> TableState:
     out["departed"] = dict(state["departed"])
     out["order"] = list(state["order"])
     out["items"] = list(state["items"])
-    out["hands"] = _copy_last(state["hands"])  # the HISTORY lists
-    out["stack_history"] = _copy_last(state["stack_history"])
+    # The HISTORY lists are shared: a command never changes one in place, it replaces the list
+    # (a settled hand's rows: `[*rows, row]`) or a row (`replace_last_row`).
     if state["hand"] is not None:
         out["hand"] = copy_hand(state["hand"])
     return out
 
 
-def _copy_last(rows: list[Row]) -> list[Row]:
-    """A history list with only its last row copied (the one a command may still change)."""
-    return rows[:-1] + [copy_json(rows[-1])] if rows else []
+def replace_last_row(rows: list[Row], row: Row) -> list[Row]:
+    """A history list (`HISTORY`) with its last row replaced by `row`: a new list, as every
+    change of a history list is (the lists are shared by the versions of a table: a working
+    copy does not copy them).
+
+    >>> rows = [{"hand": 1}, {"hand": 2, "seed": None}]
+    >>> later = replace_last_row(rows, {**rows[-1], "seed": "ab"})
+    >>> later[-1]["seed"], rows[-1]["seed"], later[0] is rows[0]
+    ('ab', None, True)
+    """
+    return [*rows[:-1], row]
 
 
 def copy_hand(h: Hand) -> Hand:
