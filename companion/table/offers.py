@@ -92,7 +92,7 @@ def _buy_ins_of(s: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
         if usual is None:
             chips = sum([value * per for value, per in key[0]])
             usual = {sid: _usual(chips, tuple([b for k, b in bought if k != sid and b > 0])) for sid, _ in bought}
-        if len(_BUY_INS) >= 64:  # a few versions of a few tables
+        if len(_BUY_INS) >= 16:  # a few versions of a few tables (each entry holds its version's seats)
             _BUY_INS.clear()
             _BY_BOUGHT.clear()
         hit = _BUY_INS[id(seats)] = (seats, usual)
@@ -176,9 +176,7 @@ def describe(items: list[dict[str, Any]], rules: RuleSet,
         for k, v in _describe(item, rules, facts).items():
             said.setdefault(k, v)  # what the item says itself stands
         if key is not None:
-            if len(_MEMO) >= _MEMO_MOST:
-                _MEMO.clear()
-            _MEMO[key] = (rules, said)
+            _MEMO.put(key, (rules, said))
         out.append(said)
     return out
 
@@ -188,9 +186,46 @@ def describe(items: list[dict[str, Any]], rules: RuleSet,
 #: move). The same moves come back in every version of a
 #: table for every seat (a check, a sit out, a turn action), and describing them again was a
 #: quarter of a version's views. Views are read, never changed, so the dicts are shared.
-#: Forgotten whole when it grows past `_MEMO_MOST`.
-_MEMO: dict[tuple[Any, ...], tuple[Any, dict[str, Any]]] = {}
-_MEMO_MOST = 1024
+#: What was not asked for lately is forgotten (`Recent`): a described move with its inputs is
+#: about 0.7 KB, and a server playing hands for hours meets many stacks and bets.
+
+
+class Recent:
+    """A memo of what was asked for lately: two generations of at most `most` entries each.
+    When the newer is full it becomes the older (the older is forgotten); an entry found in
+    the older is moved to the newer. A server's memory never holds more than 2 × `most`
+    entries, and those asked for at every version stay.
+
+    >>> memo = Recent(2)
+    >>> for k in "abcde":
+    ...     memo.put(k, k.upper())
+    >>> memo.get("a"), memo.get("c"), memo.get("e")
+    (None, 'C', 'E')
+    """
+
+    def __init__(self, most: int):
+        self.most = most
+        self._new: dict[Any, Any] = {}
+        self._old: dict[Any, Any] = {}
+
+    def get(self, key: Any) -> Any:
+        """The value put under `key` lately, or None (raises TypeError for a key that cannot
+        be hashed, as a dict does)."""
+        hit = self._new.get(key)
+        if hit is None:
+            hit = self._old.get(key)
+            if hit is not None:
+                self.put(key, hit)
+        return hit
+
+    def put(self, key: Any, value: Any) -> None:
+        """Remember `value` under `key` (in the newer generation)."""
+        if len(self._new) >= self.most:
+            self._old, self._new = self._new, {}
+        self._new[key] = value
+
+
+_MEMO = Recent(96)
 
 
 _ADDED = ("words", "style", "confirm", "inputs")
