@@ -539,11 +539,26 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "each figure's ratio (companion.bench.compare)")
     p.add_argument("--pairs", type=_positive, default=PAIRS, metavar="N",
                    help="with --against: the pairs of runs (default %(default)s)")
+    p.add_argument("--side-by-side", metavar="COMMAND", dest="side_by_side",
+                   help="instead: the CPU an action costs at a table of 5, this build's server and "
+                        "another build's (its sabacc-companion command) running at once, blocks "
+                        "of actions taking turns (companion.bench.side)")
+    p.add_argument("--rounds", type=_positive, default=None, metavar="N",
+                   help="with --side-by-side: the blocks of actions sent to each server (default 20)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark, print the table, write the JSON; exit 0 even if a target is missed."""
+    if args.side_by_side:
+        from companion.bench.side import ROUNDS, side_by_side, side_text
+
+        result = side_by_side(args.side_by_side, args.rounds or ROUNDS, 10 if args.quick else 100,
+                              log=lambda msg: print(msg, file=sys.stderr))
+        print(side_text(result))
+        if args.json:
+            args.json.write_text(json.dumps({"machine": machine(), **result}, indent=2) + "\n")
+        return 0
     if args.against:
         from companion.bench.compare import bench_commands, compare, compare_text, run_sitting
 

@@ -64,11 +64,13 @@ class ServerProcess:
     """`sabacc-companion serve` on a free port with data folder `data`.
 
     `prelude` is Python run in the child before the command line starts (tests use it to
-    shorten the stream heartbeat); `env` adds environment variables.
+    shorten the stream heartbeat); `env` adds environment variables; `python`: the interpreter
+    (another build's, for `bench --side-by-side`), this one by default.
     """
 
     def __init__(self, data: str | Path, prelude: str = "", env: dict[str, str] | None = None,
-                 port: int | None = None):
+                 port: int | None = None, python: str | None = None):
+        self.python = python or sys.executable
         self.data = Path(data)
         self.port = port or free_port()
         self.prelude = prelude
@@ -109,7 +111,7 @@ class ServerProcess:
         # -P: the child imports the package this interpreter has, never one in the working
         # folder (`python -c` would put the folder first on its path): a benchmark run from a
         # checkout of another version measures the build it was started with.
-        self.proc = subprocess.Popen([sys.executable, "-P", "-c", code], stdout=log, stderr=log,
+        self.proc = subprocess.Popen([self.python, "-P", "-c", code], stdout=log, stderr=log,
                                      stdin=subprocess.DEVNULL, env=env)
         log.close()
         deadline = t0 + START_TIMEOUT_S
