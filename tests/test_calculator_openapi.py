@@ -118,6 +118,10 @@ def _coin_schema() -> CalculatorSchema:
 
 
 def test_a_plug_in_game_with_a_calculator_is_documented_with_no_edit_outside_it(client):
+    """The document is written once (the server then answers with the same bytes) and again
+    when a game comes or goes: a plug-in registered after the document was served shows in it."""
+    served = client.get("/api/v1/openapi.json").data
+    assert client.get("/api/v1/openapi.json").data == served and b"CoinRequest" not in served
     game = Game(name="cointoss", title="Coin toss", summary="Heads or tails.",
                 presets={"cointoss": CoinRules("cointoss")}, options={},
                 rules_from=lambda spec, field="rules": CoinRules("cointoss"), engine=lambda: object, decks={},
