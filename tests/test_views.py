@@ -53,6 +53,11 @@ def test_a_view_made_of_shared_parts_encodes_as_dumps_does(public, own, inner, o
     # A dict whose keys stand in another order than its base's is encoded key by key.
     shuffled = dict(reversed(list({**public, "hand": {**inner, "words": "You"}}.items())))
     assert enc.encode(shuffled, like=public) == plain_dumps(shuffled)
+    # Each viewer again, by an encoder that has not seen it, like `other` (maybe empty: then
+    # every key is the viewer's own).
+    for viewer in viewers:
+        assert SharedEncoder().encode(viewer, like=other) == plain_dumps(viewer)
+        assert SharedEncoder().encode(viewer, like={}) == plain_dumps(viewer)
     carry = enc.base_texts(public)
     later = {**public, "hand": {**inner}, "other": other}
     assert SharedEncoder(carry).encode(later, like=later) == plain_dumps(later)

@@ -151,7 +151,8 @@ class SharedEncoder:
                     for i in layout.positions(leave_out):
                         out[i] = ""
             else:  # most viewers: the base's text as it is, joined once
-                out = [layout.joined(leave_out)]
+                body = layout.joined(leave_out)
+                out = [body] if body else []  # (nothing at all of an empty base)
         else:  # a dict inside it (the hand): the runs of items between the replaced ones
             out = self._runs_around(layout, replaced, keys, values)
             self._inside_last = tuple([keys[i] for i in replaced])
