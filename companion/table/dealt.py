@@ -291,7 +291,10 @@ def _worded(item: dict[str, Any], words: tuple[str, str, bool]) -> dict[str, Any
     if len(item) != 1:
         return offer(item, *words)
     key = (item["type"], words)
-    hit = _WORDED.get(key)
+    try:
+        hit = _WORDED.get(key)
+    except TypeError:  # words a game gave as a list: made each time
+        return offer(item, *words)
     if hit is None:
         hit = _WORDED[key] = offer(item, *words)
     return hit
