@@ -117,11 +117,13 @@ def check_dice(log: list[dict], trigger: str) -> int:
 
 
 @pytest.mark.slow
-def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_path):
+def test_every_acknowledged_action_survives_kill_9_and_nothing_else_appears(tmp_path, request):
     rng = random.Random(20261121)
     data = tmp_path / "data"
     server = Server(data)
     holder = {"server": server}
+    # Whatever happens below (a failed check, a time-out), no server outlives the test.
+    request.addfinalizer(lambda: holder["server"].kill())
     api = Api(lambda *a: http_call(holder["server"])(*a))
     # The real table, made from the host's link (the owner token): a guest's table has an entry
     # rate (5 a second) that this test's tight loop would meet, and a real table does not.
