@@ -30,6 +30,7 @@ from companion.server.openapi import describe_later
 from companion.server.tables_doc import describe_endpoints
 from companion.table import registry as registry_mod
 from companion.table.commands import check as check_schema  # the one validator
+from companion.table.commands import per_schema  # a schema's closed form, made once
 from companion.table.engine import NAME_MAX
 from companion.table.owner import HOST, JOIN, VIEW_HISTORY, TableOwner, check_transport
 from companion.table.registry import registry_for
@@ -135,15 +136,15 @@ _CLOSED: dict[int, tuple[dict, dict]] = {}
 
 def _closed_schema(schema: dict) -> dict:
     """A command's schema as a request body is checked against it: its `type` field named and
-    no other field than its own. Worked out once per schema (a game's schemas are made once)."""
-    hit = _CLOSED.get(id(schema))
-    if hit is None or hit[0] is not schema:
-        props = dict(schema.get("properties", {}))
-        props.setdefault("type", {"type": "string"})
-        if len(_CLOSED) >= 1024:  # schemas made afresh (a test's) are forgotten now and then
-            _CLOSED.clear()
-        hit = _CLOSED[id(schema)] = (schema, {**schema, "properties": props, "additionalProperties": False})
-    return hit[1]
+    no other field than its own. Worked out once per schema (`per_schema`)."""
+    return per_schema(_CLOSED, schema, _close)
+
+
+def _close(schema: dict) -> dict:
+    """`schema` with a `type` field and no other field than its own."""
+    props = dict(schema.get("properties", {}))
+    props.setdefault("type", {"type": "string"})
+    return {**schema, "properties": props, "additionalProperties": False}
 
 
 def _name(value: Any) -> str:

@@ -17,7 +17,7 @@ wherever it is caught::
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from companion.refusal import Refused
 from companion.games import registry
@@ -158,20 +158,37 @@ def check(schema: dict, value: Any, path: str) -> None:
     _checker(schema)(value, path)
 
 
+#: What `per_schema` makes.
+T = TypeVar("T")
+
 #: `_checker`'s answers: the id of a schema -> (that schema, its check). A command's schema is
 #: made once (a game's engine's, the request's closed form of it), and checked for every
 #: command: reading the schema's keywords again for each value was a tenth of a command.
 _CHECKERS: dict[int, tuple[dict, Callable[[Any, str], None]]] = {}
 
 
+def per_schema(cache: dict[int, tuple[dict, T]], schema: dict, make: Callable[[dict], T]) -> T:
+    """`make(schema)`, made once per schema and kept in `cache` (by the schema's identity,
+    with the schema kept alive so that its id is not reused). A command's schema is made once
+    (a game's engine's, the request's closed form of it); schemas made afresh (a test's) are
+    forgotten now and then.
+
+    >>> cache: dict = {}
+    >>> schema = {"type": "integer"}
+    >>> per_schema(cache, schema, len) is per_schema(cache, schema, len), len(cache)
+    (True, 1)
+    """
+    hit = cache.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        if len(cache) >= 4096:
+            cache.clear()
+        hit = cache[id(schema)] = (schema, make(schema))
+    return hit[1]
+
+
 def _checker(schema: dict) -> Callable[[Any, str], None]:
     """`schema`'s check (`_compile`), made once per schema."""
-    hit = _CHECKERS.get(id(schema))
-    if hit is None or hit[0] is not schema:
-        if len(_CHECKERS) >= 4096:  # schemas made afresh (a test's) are forgotten now and then
-            _CHECKERS.clear()
-        hit = _CHECKERS[id(schema)] = (schema, _compile(schema))
-    return hit[1]
+    return per_schema(_CHECKERS, schema, _compile)
 
 
 def _compile(schema: dict) -> Callable[[Any, str], None]:
