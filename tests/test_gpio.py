@@ -4,6 +4,8 @@ a long press arms the timer, a result lights and beeps its pattern, no GPIO mean
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -275,6 +277,44 @@ def test_a_raspberry_pi_without_lgpio_says_in_one_line_why_the_button_is_unused_
     # The section the line points at exists.
     install = (Path(__file__).resolve().parents[1] / "hardware/pi/INSTALL.md").read_text()
     assert "Plain Debian" in install
+
+
+def test_a_laptop_with_no_pins_says_so_once_without_loading_gpiozero(tmp_path):
+    # No pin factory named, no Pi, no GPIO device file: the on-screen scrambler, said in the
+    # same words as before, and gpiozero (2.6 MB, some 50 ms) is never imported.
+    env = {k: v for k, v in os.environ.items() if k not in gpio_module.PIN_FACTORY_VARIABLES}
+    env["SABACC_PI_MODEL_FILE"] = str(tmp_path / "no-model")
+    code = (
+        "import logging, sys\n"
+        "logging.basicConfig(level=logging.WARNING, format='%(message)s')\n"
+        "import companion.scrambler.gpio as g\n"
+        f"g.GPIO_DEVICES = ({str(tmp_path / 'gpiochip*')!r},)\n"
+        "print(g.open_gpio(g.GpioPins(), send=print), g.open_gpio(g.GpioPins(), send=print))\n"
+        "print('gpiozero' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None", "None", "False"]
+    said = [line for line in done.stderr.splitlines() if "on-screen scrambler" in line]
+    assert said == [gpio_module.NO_PINS_WORDS + "; the table uses the on-screen scrambler"]
+
+
+def test_a_device_file_a_board_or_a_named_pin_factory_lets_gpiozero_decide(monkeypatch, tmp_path):
+    for name in gpio_module.PIN_FACTORY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SABACC_PI_MODEL_FILE", str(tmp_path / "no-model"))
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(gpio_module, "GPIO_DEVICES", (str(tmp_path / "gpiochip*"),))
+    assert gpio_module.pins_may_exist() is False
+    (tmp_path / "gpiochip0").touch()  # a board lgpio could open
+    assert gpio_module.pins_may_exist() is True
+    (tmp_path / "gpiochip0").unlink()
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert gpio_module.pins_may_exist() is True
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY")
+    (tmp_path / "model").write_bytes(b"Raspberry Pi Zero 2 W Rev 1.0\0")
+    monkeypatch.setenv("SABACC_PI_MODEL_FILE", str(tmp_path / "model"))
+    assert gpio_module.pins_may_exist() is True
 
 
 def test_a_machine_that_is_no_raspberry_pi_has_no_model(tmp_path):

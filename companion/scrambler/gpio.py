@@ -28,9 +28,11 @@ Presses count on *release*, so that a long press never rolls as well.
 
 from __future__ import annotations
 
+import glob
 import importlib.util
 import logging
 import os
+import sys
 import threading
 import time
 import warnings
@@ -56,6 +58,12 @@ _said_no_gpio = threading.Event()  # say "no GPIO" once per process, not once pe
 #: elsewhere, to try a Pi's paths on another machine (scripts/pi-rootfs-check does, as does
 #: scripts/serve, which reads the same variable).
 MODEL_FILE = "/proc/device-tree/model"
+#: The device files a machine with GPIO pins has (lgpio and gpiozero's native pins open the chips,
+#: RPi.GPIO the memory map). Without any of them, no board and no pin factory named in the
+#: environment, gpiozero could find no pins here.
+GPIO_DEVICES = ("/dev/gpiochip*", "/dev/gpiomem*")
+#: The environment variables that name where gpiozero's pins are (mock pins, a remote pigpio).
+PIN_FACTORY_VARIABLES = ("GPIOZERO_PIN_FACTORY", "PIGPIO_ADDR")
 
 
 @dataclass(frozen=True)
@@ -143,11 +151,30 @@ def raspberry_pi_model(path: str | None = None) -> str | None:
     return model if "Raspberry Pi" in model else None
 
 
+def pins_may_exist() -> bool:
+    """Whether gpiozero could find pins on this machine: a pin factory already set in this
+    process or named in the environment, a Raspberry Pi, or a GPIO device file. Asked without
+    importing gpiozero, which costs a laptop with no GPIO 2.6 MB and some 50 ms at every start
+    (measured on the benchmark's machine) to learn that it has no pins. A False here is what
+    gpiozero would conclude too; a True still lets gpiozero decide.
+    """
+    gpiozero = sys.modules.get("gpiozero")
+    if gpiozero is not None and getattr(gpiozero.Device, "pin_factory", None) is not None:
+        return True
+    if any(os.environ.get(name) for name in PIN_FACTORY_VARIABLES) or raspberry_pi_model() is not None:
+        return True
+    return any(glob.glob(pattern) for pattern in GPIO_DEVICES)
+
+
 def no_lgpio_words(model: str) -> str:
     """Why a Raspberry Pi's pins are not used when its Python has no lgpio, and the way out."""
     return (f"the GPIO button, LED and buzzer are not used: gpiozero needs the lgpio library on"
             f" this {model} and this Python has none (Raspberry Pi OS: sudo apt install"
             f" python3-lgpio, then scripts/serve again; plain Debian: see hardware/pi/INSTALL.md)")
+
+
+#: What the log says once on a machine with no GPIO pins.
+NO_PINS_WORDS = "no GPIO pins on this machine (set GPIOZERO_PIN_FACTORY=mock to try them)"
 
 
 def _say_no_gpio(message: str) -> None:
@@ -264,6 +291,9 @@ def _tone(buzzer: Any, hz: float) -> None:
 def open_gpio(pins: GpioPins, *, send: Callable[[dict], Any],
               on_hold: Callable[[], Any] | None = None, **kwargs) -> GpioScrambler | None:
     """The GPIO scrambler, or None (said once in the log) when this machine has no GPIO."""
+    if not pins_may_exist():
+        _say_no_gpio(NO_PINS_WORDS)
+        return None
     from gpiozero.exc import BadPinFactory, GPIOZeroError
 
     try:
@@ -276,7 +306,7 @@ def open_gpio(pins: GpioPins, *, send: Callable[[dict], Any],
             _say_no_gpio(f"the GPIO pins of this {model} could not be opened (may this user open"
                          f" /dev/gpiochip*? the gpio group: see hardware/pi/INSTALL.md)")
         elif isinstance(exc, BadPinFactory):
-            _say_no_gpio("no GPIO pins on this machine (set GPIOZERO_PIN_FACTORY=mock to try them)")
+            _say_no_gpio(NO_PINS_WORDS)
         else:
             _say_no_gpio(f"the GPIO scrambler could not start ({exc})")
     return None
