@@ -17,7 +17,9 @@ calls ``on_hold()``; the table's owner does the rest.
     >>> g.close()
 
 On a machine without GPIO, `open_gpio` logs that once and returns None, and the table runs
-with the on-screen scrambler; ``GPIOZERO_PIN_FACTORY=mock`` gives mock pins on a laptop. On a
+with the on-screen scrambler; ``GPIOZERO_PIN_FACTORY=mock`` gives mock pins on a laptop. A
+machine that is no Raspberry Pi, has no GPIO device file and names no pin factory is told so
+without importing gpiozero at all (`pins_may_exist`). On a
 Raspberry Pi whose Python lacks lgpio (plain Debian: ``python3-lgpio`` is Raspberry Pi OS's
 package) the line says so, and how to get it.
 
