@@ -65,13 +65,15 @@ def describe_later(write: Callable[[], None]) -> None:
     _CHANGES[0] += 1
 
 
-#: Parts of the document written each time it is asked for (`describe_each_time`).
+#: Parts of the document written again each time it is made (`describe_each_time`).
 _EACH_TIME: list[Callable[[], tuple[dict[str, Any], dict[str, Any]]]] = []
 
 
 def describe_each_time(write: Callable[[], tuple[dict[str, Any], dict[str, Any]]]) -> None:
-    """Have `write()` give (paths, schemas) each time the document is asked for: a part that
-    follows the registered games (a plug-in game found after the server started shows too)."""
+    """Have `write()` give (paths, schemas) each time the document is made: a part that
+    follows the registered games (a plug-in game found after the server started shows too).
+    The document is made again only when the games or its parts change (`openapi_json`), so
+    `write()` may read the games and nothing else that changes."""
     _EACH_TIME.append(write)
     _CHANGES[0] += 1
 
