@@ -18,7 +18,7 @@ import pytest
 from companion.rules.rulesets import ruleset_from
 from companion.table.commands import parse
 from companion.table.engine import Game, Table
-from companion.table.offers import SeatFacts, bare, describe
+from companion.table.offers import PLAIN, SeatFacts, bare, describe, plain_offer
 from companion.table.state import working_copy
 from test_legal_moves import GAMES, Driver
 
@@ -141,6 +141,33 @@ def test_describe_keeps_every_key_and_a_plug_ins_own_words():
     assert said[0]["action"] == "trade" and said[0]["card"] is True
     assert (said[1]["words"], said[1]["inputs"], said[1]["style"]) == ("Play a token", items[1]["inputs"], "")
 
+
+
+def test_a_plain_move_is_described_by_the_rules_alone_without_asking_the_seat():
+    """A fold, a check or a sit-out with no field but its type says the same words at every
+    seat and version: it is the rules' one offer (`plain_offer`), and the seat's facts, worked
+    out for every seat at every version otherwise, are not asked for."""
+    rules = ruleset_from({"preset": "weg"})
+
+    def facts() -> SeatFacts:
+        raise AssertionError("a plain move asked for the seat's facts")
+
+    items = [{"type": t} for t in sorted(PLAIN)]
+    said = describe(items, rules, facts)
+    assert [o["type"] for o in said] == sorted(PLAIN)
+    assert all(o is plain_offer(o["type"], rules) for o in said)
+    fold = next(o for o in said if o["type"] == "fold")
+    assert (fold["words"], fold["style"], fold["confirm"], fold["inputs"]) == ("Fold", "danger", True, [])
+    # The same offer as one worked out with the seat's facts (any stack): nothing in it reads them.
+    worked = describe([{"type": "fold", "x": 1}], rules, SeatFacts(stack=7))[0]
+    assert {k: v for k, v in worked.items() if k != "x"} == fold
+    # A move with a field of its own still reads the seat (an all-in's amount is its stack).
+    try:
+        describe([{"type": "all_in", "amount": 5}], rules, facts)
+    except AssertionError as exc:
+        assert "asked for the seat's facts" in str(exc)
+    else:
+        raise AssertionError("an all-in was described without the seat's facts")
 
 def check_offers(t: Table) -> int:
     """Every offer of every seat has words, a style and inputs a page can fill; any value an

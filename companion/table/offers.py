@@ -47,6 +47,12 @@ from companion.rules.rulesets import RuleSet
 #: the evening's seat).
 CONFIRMED = frozenset({"fold", "all_in", "leave", "cash_out"})
 
+#: The moves whose offer, when they carry no field but their type, depends on the rules alone
+#: (not on the seat's stack, bet or cards): `describe` hands out their `plain_offer`, worked
+#: out once per rules, without asking for the seat's facts. Every seat may fold, and sit out,
+#: at every version.
+PLAIN = frozenset({"check", "fold", "sit_out", "sit_in", "leave", "cash_out"})
+
 #: The round amounts a bet or raise offers as buttons besides its smallest and largest.
 ROUND_AMOUNTS = (2, 3, 5, 10, 20, 50, 100, 200, 500, 1000)
 
@@ -144,13 +150,17 @@ def describe(items: list[dict[str, Any]], rules: RuleSet,
     """`items` (one seat's legal moves) with `words`, `style`, `confirm` and `inputs` added to
     each (new dicts; every key of an item is kept, and so are words, style, confirm and inputs
     an item brings itself: a plug-in game's move words itself). An item described before, for
-    the same rules, stack and bet, is the same dict as then (`_MEMO`: read-only, shared).
-    `seat`: the seat's facts, or how to find them (asked only if an item is not described yet:
-    most of a seat's moves at most versions are, `plain_offer`)."""
+    the same rules, stack and bet, is the same dict as then (`_MEMO`: read-only, shared); a
+    move of `PLAIN` with no field but its type is its `plain_offer`.
+    `seat`: the seat's facts, or how to find them (asked only if an item is not described yet
+    and is no plain move: most of a seat's moves at most versions are one or the other)."""
     out = []
     for item in items:
         if _DESCRIBED <= item.keys():  # described already (`plain_offer`, a game's own `offer`)
             out.append(item)
+            continue
+        if len(item) == 1 and item["type"] in PLAIN:
+            out.append(plain_offer(item["type"], rules))
             continue
         if not isinstance(seat, SeatFacts):
             seat = seat()
