@@ -119,7 +119,9 @@ class Calling(Turns):
     def calling_moves(self, sid: str, in_hand: bool, step: Step | None) -> list[str]:
         """The calling moves `sid`'s list asks about (`DealtHand.own_checked`)."""
         if in_hand:
-            return ["call_hand", "no_call"]
+            # "No call" is refused but at a call step (`check_no_call`'s first test): every
+            # seat's list asks at every version, and a call step is rare.
+            return ["call_hand", "no_call"] if step is not None and step["do"] == "call" else ["call_hand"]
         if step is not None and step["do"] == "call" and step["seat"] == sid:
             return ["no_call"]  # a turn player who folded in their own turn closes it
         return []
