@@ -94,3 +94,28 @@ def test_a_sitting_of_no_pairs_is_refused_on_the_command_line(pairs, capsys):
         main(["bench", "--against", "/other/venv/bin/sabacc-companion", "--pairs", pairs])
     assert exc.value.code == 2
     assert "is not a whole number of at least 1" in capsys.readouterr().err
+
+
+def test_both_sides_of_a_sitting_are_started_the_same_way(tmp_path):
+    """The other build's console script names its interpreter: that build is started as this
+    one is (`python -P -m companion bench`), so that no difference in how a side starts shows
+    in its figures (an A/A sitting, one side through its console script, found that side's
+    ping slower in 9 pairs of 12). A command that is no Python script is run as given."""
+    from companion.bench.compare import bench_commands
+
+    script = tmp_path / "sabacc-companion"
+    script.write_text(f"#!{sys.executable}\nimport sys\nfrom companion.cli import main\nsys.exit(main())\n")
+    script.chmod(0o755)
+    commands = bench_commands(str(script), ["--quick"])
+    assert commands[BEFORE] == commands[AFTER] == [sys.executable, "-P", "-m", "companion", "bench", "--quick"]
+    wrapper = tmp_path / "other-bench"
+    wrapper.write_text("#!/bin/sh\nexec other-python -m companion \"$@\"\n")
+    wrapper.chmod(0o755)
+    assert bench_commands(str(wrapper))[BEFORE] == [str(wrapper), "bench"]
+    # An interpreter that cannot run `-m companion` (an old build without it): as given.
+    old_python = tmp_path / "python3-old"
+    old_python.write_text("#!/bin/sh\nexit 1\n")
+    old_python.chmod(0o755)
+    old = tmp_path / "old-sabacc-companion"
+    old.write_text(f"#!{old_python}\nfrom companion.cli import main\n")
+    assert bench_commands(str(old))[BEFORE] == [str(old), "bench"]

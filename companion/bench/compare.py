@@ -18,14 +18,20 @@ changed::
     >>> r.figure, r.before, r.after, round(r.ratio, 3), r.after_higher, round(r.drift, 3)
     ('ms', 2.1, 2.15, 1.024, 1, 0.933)
 
-The other build is run through its own `sabacc-companion` command and this one as
-`python -P -m companion`, each from a fresh empty working folder (so neither imports a
-`companion/` package lying there: `ServerProcess` starts its server with `-P` too).
+Both builds are started the same way: each one's interpreter with `-P -m companion`, the other
+build's interpreter read from the first line of its `sabacc-companion` command (`started_as`),
+each from a fresh empty working folder (so neither imports a `companion/` package lying there:
+`ServerProcess` starts its server with `-P` too). A sitting of one build against itself, the
+other side started through the console script, found that side's pings slower in 9 pairs of
+12 and its `overhead_ratio` lower in 11 (docs/PERFORMANCE.md, "Issue 29, eleventh session").
+With both sides started alike, the figure was lower in 4 pairs of 8.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -104,10 +110,46 @@ def compare_text(rows: Sequence[Compared]) -> str:
 
 
 def bench_commands(other: str, options: Sequence[str] = ()) -> dict[str, list[str]]:
-    """The command lines of a sitting's runs, before `--json FILE`: the other build's
-    `sabacc-companion` (before) and this one (after), with the bench's `options`."""
-    return {BEFORE: [other, "bench", *options],
+    """The command lines of a sitting's runs, before `--json FILE`: the build of the other
+    `sabacc-companion` command (before) and this one (after), both started as `started_as`
+    starts them, with the bench's `options`."""
+    return {BEFORE: [*started_as(other), "bench", *options],
             AFTER: [sys.executable, "-P", "-m", "companion", "bench", *options]}
+
+
+def started_as(command: str) -> list[str]:
+    """How to start the build behind `command` (its `sabacc-companion`) as this build's runs
+    are started: its interpreter, named on the command's first line (a console script's
+    ``#!``), with `-P -m companion`. A command that is no such script, or whose build cannot
+    be run with `-m`, is run as it is.
+
+    >>> import tempfile, os
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     script = os.path.join(d, "sabacc-companion")
+    ...     with open(script, "w") as f:
+    ...         _ = f.write(f"#!{sys.executable}\\nfrom companion.cli import main\\n")
+    ...     started_as(script) == [sys.executable, "-P", "-m", "companion"]
+    True
+    >>> started_as("/no/such/command")
+    ['/no/such/command']
+    """
+    found = shutil.which(command) or command
+    try:
+        with open(found, "rb") as f:
+            first = f.readline(1024)
+    except OSError:
+        return [command]
+    words = first[2:].split() if first.startswith(b"#!") else []
+    if len(words) != 1 or not Path(os.fsdecode(words[0])).name.startswith("python"):
+        return [command]
+    python = os.fsdecode(words[0])
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('companion.__main__') is None)"
+    try:
+        runs = subprocess.run([python, "-P", "-c", probe], cwd=tempfile.gettempdir(),
+                              capture_output=True, timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        runs = False
+    return [python, "-P", "-m", "companion"] if runs else [command]
 
 
 def run_sitting(commands: Mapping[str, Sequence[str]], pairs: int = PAIRS,
