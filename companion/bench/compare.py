@@ -21,10 +21,11 @@ changed::
 Both builds are started the same way: each one's interpreter with `-P -m companion`, the other
 build's interpreter read from the first line of its `sabacc-companion` command (`started_as`),
 each from a fresh empty working folder (so neither imports a `companion/` package lying there:
-`ServerProcess` starts its server with `-P` too). A sitting of one build against itself, the
-other side started through the console script, found that side's pings slower in 9 pairs of
-12 and its `overhead_ratio` lower in 11 (docs/PERFORMANCE.md, "Issue 29, eleventh session").
-With both sides started alike, the figure was lower in 4 pairs of 8.
+`ServerProcess` starts its server with `-P` too). Starting them alike takes away the one
+known difference between the sides. It does not take away a sitting's spread: of three
+sittings of one build against itself (docs/PERFORMANCE.md, "Issue 29, eleventh session"),
+the one whose other side started through its console script had that side's pings slower in
+9 pairs of 12, and one with both sides started alike had them faster in 6 pairs of 8.
 """
 
 from __future__ import annotations
