@@ -8,7 +8,7 @@ from typing import Any
 from companion.refusal import Refused
 from companion.table.chips import breakdown
 from companion.table.commands import HOST, NAME_MAX
-from companion.table.offers import describe, plain_offer, seat_facts
+from companion.table.offers import describe, seat_facts
 from companion.table.play import PLAYING, Play, Refusal, need, sure
 from companion.table.state import new_seat
 
@@ -59,9 +59,8 @@ class Seats(Play):
                 ok = not isinstance(getattr(self, _CHECKS[typ])({"amount": 1} if free else {}, sid), Refusal)
             except Refused:
                 ok = False
-            if ok:  # a plain move's offer is the same for every seat: worked out once
-                out.append({"type": typ, "amount": rules.buy_in or None} if typ == "buy_in"
-                           else plain_offer(typ, rules))
+            if ok:  # a plain move is described as the rules' one offer (`offers.PLAIN`)
+                out.append({"type": typ, "amount": rules.buy_in or None} if typ == "buy_in" else {"type": typ})
         return out
 
     def session_offers(self, sid: str) -> list[dict[str, Any]]:
