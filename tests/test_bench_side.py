@@ -35,9 +35,16 @@ def test_a_build_side_by_side_with_itself_serves_every_block_and_counts_each_ser
     assert abs(result["ratio"] - cpu[side.AFTER] / cpu[side.BEFORE]) < 0.01
     assert len(result["round_ratios"]) == 2 and all(r > 0 for r in result["round_ratios"])
     assert result["pythons"] == {side.BEFORE: sys.executable, side.AFTER: sys.executable}
+    # Each round's pings too: a ping costs each server less than an action, and the ratios
+    # divided by a ping are the two servers' own.
+    ping, per = result["cpu_ms_per_ping"], result["cpu_ratio_5"]
+    assert 0 < ping[side.BEFORE] < cpu[side.BEFORE] and 0 < ping[side.AFTER] < cpu[side.AFTER]
+    assert abs(per[side.AFTER] - cpu[side.AFTER] / ping[side.AFTER]) < 0.05
+    assert abs(result["cpu_ratio_5_ratio"] - per[side.AFTER] / per[side.BEFORE]) < 0.02
 
     out = tmp_path / "side.json"
     assert main(["bench", "--side-by-side", sys.executable, "--rounds", "1", "--quick", "--json", str(out)]) == 0
     written = json.loads(out.read_text())
     assert written["rounds"] == 1 and written["block"] == 10 and len(written["round_ratios"]) == 1
-    assert "after/before" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "after/before" in printed and "CPU per ping" in printed and "cpu_ratio_5" in printed

@@ -6,7 +6,9 @@ of 5 in a hand (`prepare`'s `five`, written by that build itself) and its 6 stre
 pages open them. The host's stack adjustments (`adjust`, the benchmark's action) are then sent
 in blocks, `rounds` blocks to each server, the two servers taking turns (and which goes first
 alternating), and each block's CPU is read from every thread of its server
-(`/proc/<pid>/task/*/schedstat`, in nanoseconds, not clock ticks).
+(`/proc/<pid>/task/*/schedstat`, in nanoseconds, not clock ticks). After each block of actions
+the same server answers a block of pings (`GET /api/v1/ping`, as `cpu_ms_per_ping` is
+measured), so that the figures divided by a ping (`cpu_ratio_5`) are side by side too.
 
 Why: a sitting of whole benchmark runs (`--against`) compares runs minutes apart, and this
 machine's speed drifts over minutes by more than the few per cent a change of the views makes
@@ -23,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -102,6 +105,7 @@ def side_by_side(other: str, rounds: int = ROUNDS, block: int = BLOCK,
                 listeners[build] = bench.open_streams(server, client, table, queries)
                 bench.time_fanout(client, table, listeners[build], bench.WARM_UP)
             used = {BEFORE: 0, AFTER: 0}
+            pinged = {BEFORE: 0, AFTER: 0}
             ratios = []
             for r in range(rounds):
                 spent = {}
@@ -111,6 +115,9 @@ def side_by_side(other: str, rounds: int = ROUNDS, block: int = BLOCK,
                     bench.time_fanout(clients[build], tables[build], listeners[build], block)
                     spent[build] = thread_cpu_ns(pid) - start
                     used[build] += spent[build]
+                    start = thread_cpu_ns(pid)
+                    ping_block(clients[build], block)
+                    pinged[build] += thread_cpu_ns(pid) - start
                 ratios.append(spent[AFTER] / spent[BEFORE])
         finally:
             for build in listeners:
@@ -124,14 +131,33 @@ def side_by_side(other: str, rounds: int = ROUNDS, block: int = BLOCK,
     return {"rounds": rounds, "block": block, "pythons": pythons,
             "cpu_ms_per_action_5": {build: round(used[build] / actions / 1e6, 3) for build in used},
             "ratio": round(used[AFTER] / used[BEFORE], 3),
-            "round_ratios": [round(x, 3) for x in ratios]}
+            "round_ratios": [round(x, 3) for x in ratios],
+            "cpu_ms_per_ping": {build: round(pinged[build] / actions / 1e6, 3) for build in pinged},
+            "ping_ratio": round(pinged[AFTER] / pinged[BEFORE], 3),
+            "cpu_ratio_5": {build: round(used[build] / pinged[build], 3) for build in used},
+            "cpu_ratio_5_ratio": round(used[AFTER] / pinged[AFTER] / (used[BEFORE] / pinged[BEFORE]), 3)}
+
+
+def ping_block(client: Any, pings: int) -> None:
+    """`pings` pings on `client`'s connection, spaced as the benchmark spaces its pings."""
+    from companion import bench
+
+    for _ in range(pings):
+        time.sleep(bench.GAP_S)
+        status, _, _ = client.call("GET", "/api/v1/ping")
+        if status != 200:
+            raise RuntimeError(f"a ping was answered {status}")
 
 
 def side_text(result: dict[str, Any]) -> str:
     """`side_by_side`'s result in a few lines."""
     cpu, ratios = result["cpu_ms_per_action_5"], result["round_ratios"]
+    ping, per = result["cpu_ms_per_ping"], result["cpu_ratio_5"]
     return "\n".join([
         f"CPU per action at the table of 5, {result['rounds']} blocks of {result['block']} actions each:",
         f"  before {cpu[BEFORE]:.3f} ms   after {cpu[AFTER]:.3f} ms   after/before {result['ratio']:.3f}",
         f"  the blocks' ratios: median {statistics.median(ratios):.3f}, from {min(ratios):.3f} to {max(ratios):.3f}",
+        f"CPU per ping: before {ping[BEFORE]:.3f} ms   after {ping[AFTER]:.3f} ms   after/before {result['ping_ratio']:.3f}",
+        f"an action's CPU in pings (cpu_ratio_5): before {per[BEFORE]:.2f}   after {per[AFTER]:.2f}   "
+        f"after/before {result['cpu_ratio_5_ratio']:.3f}",
     ])
