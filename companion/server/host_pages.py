@@ -45,6 +45,7 @@ from companion.table.evening import rules_spec
 from companion.table.outcome import game_runs
 from companion.table.owner import TableOwner
 from companion.table.registry import registry_for
+from companion.table import tie_draw
 
 bp = Blueprint("host_pages", __name__)
 
@@ -214,11 +215,20 @@ def _log_words(rules: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     games = registry.games()
     for game in games.values():
+        out.update(_tie_log_words(game.name))
         out.update(game.log_words)
     own = _game_of(rules)
     if own is not None:
+        out.update(_tie_log_words(own.name))
         out.update(own.log_words)
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def _tie_log_words(game: str) -> dict[str, Any]:
+    """How the log says the events of game `game`'s tie broken by drawn cards, under the names
+    its engine gives them (`tie_draw.log_words`); {} for a game without one."""
+    return tie_draw.log_words(registry.games()[game].engine().BLOCKS.get("tie", {}))
 
 
 def _game_of(rules: Any) -> Any:

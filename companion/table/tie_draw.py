@@ -24,7 +24,7 @@ Its fields are the game's own state (`own_state`, for the game's `OWN_STATE`).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from companion.refusal import Refused
 from companion.rules import cards as deck
@@ -35,6 +35,25 @@ from companion.table.state import OwnState, join_words
 
 #: The part of `BLOCKS` this block reads.
 BLOCK = "tie"
+
+
+def log_words(names: Mapping[str, str]) -> dict[str, Callable[[Mapping[str, Any], str, Any], str]]:
+    """How the audit log says the block's events (`names`: the game's `BLOCKS["tie"]`; the
+    functions are `Game.log_words`'): a tie starting (the event's own message, else the game's
+    word for its tie) and a tied player's card entered (which card stays hidden)::
+
+        >>> from types import SimpleNamespace
+        >>> rules = SimpleNamespace(words=SimpleNamespace(tie="draw-off", tie_card="draw-off card"))
+        >>> say = log_words({"started": "draw_off", "entered": "draw_off_card_entered"})
+        >>> say["draw_off"]({}, "Han", rules), say["draw_off_card_entered"]({}, "Han", rules)
+        ('draw-off', 'Han has entered a draw-off card')
+    """
+    out: dict[str, Callable[[Mapping[str, Any], str, Any], str]] = {}
+    if "started" in names:
+        out[names["started"]] = lambda ev, who, rules: str(ev.get("message") or rules.words.tie)
+    if "entered" in names:
+        out[names["entered"]] = lambda ev, who, rules: f"{who} has entered a {rules.words.tie_card}"
+    return out
 
 
 def commands(names: Mapping[str, str]) -> dict[str, dict[str, Any]]:

@@ -24,11 +24,11 @@ def _engine() -> type:
     return ClassicHand
 
 
-#: Classic's events as the audit log says them (`log`, loaded when a log is first shown): a card
-#: put into or taken out of a static field, a sudden demise starting, a sudden-demise card entered.
-LOG_WORDS = {event: imported_when_called(f"companion.games.classic.log:{said}") for event, said in (
-    ("static_added", "static_added"), ("static_removed", "static_removed"),
-    ("sudden_demise", "tie_started"), ("demise_card_entered", "tie_card_entered"))}
+#: Classic's own events as the audit log says them (`log`, loaded when a log is first shown): a
+#: card put into or taken out of a static field. (Its sudden demise is the runtime's tie draw,
+#: whose events the log says under the names `ClassicHand.BLOCKS["tie"]` gives them.)
+LOG_WORDS = {event: imported_when_called(f"companion.games.classic.log:{event}")
+             for event in ("static_added", "static_removed")}
 
 
 #: Classic Sabacc as the registry finds it.

@@ -1,7 +1,7 @@
 """How the audit log says classic's own events (`Game.log_words`; the package's `LOG_WORDS`
-names them): a card put into or taken out of a static field, a sudden demise starting, a
-sudden-demise card entered (the cards another seat entered never appear: only that one was
-entered)."""
+names them): a card put into or taken out of a static field; and a settled hand's sudden demise
+in the history's tie column (`Game.tie_column`). Its sudden demise starting and a demise card
+entered are the runtime's tie draw's events (`companion.table.tie_draw.log_words`)."""
 
 from __future__ import annotations
 
@@ -16,16 +16,6 @@ def static_added(ev: Mapping[str, Any], who: str, rules: Any) -> str:
 def static_removed(ev: Mapping[str, Any], who: str, rules: Any) -> str:
     """A card taken out of the player's static field."""
     return f"{who} takes {ev.get('card')} out of the static field"
-
-
-def tie_started(ev: Mapping[str, Any], who: str, rules: Any) -> str:
-    """A tie's exchange starting: the event's own message, else the game's word for it."""
-    return str(ev.get("message") or rules.words.tie)
-
-
-def tie_card_entered(ev: Mapping[str, Any], who: str, rules: Any) -> str:
-    """A tied player's card entered (which card stays hidden), in the game's words."""
-    return f"{who} has entered a {rules.words.tie_card}"
 
 
 def tie_column(hand: Mapping[str, Any], card_name: Callable[[str], str], kind_words: Callable[[str], str]) -> str:

@@ -23,12 +23,6 @@ def _engine() -> type:
     return SpikeHand
 
 
-#: Spike's own events as the audit log says them: its blind draw starting, and a drawn card
-#: entered (by the tie-card move it shares with classic); loaded when a log is first shown.
-LOG_WORDS = {"blind_draw": imported_when_called("companion.games.classic.log:tie_started"),
-             "demise_card_entered": imported_when_called("companion.games.classic.log:tie_card_entered")}
-
-
 #: Corellian Spike as the registry finds it.
 GAME = Game(
     name="spike",
@@ -50,6 +44,5 @@ GAME = Game(
     calculator=imported_when_called("companion.games.spike.calculator:answer"),
     calculator_schema=imported_when_called("companion.games.spike.schema:schema"),
     dice=(SPIKE_SHIFT_DICE,),
-    log_words=LOG_WORDS,
     shift_announcements={"sabacc": "A Sabacc Shift: the spike dice match."},
 )
