@@ -540,11 +540,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pairs", type=_positive, default=PAIRS, metavar="N",
                    help="with --against: the pairs of runs (default %(default)s)")
     p.add_argument("--side-by-side", metavar="COMMAND", dest="side_by_side",
-                   help="instead: the CPU an action costs at a table of 5, this build's server and "
-                        "another build's (its sabacc-companion command) running at once, blocks "
-                        "of actions taking turns (companion.bench.side)")
+                   help="instead: the CPU an action at a table of 5 and a ping cost, this build's "
+                        "server and another build's (its sabacc-companion command) running at once, "
+                        "blocks of actions and pings taking turns (companion.bench.side)")
     p.add_argument("--rounds", type=_positive, default=None, metavar="N",
-                   help="with --side-by-side: the blocks of actions sent to each server (default 20)")
+                   help="with --side-by-side: the blocks of actions (each with its pings) sent to each "
+                        "server (default 20)")
     p.set_defaults(func=run)
 
 
