@@ -188,8 +188,9 @@ def test_audit_words_never_show_an_entered_card():
 
 
 def test_the_audit_log_says_a_games_own_events_in_that_games_words():
-    # Each game declares how the log says its own events (Game.log_words); the hand's game's
-    # words stand where two games log the same event (the tie card both enter).
+    # Each game declares how the log says its own events (Game.log_words); a tie broken by
+    # drawn cards is the runtime's block, whose events the log says under the names the hand's
+    # game gives them (its BLOCKS["tie"]: the tie card both games enter is one event name).
     names = {"s1": "Han", "s2": "Lando"}
     classic, spike = ruleset_from("classic"), ruleset_from("spike")
     assert event_words({"type": "static_added", "seat": "s1", "card": "sa5"}, names, classic) == \
