@@ -73,6 +73,10 @@ class HandRanking:
     # rewards beyond the pot, drawn in the accent colour) or "bust" (a hand that loses by itself,
     # drawn in the warning colour); a kind not listed is drawn plainly.
     marks: tuple[tuple[str, str], ...] = ()
+    # The game's own record of a player at the reveal, as ``"module:Class"``: a subclass of
+    # `companion.rules.showdown.PlayerReveal` with the game's own fields (a calculator request
+    # is read into it); by default the showdown's own, with none.
+    reveal: str = "companion.rules.showdown:PlayerReveal"
     _loaded: dict[str, Callable[..., Any]] = field(default_factory=dict, repr=False)
 
     def _load(self, ref: str) -> Callable[..., Any]:
@@ -90,6 +94,15 @@ class HandRanking:
     def draw_rank(self, code: str) -> Any:
         """A drawn tie card's key (a larger key wins)."""
         return self._load(self.draw_key)(code)
+
+    def reveal_class(self) -> Any:
+        """The game's record of a player at the reveal (`reveal`), loaded on first use."""
+        return self._load(self.reveal)
+
+    @property
+    def busts(self) -> frozenset[str]:
+        """The kinds of hand that lose by themselves (marked "bust"): such a hand wins no pot."""
+        return frozenset(kind for kind, mark in self.marks if mark == "bust")
 
     def words(self, kind: str) -> str:
         """A kind in the game's words ("Pure Sabacc", "ordinary")."""

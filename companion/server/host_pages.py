@@ -228,7 +228,7 @@ def _log_words(rules: Any) -> dict[str, Any]:
 def _tie_log_words(game: str) -> dict[str, Any]:
     """How the log says the events of game `game`'s tie broken by drawn cards, under the names
     its engine gives them (`tie_draw.log_words`); {} for a game without one."""
-    return tie_draw.log_words(registry.games()[game].engine().BLOCKS.get("tie", {}))
+    return tie_draw.log_words(getattr(registry.games()[game].engine(), "BLOCKS", {}).get("tie", {}))
 
 
 def _game_of(rules: Any) -> Any:

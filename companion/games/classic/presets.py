@@ -51,6 +51,8 @@ from companion.rules.rulesets import (
 #: How a classic tie is settled (RULES.md): each tied player is dealt one more card into the
 #: hand, and the hands are judged again. The pages and the API carry this name.
 SUDDEN_DEMISE = "sudden_demise"
+#: The answer's field naming the players a sudden demise deals a card.
+DEMISE_PLAYERS = "demise_players"
 
 #: Classic Sabacc (RULES.md "Hands"): judged by `companion.games.classic.hands.evaluate`.
 CLASSIC_HANDS = HandRanking(
@@ -65,6 +67,7 @@ CLASSIC_HANDS = HandRanking(
     marks=(("idiots_array", "special"), ("pure_sabacc", "special"), ("bomb_out", "bust")),
     options=frozenset({"bomb_out_penalty", "ranking", "negative_pure", "fairy_empress", "holdem",
                        "force_sabacc", "corellia_run"}),
+    reveal="companion.games.classic.settle:PlayerReveal",
 )
 
 

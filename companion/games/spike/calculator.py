@@ -1,6 +1,7 @@
 """Corellian Spike's payout calculator (`GAME.calculator`): the request of SETTLE-API.md, read
-as classic's is (Spike's rules are a `RuleSet` too; `fees` and `blind_draw` are its fields),
-answered by Spike's settlement (`settle.settle`: a tie is a blind draw)::
+as the runtime's showdown reads every game played with a `RuleSet` (`companion.rules.showdown.
+read_request`; `blind_draw` is Spike's own field), answered by Spike's settlement
+(`settle.settle`: a tie is a blind draw)::
 
     >>> a = answer({"rules": "spike", "sabacc_pot": 10, "players": [
     ...     {"name": "Rey", "cards": ["+1", "-1"], "committed": 4},
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.classic.calculator import answer_with
+from companion.rules.showdown import answer_with
 from companion.games.spike.settle import settle
 
 

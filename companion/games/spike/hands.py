@@ -231,6 +231,7 @@ SPIKE_HANDS = HandRanking(
     last_player_shows=True,
     options=OPTIONS,
     draw_key="companion.games.spike.hands:blind_draw_key",
+    reveal="companion.games.spike.settle:PlayerReveal",
     renames=(("ante_game", "ante"), ("junk_penalty", "fold_fee")),
 )
 
