@@ -22,6 +22,7 @@ game's own values are in its package (`companion/games/<game>/`)::
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -99,7 +100,7 @@ class HandRanking:
         """The game's record of a player at the reveal (`reveal`), loaded on first use."""
         return self._load(self.reveal)
 
-    @property
+    @functools.cached_property
     def busts(self) -> frozenset[str]:
         """The kinds of hand that lose by themselves (marked "bust"): such a hand wins no pot."""
         return frozenset(kind for kind, mark in self.marks if mark == "bust")
