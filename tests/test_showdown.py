@@ -29,15 +29,13 @@ def games_imported(path: Path) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-            [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+            [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else []
+        # A lazy reference ("companion.games.<name>.module:function") is an import too.
         for name in names:
-            parts = name.split(".")
+            parts = name.split(":")[0].split(".")
             if parts[:2] == ["companion", "games"] and len(parts) > 2 and parts[2] not in ("api", "registry"):
                 found.add(parts[2])
-    # A lazy reference ("companion.games.<name>.module:function") is an import too.
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("companion.games."):
-            found.add(node.value.split(".")[2].split(":")[0])
     return found
 
 

@@ -355,9 +355,7 @@ def settle(rules: RuleSet, players: Sequence[PlayerReveal], sabacc_pot: int, fin
 #: A calculator request's fields, and those of each player that every game played with a
 #: `RuleSet` reads (a game's own are its `PlayerReveal.OWN_FIELDS`).
 TOP_FIELDS = ("rules", "players", "sabacc_pot")
-PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called")
-#: Read where a game's reveal has fees (`PlayerReveal.fees`): every such game may send them.
-FEES = "fees"
+PLAYER_FIELDS = ("name", "cards", "committed", "stack", "folded", "called", "fees")
 
 
 def _credits(value: Any, where: str) -> int:
@@ -370,7 +368,7 @@ def read_cards(deck: Deck, value: Any, where: str, most: int = MAX_CARDS) -> tup
 
 
 def _player(reveal: type[PlayerReveal], deck: Deck, value: Any, at: str) -> PlayerReveal:
-    raw = request_object(value, at, (*PLAYER_FIELDS, FEES, *reveal.OWN_FIELDS), ("name", "cards", "committed"),
+    raw = request_object(value, at, (*PLAYER_FIELDS, *reveal.OWN_FIELDS), ("name", "cards", "committed"),
                          InvalidRequest)
     stack = raw.get("stack")
     return reveal(
@@ -380,7 +378,7 @@ def _player(reveal: type[PlayerReveal], deck: Deck, value: Any, at: str) -> Play
         stack=None if stack is None else _credits(stack, f"{at}.stack"),
         folded=flag(raw.get("folded", False), f"{at}.folded", error=InvalidRequest),
         called=flag(raw.get("called", False), f"{at}.called", error=InvalidRequest),
-        fees=_credits(raw.get(FEES, 0), f"{at}.{FEES}"),
+        fees=_credits(raw.get("fees", 0), f"{at}.fees"),
         **reveal.read_own(deck, raw, at),
     )
 

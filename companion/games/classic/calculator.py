@@ -3,11 +3,12 @@ runtime's showdown reads every game played with a `RuleSet` (`companion.rules.sh
 read_request`, with classic's own fields: `demise`, `static`, `side`), answered by classic's
 settlement (`settle.settle`).
 
-`parse_settle_request(body)` checks every field's type and range and then the reveal itself
-(`check_reveal`), and returns `(RuleSet, [PlayerReveal], sabacc_pot)`. Anything wrong raises
-`InvalidRequest` with the message in words and the path of the first bad field::
+`read_request(body)` checks every field's type and range and then the reveal itself
+(`check_reveal`), and returns `(RuleSet, [classic's PlayerReveal], sabacc_pot)`. Anything wrong
+raises `InvalidRequest` with the message in words and the path of the first bad field::
 
-    >>> rules, players, pot = parse_settle_request({
+    >>> from companion.rules.showdown import InvalidRequest, read_request
+    >>> rules, players, pot = read_request({
     ...     "rules": "classic",
     ...     "players": [
     ...         {"name": "Lando", "cards": ["CO7", "sa11"], "committed": 30},
@@ -18,7 +19,7 @@ settlement (`settle.settle`).
     >>> rules.name, players[0].cards, players[1].called, pot
     ('classic', ('co7', 'sa11'), True, 40)
     >>> try:
-    ...     parse_settle_request({"rules": "classic", "sabacc_pot": 0, "players": [
+    ...     read_request({"rules": "classic", "sabacc_pot": 0, "players": [
     ...         {"name": "Lando", "cards": ["co7", "sa99"], "committed": 1},
     ...         {"name": "Han", "cards": ["co8", "sa1"], "committed": 1}]})
     ... except InvalidRequest as exc:
@@ -42,12 +43,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.classic.settle import settle
-from companion.rules.showdown import InvalidRequest, answer_with, read_request
-
-#: Read any game's request played with a `RuleSet`; classic's players are its own `PlayerReveal`.
-parse_settle_request = read_request
-
-__all__ = ["InvalidRequest", "answer", "parse_settle_request"]
+from companion.rules.showdown import answer_with
 
 
 def answer(body: Any) -> dict[str, Any]:

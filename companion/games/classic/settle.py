@@ -93,8 +93,7 @@ from companion.rules.decks import Deck
 from companion.rules.request import MAX_CREDITS
 from companion.rules.rulesets import HAND_POT, RuleSet
 from companion.rules.settle import InvalidReveal, award, best
-from companion.rules.showdown import (MAX_PLAYERS, MIN_PLAYERS, SETTLED, Finish, HandResult, InvalidRequest,
-                                      Judged, Penalty, Settlement, check_reveal, read_cards)
+from companion.rules.showdown import SETTLED, Finish, InvalidRequest, Judged, Penalty, Settlement, read_cards
 from companion.rules.showdown import PlayerReveal as Showdown
 from companion.rules.showdown import settle as showdown
 
