@@ -601,9 +601,23 @@ def test_a_players_own_action_is_listed_once_when_the_stream_shows_it_before_the
             han.wait_for_function("v => document.body.dataset.version === String(v)", arg=target)
             route.fulfill(response=response)
 
+        # The phone counts the command answers it has read (its own `send` takes each one
+        # within the same turn of the event loop).
+        han.evaluate("""() => {
+            window.answersRead = 0;
+            const json = Response.prototype.json;
+            Response.prototype.json = function () {
+                const read = json.call(this);
+                if (this.url.endsWith("/commands")) read.then(() => { window.answersRead += 1; });
+                return read;
+            };
+        }""")
         han.route("**/commands", answer_after_the_stream)
         t.tap("s2", "Bet 2", (18, 16, 18, 5, 3))
-        han.unroute("**/commands")
+        # The screens show the bet once the stream brings it, maybe before the held answer is
+        # given (on a loaded machine): wait for the handler, then for the phone to read it.
+        han.unroute_all(behavior="wait")
+        han.wait_for_function("() => window.answersRead === 1")
         expect(han.locator("#log li", has_text="Han bets 2")).to_have_count(1)
         # The other phones were never in doubt.
         expect(t.phones["s1"].locator("#log li", has_text="Han bets 2")).to_have_count(1)

@@ -84,9 +84,12 @@ class Screens:
         return self.owner.version
 
     def synced(self):
-        """Every screen shows the table's latest version."""
+        """Every screen shows the table's latest version and takes taps (`settled`): the
+        console asks for the seat it plays its moves after each version, and draws them again
+        when they come, dropping a choice already made (seen on a loaded machine)."""
         for page in [self.console, self.display, *self.phones.values()]:
             expect(page.locator("body")).to_have_attribute("data-version", str(self.version))
+            settled(page)
 
     def act(self, do):
         """Do `do()` on a page and wait until the table has taken it (its version moved on)."""
