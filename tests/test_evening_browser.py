@@ -450,7 +450,11 @@ def test_item12_dealers_choice_from_the_console_keeps_seats_stacks_and_history(e
     console = t.console()
     console.locator("#rules-preset").select_option("classic")
     console.get_by_label("Bet and raise limit, credits").fill("10")
+    before = t.owner.version
     console.get_by_role("button", name="Play this from the next hand").click()
+    # The change's own version: the console's list of presets names every one of them, so its
+    # text alone was there before the change landed (the state read then raced it).
+    expect(console.locator("body")).to_have_attribute("data-version", str(before + 1))
     expect(console.locator("#host-area")).to_contain_text("Classic Sabacc v1.01 (classic)")
     state = t.host.state()
     assert state["rules"]["name"] == "classic" and state["rules"]["bet_limit"] == 10
