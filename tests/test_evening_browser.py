@@ -69,6 +69,15 @@ class Evening:
     def synced(self, page):
         expect(page.locator("body")).to_have_attribute("data-version", str(self.owner.version))
 
+    def took(self, page, do) -> None:
+        """Do `do()` (a tap that sends one entry) and wait until `page` shows the version that
+        entry made. The version is read before the tap: read after it, it races the entry; and
+        a page's text may say what the entry will do before it lands (a preset's title is
+        always among the console's presets)."""
+        before = self.owner.version
+        do()
+        expect(page.locator("body")).to_have_attribute("data-version", str(before + 1))
+
     def phone(self, seat: str, size=PHONE):
         info = self.host.seats[seat]
         stored = json.dumps(json.dumps({"seat": seat, "token": info["token"], "name": info["name"]}))
@@ -120,10 +129,7 @@ def test_item1_every_legal_bet_and_raise_amount_is_reachable(evening):
     chewie = t.phone("s3")
     row = chewie.locator('#actions [role="group"][aria-label="Raise to"] button')
     expect(row).to_have_text(["Raise to 3", "Raise to 4", "Raise to 5"])
-    before = t.owner.version
-    row.nth(1).click()
-    # The raise's own version: read before the tap (read after it, it raced the raise).
-    expect(chewie.locator("body")).to_have_attribute("data-version", str(before + 1))
+    t.took(chewie, lambda: row.nth(1).click())
     assert t.host.state()["hand"]["current_bet"] == 4
     # The console, playing Lando (no phone needed): raises to 5, 6 and 7.
     console = t.console()
@@ -450,11 +456,7 @@ def test_item12_dealers_choice_from_the_console_keeps_seats_stacks_and_history(e
     console = t.console()
     console.locator("#rules-preset").select_option("classic")
     console.get_by_label("Bet and raise limit, credits").fill("10")
-    before = t.owner.version
-    console.get_by_role("button", name="Play this from the next hand").click()
-    # The change's own version: the console's list of presets names every one of them, so its
-    # text alone was there before the change landed (the state read then raced it).
-    expect(console.locator("body")).to_have_attribute("data-version", str(before + 1))
+    t.took(console, console.get_by_role("button", name="Play this from the next hand").click)
     expect(console.locator("#host-area")).to_contain_text("Classic Sabacc v1.01 (classic)")
     state = t.host.state()
     assert state["rules"]["name"] == "classic" and state["rules"]["bet_limit"] == 10

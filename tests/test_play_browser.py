@@ -608,7 +608,7 @@ def test_a_players_own_action_is_listed_once_when_the_stream_shows_it_before_the
             const json = Response.prototype.json;
             Response.prototype.json = function () {
                 const read = json.call(this);
-                if (this.url.endsWith("/commands")) read.then(() => { window.answersRead += 1; });
+                if (this.url.endsWith("/commands")) read.then(() => { window.answersRead += 1; }, () => {});
                 return read;
             };
         }""")
